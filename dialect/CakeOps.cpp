@@ -1,0 +1,501 @@
+//===- CakeOps.cpp - Cake operations: formats and op-local verifiers ------===//
+//
+// Custom assembly for the kernel and tile loop, and the verifiers of every
+// op: the contracts that follow from an op's own operands and attributes.
+// Rules that need the whole kernel (pairing of pipes across roles, resource
+// totals) live in the cake-verify pass, not here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Target/TargetInfo.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+#define GET_OP_CLASSES
+#include "cake/Dialect/CakeOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Prints `[a, b, c]` for a shape in diagnostics.
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  os << ']';
+  return s;
+}
+
+/// Drops unit dimensions of a fragment shape, innermost first among leading
+/// ones, until it has `rank` dimensions. Fails if too many non-unit
+/// dimensions remain.
+static FailureOr<SmallVector<int64_t>> squeezeToRank(ArrayRef<int64_t> shape,
+                                                     int64_t rank) {
+  SmallVector<int64_t> out(shape);
+  while ((int64_t)out.size() > rank) {
+    auto it = llvm::find(out, 1);
+    if (it == out.end())
+      return failure();
+    out.erase(it);
+  }
+  if ((int64_t)out.size() != rank)
+    return failure();
+  return out;
+}
+
+/// Shared checks of a TMA copy between a global tensor and a ring.
+static LogicalResult verifyTmaCopy(Operation *op, GlobalType global,
+                                   RingType ring, size_t numCoords) {
+  if ((int64_t)numCoords != global.getRank())
+    return op->emitOpError("expected ")
+           << global.getRank() << " coordinates for a rank-"
+           << global.getRank() << " tensor, got " << numCoords;
+  if (ring.getRank() != global.getRank())
+    return op->emitOpError("expected the ring tile rank to equal the tensor "
+                           "rank ")
+           << global.getRank() << ", got " << ring.getRank();
+  if (ring.getElementType() != global.getElementType())
+    return op->emitOpError("expected ring and tensor element types to match, "
+                           "got ")
+           << ring.getElementType() << " and " << global.getElementType();
+  for (int64_t d : ring.getShape())
+    if (d > 256)
+      return op->emitOpError("[hw.tma-box] box dimension ")
+             << d << " exceeds the copy engine's limit of 256 (box "
+             << shapeStr(ring.getShape()) << ")";
+  int64_t innerBytes =
+      ring.getShape().back() * getElementBytes(ring.getElementType());
+  if (innerBytes % 16 != 0)
+    return op->emitOpError("[hw.tma-box] the box's inner dimension spans ")
+           << innerBytes << " bytes, expected a multiple of 16";
+  return success();
+}
+
+/// Checks a fragment moved to or from a global tensor box.
+static LogicalResult verifyFragBox(Operation *op, FragType frag,
+                                   GlobalType global, size_t numCoords) {
+  if ((int64_t)numCoords != global.getRank())
+    return op->emitOpError("expected ")
+           << global.getRank() << " coordinates for a rank-"
+           << global.getRank() << " tensor, got " << numCoords;
+  if (failed(squeezeToRank(frag.getShape(), global.getRank())))
+    return op->emitOpError("expected a fragment whose non-unit dimensions fit "
+                           "a rank-")
+           << global.getRank() << " box, got " << shapeStr(frag.getShape());
+  if (frag.getElementType() != global.getElementType())
+    return op->emitOpError("expected fragment and tensor element types to "
+                           "match, got ")
+           << frag.getElementType() << " and " << global.getElementType();
+  return success();
+}
+
+/// The shape `shape` with its innermost dimension reduced to 1.
+static SmallVector<int64_t> rowReduced(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> out(shape);
+  out.back() = 1;
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+ArrayRef<int64_t> KernelOp::getTileShape() {
+  if (auto p = dyn_cast<PersistentAttr>(getSchedule()))
+    return p.getTile();
+  return cast<GridAttr>(getSchedule()).getTile();
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("expected no results, kernels write through their "
+                       "global tensor arguments");
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<GlobalType, IndexType, IntegerType, FloatType>(type))
+      return emitOpError("expected argument #")
+             << i << " to be a !cake.global tensor or a scalar, got " << type;
+  if (getBody().empty())
+    return emitOpError("expected a body");
+  if (getBody().getNumArguments() != getArgumentTypes().size())
+    return emitOpError("expected the body to take the ")
+           << getArgumentTypes().size() << " kernel arguments";
+
+  llvm::SmallSet<StringRef, 8> names;
+  int64_t numRoles = 0;
+  for (auto role : getBody().getOps<RoleOp>()) {
+    ++numRoles;
+    if (!names.insert(role.getName()).second)
+      return role.emitOpError("duplicate role name \"")
+             << role.getName() << "\" in kernel @" << getSymName();
+  }
+  if (numRoles == 0)
+    return emitOpError("expected at least one cake.role");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RoleOp
+//===----------------------------------------------------------------------===//
+
+int64_t RoleOp::getNumWarps() {
+  if (auto wg = getWarpgroups())
+    return int64_t(*wg) * 4;
+  return getWarps() ? int64_t(*getWarps()) : 0;
+}
+
+LogicalResult RoleOp::verify() {
+  if (getName().empty())
+    return emitOpError("expected a non-empty role name");
+  if (getWarpgroups().has_value() == getWarps().has_value())
+    return emitOpError("role \"")
+           << getName() << "\" must give exactly one of warpgroups(n) or "
+           << "warps(n)";
+  int64_t count = getWarpgroups() ? *getWarpgroups() : *getWarps();
+  if (count < 1)
+    return emitOpError("role \"") << getName()
+                                  << "\" expected a positive warp count, got "
+                                  << count;
+  if (auto regs = getRegs()) {
+    int64_t r = *regs;
+    if (r < 24 || r > 256 || r % 8 != 0)
+      return emitOpError("[resource.register-budget] role \"")
+             << getName()
+             << "\" expected a register budget that is a multiple of 8 in "
+                "[24, 256] (setmaxnreg), got "
+             << r;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TilesOp
+//===----------------------------------------------------------------------===//
+
+ParseResult TilesOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<OpAsmParser::UnresolvedOperand> extents;
+  Type indexType = parser.getBuilder().getIndexType();
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren))
+    return failure();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = indexType;
+  if (parser.parseKeyword("in") ||
+      parser.parseOperandList(extents, OpAsmParser::Delimiter::Paren) ||
+      parser.resolveOperands(extents, indexType, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, ivs))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void TilesOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getBody().getArguments(), p,
+                        [&](BlockArgument a) { p.printOperand(a); });
+  p << ") in (" << getExtents() << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult TilesOp::verify() {
+  size_t n = getExtents().size();
+  if (n < 1 || n > 3)
+    return emitOpError("expected 1 to 3 tile dimensions, got ") << n;
+  if (getBody().getNumArguments() != n)
+    return emitOpError("expected one tile coordinate per extent (")
+           << n << "), got " << getBody().getNumArguments();
+  for (BlockArgument a : getBody().getArguments())
+    if (!a.getType().isIndex())
+      return emitOpError("expected index tile coordinates, got ")
+             << a.getType();
+  auto role = (*this)->getParentOfType<RoleOp>();
+  if (!role)
+    return emitOpError("expected to be nested in a cake.role");
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (kernel && kernel.getTileShape().size() != n)
+    return emitOpError("expected ")
+           << kernel.getTileShape().size()
+           << " extents to match the schedule's tile "
+           << shapeStr(kernel.getTileShape()) << ", got " << n;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getTensor().getType().getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("expected a dimension in [0, ")
+           << rank << "), got " << getDim();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PipeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipeOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return emitOptionalError(location, "'cake.pipe' op expected at least one "
+                                       "ring");
+  auto ring = dyn_cast<RingType>(operands.front().getType());
+  if (!ring)
+    return failure();
+  inferredReturnTypes.push_back(PipeType::get(context, ring.getStages()));
+  return success();
+}
+
+LogicalResult PipeOp::verify() {
+  int64_t stages = getType().getStages();
+  for (auto [i, ring] : llvm::enumerate(getRings())) {
+    auto type = cast<RingType>(ring.getType());
+    if (type.getStages() != stages)
+      return emitOpError("expected every ring to have the pipe's ")
+             << stages << " stages, ring #" << i << " has "
+             << type.getStages();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaLoadOp::verify() {
+  return verifyTmaCopy(*this, getSrc().getType(), getDst().getType(),
+                       getCoords().size());
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyTmaCopy(*this, getDst().getType(), getSrc().getType(),
+                       getCoords().size());
+}
+
+LogicalResult SmemWriteOp::verify() {
+  FragType frag = getValue().getType();
+  RingType ring = getDst().getType();
+  if (frag.getShape() != ring.getShape())
+    return emitOpError("expected the fragment shape ")
+           << shapeStr(frag.getShape()) << " to equal the ring tile "
+           << shapeStr(ring.getShape());
+  if (frag.getElementType() != ring.getElementType())
+    return emitOpError("expected fragment and ring element types to match, "
+                       "got ")
+           << frag.getElementType() << " and " << ring.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyFragBox(*this, getResult().getType(), getSrc().getType(),
+                           getCoords().size())))
+    return failure();
+  if (getPad() && getPad().getType() != getResult().getType().getElementType())
+    return emitOpError("expected the pad value to have the element type ")
+           << getResult().getType().getElementType() << ", got "
+           << getPad().getType();
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyFragBox(*this, getValue().getType(), getDst().getType(),
+                       getCoords().size());
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+/// True if `acc` may accumulate products of `in` on the tensor cores.
+static bool isValidAccumulator(Type in, Type acc) {
+  if (in.isBF16())
+    return acc.isF32();
+  if (in.isF16())
+    return acc.isF32() || acc.isF16();
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(in))
+    return acc.isF32() || acc.isF16();
+  if (in.isTF32() || in.isF32())
+    return acc.isF32();
+  if (in.isInteger(8))
+    return acc.isInteger(32);
+  return false;
+}
+
+LogicalResult MmaOp::verify() {
+  RingType a = getA().getType(), b = getB().getType();
+  FragType acc = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError("expected rank-2 operands (A: MxK, B: NxK, acc: MxN)");
+  int64_t m = a.getShape()[0], k = a.getShape()[1];
+  int64_t n = b.getShape()[0];
+  if (b.getShape()[1] != k)
+    return emitOpError("expected A and B to share K, got A ")
+           << shapeStr(a.getShape()) << " and B " << shapeStr(b.getShape());
+  if (acc.getShape()[0] != m || acc.getShape()[1] != n)
+    return emitOpError("expected an accumulator of shape ")
+           << shapeStr({m, n}) << ", got " << shapeStr(acc.getShape());
+  Type in = a.getElementType();
+  if (b.getElementType() != in)
+    return emitOpError("expected A and B element types to match, got ")
+           << in << " and " << b.getElementType();
+  if (!isValidAccumulator(in, acc.getElementType()))
+    return emitOpError("[hw.wgmma-shape] ")
+           << in << " operands cannot accumulate into "
+           << acc.getElementType();
+
+  // The tile must be a whole number of hardware instructions. Every family
+  // takes 32 bytes of K per instruction (k16 for 16-bit types, k32 for 8-bit,
+  // k8 for tf32); M is 64 per warpgroup (wgmma, tcgen05) or 16 (mma.sync).
+  int64_t kStep = 32 / getElementBytes(in);
+  int64_t mStep = 64, nStep = 8;
+  StringRef rule = "hw.wgmma-shape";
+  switch (getKind()) {
+  case MmaKind::wgmma:
+    break;
+  case MmaKind::mma_sync:
+    mStep = 16;
+    rule = "hw.mma-shape";
+    break;
+  case MmaKind::tcgen05:
+    mStep = 64;
+    nStep = 16;
+    rule = "hw.tcgen05-shape";
+    break;
+  }
+  if (m % mStep != 0 || n % nStep != 0 || k % kStep != 0)
+    return emitOpError("[")
+           << rule << "] tile M=" << m << " N=" << n << " K=" << k << " of "
+           << in << " is not a whole number of " << stringifyMmaKind(getKind())
+           << " instructions (M a multiple of " << mStep
+           << ", N a multiple of " << nStep << ", K a multiple of " << kStep
+           << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult FragConvertOp::verify() {
+  if (getInput().getType().getShape() != getResult().getType().getShape())
+    return emitOpError("expected the same shape, got ")
+           << shapeStr(getInput().getType().getShape()) << " and "
+           << shapeStr(getResult().getType().getShape());
+  return success();
+}
+
+LogicalResult FragMapOp::verify() {
+  if (getInputs().empty() || getResults().empty())
+    return emitOpError("expected at least one input and one result");
+  auto resultType = cast<FragType>(getResults().front().getType());
+  ArrayRef<int64_t> shape = resultType.getShape();
+  for (Value r : getResults())
+    if (cast<FragType>(r.getType()).getShape() != shape)
+      return emitOpError("expected every result to have the shape ")
+             << shapeStr(shape);
+  for (auto [i, in] : llvm::enumerate(getInputs())) {
+    ArrayRef<int64_t> s = cast<FragType>(in.getType()).getShape();
+    if (s.size() != shape.size())
+      return emitOpError("expected input #")
+             << i << " to have rank " << shape.size() << ", got " << s.size();
+    for (auto [d, r] : llvm::zip(s, shape))
+      if (d != r && d != 1)
+        return emitOpError("input #")
+               << i << " of shape " << shapeStr(s)
+               << " does not broadcast to the result shape "
+               << shapeStr(shape);
+  }
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("expected the body to take ")
+           << getInputs().size() << " scalars, got "
+           << body.getNumArguments();
+  for (auto [arg, in] : llvm::zip(body.getArguments(), getInputs()))
+    if (arg.getType() != cast<FragType>(in.getType()).getElementType())
+      return emitOpError("expected body argument of type ")
+             << cast<FragType>(in.getType()).getElementType() << ", got "
+             << arg.getType();
+  auto yield = cast<FragYieldOp>(body.getTerminator());
+  if (yield.getValues().size() != getResults().size())
+    return yield.emitOpError("expected to yield ")
+           << getResults().size() << " values, got "
+           << yield.getValues().size();
+  for (auto [v, r] : llvm::zip(yield.getValues(), getResults()))
+    if (v.getType() != cast<FragType>(r.getType()).getElementType())
+      return yield.emitOpError("expected a value of type ")
+             << cast<FragType>(r.getType()).getElementType() << ", got "
+             << v.getType();
+  return success();
+}
+
+LogicalResult FragReduceOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (out.getShape() != ArrayRef<int64_t>(rowReduced(in.getShape())))
+    return emitOpError("expected the result shape ")
+           << shapeStr(rowReduced(in.getShape())) << ", got "
+           << shapeStr(out.getShape());
+  if (out.getElementType() != in.getElementType())
+    return emitOpError("expected the element type ")
+           << in.getElementType() << ", got " << out.getElementType();
+  return success();
+}
+
+LogicalResult FragArgminOp::verify() {
+  FragType in = getInput().getType();
+  SmallVector<int64_t> want = rowReduced(in.getShape());
+  FragType vals = getValues().getType(), idx = getIndices().getType();
+  if (vals.getShape() != ArrayRef<int64_t>(want) ||
+      idx.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("expected results of shape ") << shapeStr(want);
+  if (vals.getElementType() != in.getElementType())
+    return emitOpError("expected the values' element type ")
+           << in.getElementType() << ", got " << vals.getElementType();
+  if (!isa<IntegerType>(idx.getElementType()))
+    return emitOpError("expected integer indices, got ")
+           << idx.getElementType();
+  if (!isa<FloatType>(in.getElementType()))
+    return emitOpError("expected a float input, got ") << in.getElementType();
+  return success();
+}

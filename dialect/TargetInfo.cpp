@@ -1,0 +1,44 @@
+//===- TargetInfo.cpp - Per-target hardware limits ------------------------===//
+//
+// The table behind cake/Target/TargetInfo.h. Figures are the vendor's
+// programming-guide limits (CUDA C Programming Guide, "Technical
+// Specifications per Compute Capability") and the reference part's SM count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Target/TargetInfo.h"
+
+using namespace mlir::cake;
+
+static const TargetInfo kTargets[] = {
+    // arch     cc   smem/CTA  regs/SM  r/thr thr/CTA SMs tmem
+    {"sm_80", 80, 166912, 65536, 255, 1024, 108, 0,
+     /*tma=*/false, /*wgmma=*/false, /*setmaxnreg=*/false, /*tcgen05=*/false,
+     /*mmaSync=*/true},
+    {"sm_90a", 90, 232448, 65536, 255, 1024, 132, 0,
+     /*tma=*/true, /*wgmma=*/true, /*setmaxnreg=*/true, /*tcgen05=*/false,
+     /*mmaSync=*/true},
+    {"sm_100a", 100, 232448, 65536, 255, 1024, 148, 512,
+     /*tma=*/true, /*wgmma=*/false, /*setmaxnreg=*/true, /*tcgen05=*/true,
+     /*mmaSync=*/true},
+};
+
+llvm::ArrayRef<TargetInfo> mlir::cake::getAllTargets() { return kTargets; }
+
+const TargetInfo *mlir::cake::lookupTarget(llvm::StringRef arch) {
+  for (const TargetInfo &t : kTargets)
+    if (t.arch == arch)
+      return &t;
+  return nullptr;
+}
+
+bool mlir::cake::isTmaElementTypeName(llvm::StringRef name) {
+  // CUtensorMapDataType covers these; sub-byte and complex types are left out.
+  static const char *const kNames[] = {
+      "i8",  "ui8", "si8", "i16",  "ui16", "i32",      "ui32",  "si32",
+      "i64", "f16", "bf16", "f32", "tf32", "f64", "f8E4M3FN", "f8E5M2"};
+  for (const char *n : kNames)
+    if (name == n)
+      return true;
+  return false;
+}

@@ -1,0 +1,516 @@
+//===- CakeOps.td - Cake operations ---------------------------*- tablegen -*-===//
+//
+// The operations of Cake IR. Each op states one decision of a kernel (a role,
+// a ring, a copy, an mma) and verifies the contracts that follow from its own
+// operands and attributes. Whole-kernel rules live in the cake-verify pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_OPS_TD
+#define CAKE_OPS_TD
+
+include "cake/Dialect/CakeBase.td"
+include "cake/Dialect/CakeTypes.td"
+include "cake/Dialect/CakeAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def Cake_Schedule : AnyAttrOf<[Cake_PersistentAttr, Cake_GridAttr]>;
+
+//===----------------------------------------------------------------------===//
+// Structure: kernel, role, tiles
+//===----------------------------------------------------------------------===//
+
+def Cake_KernelOp : Cake_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator]> {
+  let summary = "a GPU kernel: its target, tile schedule, buffers and roles";
+  let description = [{
+    A kernel takes global tensors (and index scalars) as arguments. Its body
+    declares the shared-memory rings and pipes, then the roles that run
+    concurrently on disjoint warps of each CTA. `target` names the
+    architecture; `schedule` says how output tiles map to CTAs.
+
+    ```mlir
+    cake.kernel @gemm(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
+                      %C: !cake.global<?x?xbf16>)
+        attributes {target = #cake.target<"sm_90a">,
+                    schedule = #cake.persistent<tile = [128, 256], group_m = 8>} {
+      %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+      ...
+      cake.role "load" warpgroups(1) regs(40) { ... }
+      cake.role "mma" warpgroups(2) regs(232) { ... }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       Cake_TargetAttr:$target,
+                       Cake_Schedule:$schedule);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// The tile shape of the schedule, whichever schedule it is.
+    ::llvm::ArrayRef<int64_t> getTileShape();
+  }];
+}
+
+def Cake_RoleOp : Cake_Op<"role", [
+    HasParent<"KernelOp">, SingleBlock, NoTerminator]> {
+  let summary = "a warp role: what a group of warps does, and its registers";
+  let description = [{
+    A role runs its body on `warpgroups(n)` groups of four warps (or on
+    `warps(n)` single warps) of each CTA, concurrently with the other roles.
+    `regs(r)` is the per-thread register budget the role asks for with
+    `setmaxnreg` on Hopper: a multiple of 8 in [24, 256].
+
+    ```mlir
+    cake.role "load" warpgroups(1) regs(40) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name,
+                       OptionalAttr<I32Attr>:$warpgroups,
+                       OptionalAttr<I32Attr>:$warps,
+                       OptionalAttr<I32Attr>:$regs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name (`warpgroups` `(` $warpgroups^ `)`)? (`warps` `(` $warps^ `)`)?
+    (`regs` `(` $regs^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of warps the role runs on.
+    int64_t getNumWarps();
+  }];
+}
+
+def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
+  let summary = "loop over the output tiles the kernel's schedule gives this CTA";
+  let description = [{
+    Runs its body once per output tile assigned to the current CTA by the
+    kernel's schedule (one tile for `#cake.grid`, a strided sequence for
+    `#cake.persistent`). The block arguments are the element offsets of the
+    tile's origin; the operands are the problem extents, one per tile
+    dimension of the schedule. Every role iterates the same tiles in the same
+    order, which is what lets pipes pair their stages.
+
+    ```mlir
+    cake.tiles (%m, %n) in (%M, %N) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$extents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Cake_DimOp : Cake_Op<"dim", [Pure]> {
+  let summary = "the run-time size of one dimension of a global tensor";
+  let description = [{
+    ```mlir
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$tensor, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$tensor `,` $dim attr-dict `:` qualified(type($tensor))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and pipes
+//===----------------------------------------------------------------------===//
+
+def Cake_RingOp : Cake_Op<"ring", [HasParent<"KernelOp">]> {
+  let summary = "declare a shared-memory ring";
+  let description = [{
+    Declares a ring of `stages` tile buffers in shared memory. Where it lives
+    is derived by `cake-derive`, with the alignment its swizzle needs.
+
+    ```mlir
+    %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+    ```
+  }];
+  let results = (outs Cake_RingType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Cake_PipeOp : Cake_Op<"pipe", [
+    HasParent<"KernelOp">, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "declare a pipeline over rings of the same depth";
+  let description = [{
+    A pipe pairs one producer role with one consumer role over its rings.
+    Each stage gets a `full` and an `empty` mbarrier (derived); the producer
+    acquires a stage, fills every ring's buffer of that stage and commits;
+    the consumer waits for the stage, reads it and releases it. All rings of
+    a pipe have the pipe's stage count.
+
+    ```mlir
+    %p = cake.pipe %a, %b : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
+                            !cake.ring<4 x 256x64xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Variadic<Cake_RingType>:$rings);
+  let results = (outs Cake_PipeType:$result);
+  let assemblyFormat = "$rings attr-dict `:` qualified(type($rings))";
+  let hasVerifier = 1;
+}
+
+class Cake_PipeHandoffOp<string mnemonic, string what> : Cake_Op<mnemonic> {
+  let arguments = (ins Cake_PipeType:$pipe);
+  let results = (outs Cake_StageType:$stage);
+  let assemblyFormat = "$pipe attr-dict `:` qualified(type($pipe))";
+}
+
+def Cake_PipeAcquireOp : Cake_PipeHandoffOp<"pipe.acquire", "acquire"> {
+  let summary = "producer: wait until the next stage is empty and take it";
+  let description = [{
+    Blocks the producer role until the consumer has released the next stage
+    of the pipe (the stage's `empty` barrier; phase derived), and returns it.
+
+    ```mlir
+    %s = cake.pipe.acquire %p : !cake.pipe<4>
+    ```
+  }];
+}
+
+def Cake_PipeWaitOp : Cake_PipeHandoffOp<"pipe.wait", "wait"> {
+  let summary = "consumer: wait until the next stage is full and take it";
+  let description = [{
+    Blocks the consumer role until every copy into the next stage has landed
+    (the stage's `full` barrier; phase derived), and returns it.
+
+    ```mlir
+    %s = cake.pipe.wait %p : !cake.pipe<4>
+    ```
+  }];
+}
+
+class Cake_PipeReturnOp<string mnemonic> : Cake_Op<mnemonic> {
+  let arguments = (ins Cake_PipeType:$pipe, Cake_StageType:$stage);
+  let assemblyFormat = "$pipe `,` $stage attr-dict `:` qualified(type($pipe))";
+}
+
+def Cake_PipeCommitOp : Cake_PipeReturnOp<"pipe.commit"> {
+  let summary = "producer: hand a filled stage to the consumer";
+  let description = [{
+    Marks the stage as being filled: the `full` barrier expects the bytes of
+    every copy into the stage (derived from the ring tile types) and
+    completes when they land.
+
+    ```mlir
+    cake.pipe.commit %p, %s : !cake.pipe<4>
+    ```
+  }];
+}
+
+def Cake_PipeReleaseOp : Cake_PipeReturnOp<"pipe.release"> {
+  let summary = "consumer: give a stage back to the producer";
+  let description = [{
+    Arrives on the stage's `empty` barrier once every read of the stage
+    (including asynchronous mma reads) has retired.
+
+    ```mlir
+    cake.pipe.release %p, %s : !cake.pipe<4>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory movement
+//===----------------------------------------------------------------------===//
+
+def Cake_TmaLoadOp : Cake_Op<"tma.load"> {
+  let summary = "copy a tile from global memory into a ring stage with TMA";
+  let description = [{
+    An asynchronous bulk tensor copy of the box at element coordinates
+    `coords` of the global tensor into the ring's buffer for `stage`. The box
+    is the ring's tile shape; out-of-bounds elements are filled with zero.
+    Completion is signalled on the pipe's `full` barrier.
+
+    ```mlir
+    cake.tma.load %A[%m, %k] -> %a[%s]
+      : !cake.global<?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
+                       Cake_RingType:$dst, Cake_StageType:$stage);
+  let assemblyFormat = [{
+    $src `[` $coords `]` `->` $dst `[` $stage `]` attr-dict `:` qualified(type($src))
+    `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_TmaStoreOp : Cake_Op<"tma.store"> {
+  let summary = "copy a ring stage to global memory with TMA";
+  let description = [{
+    An asynchronous bulk tensor store of the ring's buffer for `stage` to the
+    box at `coords`; out-of-bounds elements are not written.
+
+    ```mlir
+    cake.tma.store %c[%s] -> %C[%m, %n]
+      : !cake.ring<1 x 128x256xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_RingType:$src, Cake_StageType:$stage,
+                       Cake_GlobalType:$dst, Variadic<Index>:$coords);
+  let assemblyFormat = [{
+    $src `[` $stage `]` `->` $dst `[` $coords `]` attr-dict `:` qualified(type($src))
+    `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_SmemWriteOp : Cake_Op<"smem.write"> {
+  let summary = "write a register fragment into a ring stage";
+  let description = [{
+    Ordinary (generic-proxy) stores of a fragment into a ring buffer, for
+    example to stage an epilogue for `cake.tma.store`. The copy engine and
+    the tensor cores read through the async proxy, so a
+    `cake.fence.proxy_async` must order these writes before such reads.
+
+    ```mlir
+    cake.smem.write %r -> %c[%s]
+      : !cake.frag<128x256xbf16> -> !cake.ring<1 x 128x256xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$value, Cake_RingType:$dst,
+                       Cake_StageType:$stage);
+  let assemblyFormat = [{
+    $value `->` $dst `[` $stage `]` attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async"> {
+  let summary = "order generic-proxy shared-memory writes before async reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: makes this thread's earlier ordinary
+    writes to shared memory visible to the async proxy (TMA, wgmma).
+
+    ```mlir
+    cake.fence.proxy_async
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_LoadOp : Cake_Op<"load", [AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"pad type matches the fragment's element type",
+                           "result", "pad",
+                           "::llvm::cast<::mlir::cake::FragType>($_self).getElementType()">]> {
+  let summary = "load a box of a global tensor into a register fragment";
+  let description = [{
+    Loads the box at `coords` into a fragment. The fragment's shape, with unit
+    dimensions dropped until it has the tensor's rank, is the box. Elements
+    outside the tensor take the value `pad` (zero when absent), so a tail
+    tile can be made neutral for the reduction that follows.
+
+    ```mlir
+    %inf = arith.constant 0x7F800000 : f32
+    %cn = cake.load %norms[%k] pad %inf
+      : !cake.global<?xf32> -> !cake.frag<1x128xf32>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
+                       Optional<AnyType>:$pad);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = [{
+    $src `[` $coords `]` (`pad` $pad^)? attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_StoreOp : Cake_Op<"store"> {
+  let summary = "store a register fragment to a box of a global tensor";
+  let description = [{
+    Stores the fragment to the box at `coords`; elements outside the tensor
+    are not written. Shapes follow `cake.load`.
+
+    ```mlir
+    cake.store %r -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$value, Cake_GlobalType:$dst,
+                       Variadic<Index>:$coords);
+  let assemblyFormat = [{
+    $value `->` $dst `[` $coords `]` attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Register fragments
+//===----------------------------------------------------------------------===//
+
+def Cake_FragZeroOp : Cake_Op<"frag.zero", [Pure]> {
+  let summary = "a fragment of zeros";
+  let description = [{
+    ```mlir
+    %acc = cake.frag.zero : !cake.frag<128x256xf32>
+    ```
+  }];
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Cake_FragSplatOp : Cake_Op<"frag.splat", [Pure,
+    TypesMatchWith<"value type matches the fragment's element type",
+                   "result", "value",
+                   "::llvm::cast<::mlir::cake::FragType>($_self).getElementType()">]> {
+  let summary = "a fragment with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %inf = arith.constant 0x7F800000 : f32
+    %best = cake.frag.splat %inf : !cake.frag<128x1xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+}
+
+def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate on the tensor cores";
+  let description = [{
+    `result = acc + A · Bᵀ` where A is an M×K tile and B an N×K tile, both
+    K-major in ring stages, and the accumulator an M×N fragment. `kind`
+    chooses the instruction family: `wgmma` (Hopper, asynchronous, operands
+    read from shared memory through descriptors), `mma_sync` (Ampere) or
+    `tcgen05` (Blackwell). The op is split into hardware instructions by the
+    lowering; its tile must be a whole number of them.
+
+    ```mlir
+    %r = cake.mma wgmma %a[%s], %b[%s], %acc
+      : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
+        !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Cake_MmaKindAttr:$kind,
+                       Cake_RingType:$a, Cake_StageType:$aStage,
+                       Cake_RingType:$b, Cake_StageType:$bStage,
+                       Cake_FragType:$acc);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = [{
+    $kind $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $acc attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_FragConvertOp : Cake_Op<"frag.convert", [Pure]> {
+  let summary = "convert a fragment's element type";
+  let description = [{
+    Elementwise conversion (float truncation or extension, int/float casts)
+    of a fragment to another element type of the same shape.
+
+    ```mlir
+    %o = cake.frag.convert %acc : !cake.frag<128x256xf32> -> !cake.frag<128x256xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$input);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Cake_FragMapOp : Cake_Op<"frag.map", [
+    Pure, SingleBlockImplicitTerminator<"FragYieldOp">]> {
+  let summary = "elementwise math over fragments, with broadcasting";
+  let description = [{
+    Applies its body, written with scalar ops from upstream dialects (arith,
+    math), to every element of its inputs. Inputs have the same rank and each
+    dimension either equals the result's or is 1 (broadcast). The body takes
+    one scalar per input and yields one scalar per result.
+
+    ```mlir
+    // dist = ||c||^2 - 2 x.c ; ||x||^2 is the same for every centroid.
+    %d = cake.frag.map %dot, %cn
+        : (!cake.frag<128x128xf32>, !cake.frag<1x128xf32>) -> !cake.frag<128x128xf32> {
+    ^bb0(%xc: f32, %c2: f32):
+      %two = arith.constant 2.0 : f32
+      %t = arith.mulf %xc, %two : f32
+      %r = arith.subf %c2, %t : f32
+      cake.frag.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Cake_FragType>:$inputs);
+  let results = (outs Variadic<Cake_FragType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_FragYieldOp : Cake_Op<"frag.yield", [
+    Pure, Terminator, HasParent<"FragMapOp">]> {
+  let summary = "yield the scalars of one element from a frag.map body";
+  let description = [{
+    ```mlir
+    cake.frag.yield %r : f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
+}
+
+def Cake_FragReduceOp : Cake_Op<"frag.reduce", [Pure]> {
+  let summary = "reduce each row of a fragment (sum, min or max)";
+  let description = [{
+    Reduces the innermost dimension, which is kept with size 1 so the result
+    broadcasts against the input.
+
+    ```mlir
+    %s = cake.frag.reduce sum %f : !cake.frag<128x256xf32> -> !cake.frag<128x1xf32>
+    ```
+  }];
+  let arguments = (ins Cake_ReduceKindAttr:$kind, Cake_FragType:$input);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
+  let summary = "the minimum of each row and its column index";
+  let description = [{
+    Reduces the innermost dimension to its minimum value and the index of
+    that minimum (the first one on ties), plus `base` when given, so a loop
+    over column tiles yields global indices. Both results keep the reduced
+    dimension with size 1.
+
+    ```mlir
+    %v, %i = cake.frag.argmin %d base %k
+      : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$input, Optional<Index>:$base);
+  let results = (outs Cake_FragType:$values, Cake_FragType:$indices);
+  let assemblyFormat = [{
+    $input (`base` $base^)? attr-dict `:` qualified(type($input)) `->` qualified(type($values)) `,`
+    qualified(type($indices))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_OPS_TD

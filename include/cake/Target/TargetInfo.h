@@ -1,0 +1,49 @@
+//===- TargetInfo.h - Per-target hardware limits ----------------*- C++ -*-===//
+//
+// The one table of hardware limits per target architecture. Op verifiers,
+// whole-kernel rules, derivation and the cost model all read it; a number
+// that depends on the chip is written here and nowhere else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_TARGET_TARGETINFO_H
+#define CAKE_TARGET_TARGETINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+
+namespace mlir {
+namespace cake {
+
+/// Hardware limits and features of one target architecture.
+struct TargetInfo {
+  llvm::StringRef arch;          ///< "sm_80", "sm_90a", "sm_100a"
+  unsigned computeCapability;    ///< 80, 90, 100
+  int64_t smemPerBlockOptIn;     ///< bytes of dynamic shared memory per CTA
+  int64_t registersPerSM;        ///< 32-bit registers in the register file
+  int64_t maxRegistersPerThread; ///< architectural cap per thread
+  int64_t maxThreadsPerBlock;
+  int64_t numSMs;                ///< of the reference part (H200, A100, B200)
+  int64_t tmemColumns;           ///< tensor-memory columns per SM (0: none)
+  bool hasTma;                   ///< cp.async.bulk.tensor
+  bool hasWgmma;                 ///< wgmma.mma_async (sm_90a only)
+  bool hasSetmaxnreg;            ///< setmaxnreg (sm_90a, sm_100a)
+  bool hasTcgen05;               ///< tcgen05.mma and tensor memory
+  bool hasMmaSync;               ///< mma.sync
+};
+
+/// All known targets, in order of age.
+llvm::ArrayRef<TargetInfo> getAllTargets();
+
+/// The limits of `arch`, or null if Cake does not know that architecture.
+const TargetInfo *lookupTarget(llvm::StringRef arch);
+
+/// Element types the copy engine (TMA) can move, by name of the MLIR type
+/// ("bf16", "f16", "f32", "i8", ...). Used by ring and global type verifiers.
+bool isTmaElementTypeName(llvm::StringRef name);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_TARGET_TARGETINFO_H

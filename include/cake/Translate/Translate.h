@@ -1,0 +1,25 @@
+//===- Translate.h - Cake translations --------------------------*- C++ -*-===//
+//
+// Translations out of Cake IR, used by cake-translate and the C API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_TRANSLATE_TRANSLATE_H
+#define CAKE_TRANSLATE_TRANSLATE_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+class Operation;
+namespace cake {
+
+/// Writes a JSON summary of every kernel under `op` (signature, target,
+/// schedule, rings, pipes, roles, shared-memory and thread totals): the
+/// interface an agent or a launcher reads without parsing MLIR.
+LogicalResult writeKernelSummaryJson(Operation *op, llvm::raw_ostream &os);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_TRANSLATE_TRANSLATE_H
