@@ -32,25 +32,33 @@ LogicalResult verifyPipeRoles(KernelOp kernel) {
   for (auto pipe : kernel.getBody().getOps<PipeOp>()) {
     llvm::SetVector<RoleOp> producers, consumers;
     Operation *firstProducerUse = nullptr, *firstConsumerUse = nullptr;
-    for (Operation *user : pipe->getUsers()) {
+    // Walk in program order so notes point at the first use of each side.
+    kernel.walk([&](Operation *user) {
+      if (user->getNumOperands() == 0 || user->getOperand(0) != pipe)
+        return;
       auto role = user->getParentOfType<RoleOp>();
       if (!role)
-        continue;
+        return;
       if (isa<PipeAcquireOp, PipeCommitOp>(user)) {
-        if (producers.insert(role) && !firstProducerUse)
+        producers.insert(role);
+        if (!firstProducerUse)
           firstProducerUse = user;
       } else if (isa<PipeWaitOp, PipeReleaseOp>(user)) {
-        if (consumers.insert(role) && !firstConsumerUse)
+        consumers.insert(role);
+        if (!firstConsumerUse)
           firstConsumerUse = user;
       }
-    }
+    });
     auto describe = [&](const char *side, llvm::SetVector<RoleOp> &roles) {
       InFlightDiagnostic d = pipe.emitError()
                              << "[sync.pipe-roles] pipe #" << index << " has "
                              << roles.size() << " " << side
                              << " roles, expected exactly one";
-      for (RoleOp r : roles)
-        d.attachNote(r.getLoc()) << side << " role \"" << r.getName() << "\"";
+      // Notes in program order, so diagnostics are stable.
+      for (RoleOp r : kernel.getBody().getOps<RoleOp>())
+        if (roles.contains(r))
+          d.attachNote(r.getLoc())
+              << side << " role \"" << r.getName() << "\"";
       ok = false;
     };
     if (producers.size() != 1)

@@ -60,10 +60,6 @@ def Cake_MmaKind : I32EnumAttr<"MmaKind", "tensor-core instruction family", [
     I32EnumAttrCase<"mma_sync", 1, "mma_sync">,
     I32EnumAttrCase<"tcgen05", 2>]> {
   let cppNamespace = "::mlir::cake";
-  let genSpecializedAttr = 0;
-}
-def Cake_MmaKindAttr : EnumAttr<Cake_Dialect, Cake_MmaKind, "mma_kind"> {
-  let assemblyFormat = "`` $value";
 }
 
 def Cake_ReduceKind : I32EnumAttr<"ReduceKind", "row reduction", [
@@ -71,10 +67,6 @@ def Cake_ReduceKind : I32EnumAttr<"ReduceKind", "row reduction", [
     I32EnumAttrCase<"min", 1>,
     I32EnumAttrCase<"max", 2>]> {
   let cppNamespace = "::mlir::cake";
-  let genSpecializedAttr = 0;
-}
-def Cake_ReduceKindAttr : EnumAttr<Cake_Dialect, Cake_ReduceKind, "reduce_kind"> {
-  let assemblyFormat = "`` $value";
 }
 
 #endif // CAKE_ATTRS_TD

@@ -172,13 +172,13 @@ def Cake_PipeOp : Cake_Op<"pipe", [
   let hasVerifier = 1;
 }
 
-class Cake_PipeHandoffOp<string mnemonic, string what> : Cake_Op<mnemonic> {
+class Cake_PipeHandoffOp<string mnemonic> : Cake_Op<mnemonic> {
   let arguments = (ins Cake_PipeType:$pipe);
   let results = (outs Cake_StageType:$stage);
   let assemblyFormat = "$pipe attr-dict `:` qualified(type($pipe))";
 }
 
-def Cake_PipeAcquireOp : Cake_PipeHandoffOp<"pipe.acquire", "acquire"> {
+def Cake_PipeAcquireOp : Cake_PipeHandoffOp<"pipe.acquire"> {
   let summary = "producer: wait until the next stage is empty and take it";
   let description = [{
     Blocks the producer role until the consumer has released the next stage
@@ -190,7 +190,7 @@ def Cake_PipeAcquireOp : Cake_PipeHandoffOp<"pipe.acquire", "acquire"> {
   }];
 }
 
-def Cake_PipeWaitOp : Cake_PipeHandoffOp<"pipe.wait", "wait"> {
+def Cake_PipeWaitOp : Cake_PipeHandoffOp<"pipe.wait"> {
   let summary = "consumer: wait until the next stage is full and take it";
   let description = [{
     Blocks the consumer role until every copy into the next stage has landed
@@ -404,7 +404,7 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
         !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
     ```
   }];
-  let arguments = (ins Cake_MmaKindAttr:$kind,
+  let arguments = (ins Cake_MmaKind:$kind,
                        Cake_RingType:$a, Cake_StageType:$aStage,
                        Cake_RingType:$b, Cake_StageType:$bStage,
                        Cake_FragType:$acc);
@@ -485,7 +485,7 @@ def Cake_FragReduceOp : Cake_Op<"frag.reduce", [Pure]> {
     %s = cake.frag.reduce sum %f : !cake.frag<128x256xf32> -> !cake.frag<128x1xf32>
     ```
   }];
-  let arguments = (ins Cake_ReduceKindAttr:$kind, Cake_FragType:$input);
+  let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;

@@ -1,0 +1,133 @@
+//===- Pipeline.cpp - C API: parse, run a pipeline, collect diagnostics ---===//
+//
+// Implements cake-c/Pipeline.h and the generated pass C API.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake-c/Pipeline.h"
+#include "cake-c/Dialect.h"
+#include "cake/InitAll.h"
+#include "cake/Translate/Translate.h"
+#include "cake/Transforms/Passes.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+// The generated pass C API: mlirCreateCakeVerify() and friends.
+#include "cake/Transforms/Passes.capi.h.inc"
+using namespace mlir::cake;
+#include "cake/Transforms/Passes.capi.cpp.inc"
+
+/// "file:line:col" for the first file location inside `loc`, else the
+/// location as MLIR prints it.
+static std::string locationString(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      out = (f.getFilename().getValue() + ":" + Twine(f.getLine()) + ":" +
+             Twine(f.getColumn()))
+                .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (out.empty()) {
+    llvm::raw_string_ostream os(out);
+    loc.print(os);
+  }
+  return out;
+}
+
+static MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return MlirDiagnosticError;
+  case DiagnosticSeverity::Warning:
+    return MlirDiagnosticWarning;
+  case DiagnosticSeverity::Note:
+    return MlirDiagnosticNote;
+  case DiagnosticSeverity::Remark:
+    return MlirDiagnosticRemark;
+  }
+  return MlirDiagnosticError;
+}
+
+MlirLogicalResult mlirCakeRunPipelineOnSource(
+    MlirContext ctx, MlirStringRef source, MlirStringRef sourceName,
+    MlirStringRef pipeline, MlirCakeDiagnosticCallback onDiagnostic,
+    void *diagnosticUserData, MlirStringCallback onOutput,
+    void *outputUserData) {
+  MLIRContext *context = unwrap(ctx);
+  DialectRegistry registry;
+  cake::registerAllDialects(registry);
+  context->appendDialectRegistry(registry);
+  mlirCakeRegisterAllPasses();
+  // The caller gets structured diagnostics; the op dump MLIR would attach as
+  // a note is noise there.
+  context->printOpOnDiagnostic(false);
+
+  // Every diagnostic, with its notes, goes to the caller while we run.
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+    if (!onDiagnostic)
+      return success();
+    std::string loc = locationString(diag.getLocation());
+    std::string msg = diag.str();
+    std::vector<std::string> noteLocs, noteMsgs;
+    for (Diagnostic &note : diag.getNotes()) {
+      noteLocs.push_back(locationString(note.getLocation()));
+      noteMsgs.push_back(note.str());
+    }
+    std::vector<MlirCakeDiagnosticNote> notes;
+    for (size_t i = 0; i < noteLocs.size(); ++i)
+      notes.push_back({wrap(StringRef(noteLocs[i])), wrap(StringRef(noteMsgs[i]))});
+    MlirCakeDiagnostic d{wrapSeverity(diag.getSeverity()), wrap(StringRef(loc)),
+                         wrap(StringRef(msg)), (intptr_t)notes.size(),
+                         notes.empty() ? nullptr : notes.data()};
+    onDiagnostic(&d, diagnosticUserData);
+    return success();
+  });
+
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      unwrap(source), config, unwrap(sourceName));
+  if (!module)
+    return mlirLogicalResultFailure();
+
+  PassManager pm(context, ModuleOp::getOperationName());
+  std::string pipelineErrors;
+  llvm::raw_string_ostream errorStream(pipelineErrors);
+  if (failed(parsePassPipeline(unwrap(pipeline), pm, errorStream))) {
+    emitError(UnknownLoc::get(context))
+        << "invalid pass pipeline '" << unwrap(pipeline)
+        << "': " << pipelineErrors;
+    return mlirLogicalResultFailure();
+  }
+  if (failed(pm.run(*module)))
+    return mlirLogicalResultFailure();
+
+  if (onOutput) {
+    mlir::detail::CallbackOstream stream(onOutput, outputUserData);
+    module->print(stream);
+    stream << "\n";
+  }
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult mlirCakeWriteKernelSummaryJson(MlirOperation op,
+                                                 MlirStringCallback callback,
+                                                 void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  return wrap(cake::writeKernelSummaryJson(unwrap(op), stream));
+}

@@ -1,0 +1,60 @@
+/*===- cake-c/Pipeline.h - Parse, run a pipeline, get diagnostics -*- C -*-===*\
+|*                                                                            *|
+|* One call that takes Cake IR as text, runs a pass pipeline given as text    *|
+|* and reports every diagnostic (severity, location, message, notes) through  *|
+|* a callback; plus the kernel summary translation.                           *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CAKE_C_PIPELINE_H
+#define CAKE_C_PIPELINE_H
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A note attached to a diagnostic: where, and what.
+typedef struct MlirCakeDiagnosticNote {
+  MlirStringRef location; ///< "file:line:col", or the location as MLIR prints it
+  MlirStringRef message;
+} MlirCakeDiagnosticNote;
+
+/// One diagnostic. Strings are valid only during the callback.
+typedef struct MlirCakeDiagnostic {
+  MlirDiagnosticSeverity severity;
+  MlirStringRef location; ///< "file:line:col", or the location as MLIR prints it
+  MlirStringRef message;
+  intptr_t numNotes;
+  const MlirCakeDiagnosticNote *notes;
+} MlirCakeDiagnostic;
+
+typedef void (*MlirCakeDiagnosticCallback)(const MlirCakeDiagnostic *diagnostic,
+                                           void *userData);
+
+/// Parses `source` (named `sourceName` in locations) as a module in `ctx`,
+/// runs `pipeline` (textual pass pipeline on builtin.module, e.g.
+/// "cake-verify"; empty runs none) and, on success, prints the resulting
+/// module through `onOutput` (may be null). Every diagnostic, parse errors and
+/// pipeline syntax errors included, goes to `onDiagnostic` (may be null).
+/// Cake's dialects and passes are registered into `ctx` as needed. Returns
+/// failure if parsing, pipeline parsing or any pass failed.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeRunPipelineOnSource(
+    MlirContext ctx, MlirStringRef source, MlirStringRef sourceName,
+    MlirStringRef pipeline, MlirCakeDiagnosticCallback onDiagnostic,
+    void *diagnosticUserData, MlirStringCallback onOutput,
+    void *outputUserData);
+
+/// Writes the JSON kernel summary of every cake.kernel under `op` (the
+/// `cake-to-summary-json` translation) through `callback`.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteKernelSummaryJson(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAKE_C_PIPELINE_H */

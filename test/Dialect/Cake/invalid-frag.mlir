@@ -1,0 +1,128 @@
+// Fragment op verifiers: convert, map, reduce, argmin, splat.
+// RUN: cake-opt %s -split-input-file -verify-diagnostics
+
+cake.kernel @convert_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected the same shape, got [64, 64] and [64, 32]}}
+    %c = cake.frag.convert %z : !cake.frag<64x64xf32> -> !cake.frag<64x32xbf16>
+  }
+}
+
+// -----
+
+cake.kernel @map_broadcast() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %b = cake.frag.zero : !cake.frag<2x64xf32>
+    // expected-error @+1 {{input #1 of shape [2, 64] does not broadcast to the result shape [64, 64]}}
+    %m = cake.frag.map %a, %b : (!cake.frag<64x64xf32>, !cake.frag<2x64xf32>) -> !cake.frag<64x64xf32> {
+    ^bb0(%x: f32, %y: f32):
+      cake.frag.yield %x : f32
+    }
+  }
+}
+
+// -----
+
+cake.kernel @map_rank() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %b = cake.frag.zero : !cake.frag<64xf32>
+    // expected-error @+1 {{expected input #1 to have rank 2, got 1}}
+    %m = cake.frag.map %a, %b : (!cake.frag<64x64xf32>, !cake.frag<64xf32>) -> !cake.frag<64x64xf32> {
+    ^bb0(%x: f32, %y: f32):
+      cake.frag.yield %x : f32
+    }
+  }
+}
+
+// -----
+
+cake.kernel @map_arg_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected body argument of type 'f32', got 'f16'}}
+    %m = cake.frag.map %a : (!cake.frag<64x64xf32>) -> !cake.frag<64x64xf16> {
+    ^bb0(%x: f16):
+      cake.frag.yield %x : f16
+    }
+  }
+}
+
+// -----
+
+cake.kernel @map_yield_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %m = cake.frag.map %a : (!cake.frag<64x64xf32>) -> !cake.frag<64x64xf16> {
+    ^bb0(%x: f32):
+      // expected-error @+1 {{expected a value of type 'f16', got 'f32'}}
+      cake.frag.yield %x : f32
+    }
+  }
+}
+
+// -----
+
+cake.kernel @map_yield_count() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %m:2 = cake.frag.map %a : (!cake.frag<64x64xf32>) -> (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>) {
+    ^bb0(%x: f32):
+      // expected-error @+1 {{expected to yield 2 values, got 1}}
+      cake.frag.yield %x : f32
+    }
+  }
+}
+
+// -----
+
+cake.kernel @reduce_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected the result shape [64, 1], got [64]}}
+    %s = cake.frag.reduce sum %a : !cake.frag<64x64xf32> -> !cake.frag<64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @reduce_kind() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, min, max]}}
+    %s = cake.frag.reduce prod %a : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+  }
+}
+
+// -----
+
+cake.kernel @argmin_index_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected integer indices, got 'f32'}}
+    %v, %i = cake.frag.argmin %a : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xf32>
+  }
+}
+
+// -----
+
+cake.kernel @argmin_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected results of shape [64, 1]}}
+    %v, %i = cake.frag.argmin %a : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<1x64xi32>
+  }
+}
+
+// -----
+
+cake.kernel @splat_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    // expected-note @+1 {{prior use here}}
+    %c = arith.constant 1.0 : f16
+    // expected-error @+1 {{use of value '%c' expects different type than prior uses: 'f32' vs 'f16'}}
+    %s = cake.frag.splat %c : !cake.frag<64xf32>
+  }
+}

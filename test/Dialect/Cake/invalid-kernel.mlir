@@ -1,0 +1,125 @@
+// Kernel, role and tile-loop verifiers.
+// RUN: cake-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{expected non-empty function body}}
+cake.kernel @empty() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+}
+
+// -----
+
+// expected-error @+1 {{expected at least one cake.role}}
+cake.kernel @no_roles(%A: !cake.global<?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64xf16, swizzle = 0>
+}
+
+// -----
+
+// expected-error @+1 {{expected argument #0 to be a !cake.global tensor or a scalar}}
+cake.kernel @bad_arg(%x: !cake.stage) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// expected-error @+1 {{requires attribute 'target'}}
+cake.kernel @no_target() attributes {schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'schedule' failed to satisfy constraint}}
+cake.kernel @bad_schedule() attributes {target = #cake.target<"sm_90a">, schedule = 3} {
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+cake.kernel @dup_roles() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {}
+  // expected-error @+1 {{duplicate role name "r" in kernel @dup_roles}}
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+cake.kernel @both_counts() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{role "r" must give exactly one of warpgroups(n) or warps(n)}}
+  cake.role "r" warpgroups(1) warps(4) {}
+}
+
+// -----
+
+cake.kernel @no_count() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{role "r" must give exactly one of warpgroups(n) or warps(n)}}
+  cake.role "r" {}
+}
+
+// -----
+
+cake.kernel @zero_warps() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{role "r" expected a positive warp count, got 0}}
+  cake.role "r" warps(0) {}
+}
+
+// -----
+
+cake.kernel @regs_not_multiple_of_8() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{[resource.register-budget] role "r" expected a register budget that is a multiple of 8 in [24, 256] (setmaxnreg), got 230}}
+  cake.role "r" warpgroups(1) regs(230) {}
+}
+
+// -----
+
+cake.kernel @regs_too_low() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{got 16}}
+  cake.role "r" warpgroups(1) regs(16) {}
+}
+
+// -----
+
+cake.kernel @regs_too_high() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{got 264}}
+  cake.role "r" warpgroups(1) regs(264) {}
+}
+
+// -----
+
+// expected-error @+1 {{'cake.role' op expects parent op 'cake.kernel'}}
+cake.role "orphan" warps(1) {}
+
+// -----
+
+cake.kernel @tiles_rank(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{expected 2 extents to match the schedule's tile [64, 64], got 1}}
+    cake.tiles (%m) in (%n) {}
+  }
+}
+
+// -----
+
+cake.kernel @tiles_four(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{expected 1 to 3 tile dimensions, got 4}}
+    cake.tiles (%a, %b, %c, %d) in (%n, %n, %n, %n) {}
+  }
+}
+
+// -----
+
+cake.kernel @tiles_mismatch(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{expected one tile coordinate per extent (2), got 1}}
+    cake.tiles (%a) in (%n, %n) {}
+  }
+}
+
+// -----
+
+cake.kernel @dim_range(%A: !cake.global<?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{expected a dimension in [0, 2), got 2}}
+    %d = cake.dim %A, 2 : !cake.global<?x?xf16>
+  }
+}

@@ -1,0 +1,143 @@
+// Ring, pipe, TMA and fragment load/store verifiers.
+// RUN: cake-opt %s -split-input-file -verify-diagnostics
+
+cake.kernel @pipe_depths() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<3 x 64x64xf16, swizzle = 128>
+  // expected-error @+1 {{expected every ring to have the pipe's 2 stages, ring #1 has 3}}
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.ring<3 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+cake.kernel @ring_in_role() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{'cake.ring' op expects parent op 'cake.kernel'}}
+    %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @tma_coords(%A: !cake.global<?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-error @+1 {{expected 2 coordinates for a rank-2 tensor, got 1}}
+    cake.tma.load %A[%c0] -> %a[%s] : !cake.global<?x?xf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @tma_dtype(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-error @+1 {{expected ring and tensor element types to match, got 'f16' and 'bf16'}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @tma_rank(%A: !cake.global<?x?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-error @+1 {{expected the ring tile rank to equal the tensor rank 3, got 2}}
+    cake.tma.load %A[%c0, %c0, %c0] -> %a[%s] : !cake.global<?x?x?xf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @tma_box_dim(%A: !cake.global<?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 512x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 512x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-error @+1 {{[hw.tma-box] box dimension 512 exceeds the copy engine's limit of 256 (box [512, 64])}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xf16> -> !cake.ring<2 x 512x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @tma_inner_bytes(%A: !cake.global<?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x4xf16, swizzle = 0>
+  %p = cake.pipe %a : !cake.ring<2 x 64x4xf16, swizzle = 0>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-error @+1 {{[hw.tma-box] the box's inner dimension spans 8 bytes, expected a multiple of 16}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xf16> -> !cake.ring<2 x 64x4xf16, swizzle = 0>
+  }
+}
+
+// -----
+
+cake.kernel @tma_store_dtype(%C: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    // expected-error @+1 {{expected ring and tensor element types to match, got 'f16' and 'f32'}}
+    cake.tma.store %a[%s] -> %C[%c0, %c0] : !cake.ring<1 x 64x64xf16, swizzle = 128> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @smem_write_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    %z = cake.frag.zero : !cake.frag<64x32xf16>
+    // expected-error @+1 {{expected the fragment shape [64, 32] to equal the ring tile [64, 64]}}
+    cake.smem.write %z -> %a[%s] : !cake.frag<64x32xf16> -> !cake.ring<1 x 64x64xf16, swizzle = 128>
+  }
+}
+
+// -----
+
+cake.kernel @load_box(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{expected a fragment whose non-unit dimensions fit a rank-1 box, got [64, 64]}}
+    %v = cake.load %V[%c0] : !cake.global<?xf32> -> !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @load_pad(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    // expected-note @+1 {{prior use here}}
+    %p = arith.constant 0 : i32
+    // expected-error @+1 {{use of value '%p' expects different type than prior uses: 'f32' vs 'i32'}}
+    %v = cake.load %V[%c0] pad %p : !cake.global<?xf32> -> !cake.frag<64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @store_dtype(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %z = cake.frag.zero : !cake.frag<64xf16>
+    // expected-error @+1 {{expected fragment and tensor element types to match, got 'f16' and 'f32'}}
+    cake.store %z -> %V[%c0] : !cake.frag<64xf16> -> !cake.global<?xf32>
+  }
+}

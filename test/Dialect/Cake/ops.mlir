@@ -1,0 +1,153 @@
+// Round trip of every Cake op: print, re-parse, print again.
+// RUN: cake-opt %s | cake-opt | FileCheck %s
+
+// CHECK-LABEL: cake.kernel @structure
+// CHECK-SAME: (%[[A:.*]]: !cake.global<?x?xbf16>, %[[B:.*]]: !cake.global<?x?xbf16>, %[[C:.*]]: !cake.global<?x?xbf16>)
+// CHECK-SAME: schedule = #cake.persistent<tile = [128, 256], group_m = 8>
+// CHECK-SAME: target = #cake.target<"sm_90a">
+// CHECK: %[[RA:.*]] = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+// CHECK: %[[RB:.*]] = cake.ring : !cake.ring<4 x 256x64xbf16, swizzle = 128>
+// CHECK: %[[P:.*]] = cake.pipe %[[RA]], %[[RB]] : !cake.ring<4 x 128x64xbf16, swizzle = 128>, !cake.ring<4 x 256x64xbf16, swizzle = 128>
+// CHECK: cake.role "load" warpgroups(1) regs(40) {
+// CHECK: %[[M:.*]] = cake.dim %[[A]], 0 : !cake.global<?x?xbf16>
+// CHECK: cake.tiles (%[[TM:.*]], %[[TN:.*]]) in (%[[M]], %{{.*}}) {
+// CHECK: %[[S:.*]] = cake.pipe.acquire %[[P]] : !cake.pipe<4>
+// CHECK: cake.tma.load %[[A]][%[[TM]], %{{.*}}] -> %[[RA]][%[[S]]] : !cake.global<?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+// CHECK: cake.pipe.commit %[[P]], %[[S]] : !cake.pipe<4>
+// CHECK: cake.role "mma" warpgroups(2) regs(232) {
+// CHECK: %[[W:.*]] = cake.pipe.wait %[[P]] : !cake.pipe<4>
+// CHECK: cake.mma wgmma %[[RA]][%[[W]]], %[[RB]][%[[W]]], %{{.*}} : !cake.ring<4 x 128x64xbf16, swizzle = 128>, !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
+// CHECK: cake.pipe.release %[[P]], %[[W]] : !cake.pipe<4>
+// CHECK: cake.frag.convert %{{.*}} : !cake.frag<128x256xf32> -> !cake.frag<128x256xbf16>
+// CHECK: cake.store %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
+cake.kernel @structure(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
+                       %C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [128, 256], group_m = 8>} {
+  %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<4 x 256x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
+                          !cake.ring<4 x 256x64xbf16, swizzle = 128>
+  cake.role "load" warpgroups(1) regs(40) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<4>
+      cake.tma.load %A[%m, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+      cake.tma.load %B[%n, %c0] -> %b[%s] : !cake.global<?x?xbf16> -> !cake.ring<4 x 256x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<4>
+    }
+  }
+  cake.role "mma" warpgroups(2) regs(232) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %z = cake.frag.zero : !cake.frag<128x256xf32>
+      %s = cake.pipe.wait %p : !cake.pipe<4>
+      %r = cake.mma wgmma %a[%s], %b[%s], %z : !cake.ring<4 x 128x64xbf16, swizzle = 128>, !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
+      cake.pipe.release %p, %s : !cake.pipe<4>
+      %o = cake.frag.convert %r : !cake.frag<128x256xf32> -> !cake.frag<128x256xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
+
+// CHECK-LABEL: cake.kernel @fragments
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: cake.frag.splat %[[INF]] : !cake.frag<64x1xf32>
+// CHECK: cake.load %{{.*}}[%{{.*}}] pad %[[INF]] : !cake.global<?xf32> -> !cake.frag<1x64xf32>
+// CHECK: cake.load %{{.*}}[%{{.*}}] : !cake.global<?xf32> -> !cake.frag<64xf32>
+// CHECK: cake.frag.map %{{.*}}, %{{.*}} : (!cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xf32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK: cake.frag.yield %{{.*}} : f32
+// CHECK: cake.frag.reduce sum %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+// CHECK: cake.frag.reduce min %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+// CHECK: cake.frag.reduce max %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+// CHECK: %{{.*}}, %{{.*}} = cake.frag.argmin %{{.*}} base %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
+// CHECK: cake.frag.argmin %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
+cake.kernel @fragments(%X: !cake.global<?x64xf32>, %V: !cake.global<?xf32>,
+                       %I: !cake.global<?xi32>)
+    attributes {target = #cake.target<"sm_80">,
+                schedule = #cake.grid<tile = [64]>} {
+  cake.role "math" warps(4) {
+    %N = cake.dim %X, 0 : !cake.global<?x64xf32>
+    %c0 = arith.constant 0 : index
+    %inf = arith.constant 0x7F800000 : f32
+    cake.tiles (%m) in (%N) {
+      %best = cake.frag.splat %inf : !cake.frag<64x1xf32>
+      %x = cake.load %X[%m, %c0] : !cake.global<?x64xf32> -> !cake.frag<64x64xf32>
+      %v = cake.load %V[%c0] pad %inf : !cake.global<?xf32> -> !cake.frag<1x64xf32>
+      %v1 = cake.load %V[%c0] : !cake.global<?xf32> -> !cake.frag<64xf32>
+      %d = cake.frag.map %x, %v : (!cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xf32> {
+      ^bb0(%a: f32, %b: f32):
+        %s = arith.subf %a, %b : f32
+        %q = arith.mulf %s, %s : f32
+        cake.frag.yield %q : f32
+      }
+      %sum = cake.frag.reduce sum %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %mn = cake.frag.reduce min %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %mx = cake.frag.reduce max %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %val, %idx = cake.frag.argmin %d base %m : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
+      %val2, %idx2 = cake.frag.argmin %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
+      cake.store %sum -> %V[%m] : !cake.frag<64x1xf32> -> !cake.global<?xf32>
+      cake.store %idx -> %I[%m] : !cake.frag<64x1xi32> -> !cake.global<?xi32>
+    }
+  }
+}
+
+// CHECK-LABEL: cake.kernel @epilogue_through_smem
+// CHECK: cake.smem.write %{{.*}} -> %{{.*}}[%{{.*}}] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+// CHECK-NEXT: cake.fence.proxy_async
+// CHECK-NEXT: cake.tma.store %{{.*}}[%{{.*}}] -> %{{.*}}[%{{.*}}, %{{.*}}] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+cake.kernel @epilogue_through_smem(%C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.grid<tile = [64, 64]>} {
+  %o = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %o : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "produce" warpgroups(1) {
+    %M = cake.dim %C, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %C, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %z = cake.frag.zero : !cake.frag<64x64xbf16>
+      %s = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.smem.write %z -> %o[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+      cake.fence.proxy_async
+      cake.tma.store %o[%s] -> %C[%m, %n] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+      cake.pipe.commit %p, %s : !cake.pipe<1>
+    }
+  }
+  cake.role "drain" warps(1) {
+    %M = cake.dim %C, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %C, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.wait %p : !cake.pipe<1>
+      cake.pipe.release %p, %s : !cake.pipe<1>
+    }
+  }
+}
+
+// CHECK-LABEL: cake.kernel @mma_families
+// CHECK: cake.mma mma_sync
+// CHECK: cake.mma tcgen05
+// CHECK: cake.mma wgmma {{.*}} !cake.frag<64x64xi32>
+cake.kernel @mma_families(%A: !cake.global<?x?xf16>, %Q: !cake.global<?x?xi8>)
+    attributes {target = #cake.target<"sm_100a">,
+                schedule = #cake.grid<tile = [64, 64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %q = cake.ring : !cake.ring<2 x 64x128xi8, swizzle = 128>
+  %p = cake.pipe %a, %q : !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.ring<2 x 64x128xi8, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "math" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r1 = cake.mma mma_sync %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
+    %r2 = cake.mma tcgen05 %a[%s], %a[%s], %r1 : !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
+    %zi = cake.frag.zero : !cake.frag<64x64xi32>
+    %r3 = cake.mma wgmma %q[%s], %q[%s], %zi : !cake.ring<2 x 64x128xi8, swizzle = 128>, !cake.ring<2 x 64x128xi8, swizzle = 128>, !cake.frag<64x64xi32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}

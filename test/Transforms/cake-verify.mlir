@@ -1,0 +1,89 @@
+// cake-verify: pipe roles and role resources across the whole kernel.
+// RUN: cake-opt --cake-verify %s -split-input-file -verify-diagnostics
+
+// A well-formed producer/consumer pair verifies clean and is not changed.
+cake.kernel @ok() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "mma" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @two_producers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+1 {{[sync.pipe-roles] pipe #0 has 2 producer roles, expected exactly one}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "a"}}
+  cake.role "a" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  // expected-note @+1 {{producer role "b"}}
+  cake.role "b" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "c" warps(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @no_consumer() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+1 {{[sync.pipe-roles] pipe #0 has 0 consumer roles, expected exactly one}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "a" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @self_wait() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+1 {{[sync.pipe-roles] pipe #0 is both produced and consumed by role "a"; a role cannot wait on itself}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "a" warps(1) {
+    // expected-note @+1 {{produced here}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+    // expected-note @+1 {{consumed here}}
+    %t = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// 3 warpgroups x 128 threads x 232 registers = 89088 > 65536.
+// expected-error @+1 {{[resource.register-budget] the roles' register budgets add up to 89088 registers, more than the 65536 of the register file}}
+cake.kernel @too_many_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(3) regs(232) {}
+}
+
+// -----
+
+// expected-error @+1 {{[resource.threads] the roles need 1152 threads, more than the 1024 a CTA of sm_90a can have}}
+cake.kernel @too_many_threads() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(8) {}
+  cake.role "b" warps(4) {}
+}
+
+// -----
+
+cake.kernel @setmaxnreg_on_ampere() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{[hw.arch-feature] role "a" asks for regs(232) but sm_80 has no setmaxnreg}}
+  cake.role "a" warpgroups(1) regs(232) {}
+}

@@ -1,0 +1,30 @@
+# lit configuration for Cake's test suite.
+import os
+import lit.formats
+
+config.name = "Cake"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".c"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cake_obj_root, "test")
+
+bin_dir = os.path.join(config.cake_obj_root, "bin")
+lib_dir = os.path.join(config.cake_obj_root, "lib")
+config.environment["PATH"] = os.pathsep.join(
+    [bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+config.substitutions.append(("%cake_src", config.cake_src_root))
+config.substitutions.append(("%cake_bin", bin_dir))
+config.substitutions.append(("%cake_plugin", os.path.join(lib_dir, "CakePlugin.so")))
+config.substitutions.append(("%cake_docs", os.path.join(config.cake_obj_root, "docs")))
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+# Tests that need ptxas declare `REQUIRES: ptxas`; without it they are
+# reported as unsupported.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+else:
+    lit_config.note("ptxas not found: tests that need it are unsupported")
