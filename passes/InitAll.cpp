@@ -13,6 +13,7 @@
 
 void mlir::cake::registerAllPasses() {
   registerCakePasses();
+  registerLowerPipeline();
   // The upstream passes useful on Cake IR before lowering.
   registerCanonicalizerPass();
   registerCSEPass();

@@ -150,6 +150,21 @@ void mlir::cake::registerAllTranslations() {
           return writeKernelSummaryJson(op, os);
         },
         [](DialectRegistry &registry) { registerAllDialects(registry); });
+    TranslateFromMLIRRegistration bundle(
+        "cake-to-bundle",
+        "Write the kernel bundle (launch metadata + base64 cubin, JSON) of a "
+        "module lowered by cake-lower",
+        [](Operation *op, llvm::raw_ostream &os) {
+          return writeKernelBundleJson(op, os);
+        },
+        [](DialectRegistry &registry) { registerAllDialects(registry); });
+    TranslateFromMLIRRegistration ptx(
+        "cake-to-ptx",
+        "Write the PTX of a module lowered by cake-lower{format=ptx}",
+        [](Operation *op, llvm::raw_ostream &os) {
+          return writeKernelPtx(op, os);
+        },
+        [](DialectRegistry &registry) { registerAllDialects(registry); });
     return true;
   }();
   (void)once;

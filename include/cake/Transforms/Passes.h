@@ -9,6 +9,10 @@
 
 #include "cake/Dialect/CakeDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -19,6 +23,11 @@ namespace cake {
 
 #define GEN_PASS_REGISTRATION
 #include "cake/Transforms/Passes.h.inc"
+
+/// Registers the `cake-lower` pipeline: cake-derive, convert-cake-to-nvvm,
+/// the upstream GPU/NVVM/LLVM lowering and gpu-module-to-binary (cubin by
+/// default, PTX with format=ptx).
+void registerLowerPipeline();
 
 } // namespace cake
 } // namespace mlir

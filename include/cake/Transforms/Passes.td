@@ -34,4 +34,82 @@ def Verify : Pass<"cake-verify", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
+  let summary = "Derive the mechanical details of each kernel from its decisions";
+  let description = [{
+    Computes and attaches, as attributes, everything a kernel's author does
+    not write:
+
+    - `cake.kernel`: `block` (threads per CTA, warpgroup-aligned),
+      `smem_bytes` (dynamic shared memory including 1024 bytes of slack to
+      align the base), `baseline_regs` (registers per thread at launch,
+      what setmaxnreg moves away from), `tma` (one descriptor spec per
+      distinct global tensor and box: argument, box, swizzle).
+    - `cake.role`: `first_warp` (warpgroup roles start at a warp index
+      divisible by 4), `setmaxnreg` (`inc`, `dec` or `none` against the
+      baseline), `lanes` (`one` when only one elected thread issues copies,
+      `all` otherwise).
+    - `cake.ring`: `offset` in shared memory, aligned to `align` (1024 B for
+      128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise).
+    - `cake.pipe`: `full` and `empty` (offsets of the stage barrier arrays,
+      8 B each), `full_count` (1: the producer's arrive.expect_tx),
+      `empty_count` (threads of the consumer role), `tx_bytes` (bytes every
+      stage receives: the sum of its rings' tile bytes).
+    - `cake.pipe.acquire` / `cake.pipe.wait`: `barrier` and `parity`: the
+      handoff number n of the role on that pipe gives the stage n mod S and
+      the phase (n / S) mod 2; a wait on `full` uses that phase's parity,
+      an acquire on `empty` its complement (the first pass over a fresh
+      barrier does not block). n counts across the persistent tile loop.
+    - `cake.tma.load` / `cake.tma.store`: `desc`, the index of its
+      descriptor in the kernel's `tma` list.
+    - `cake.mma` (wgmma): `wg_rows` (rows per warpgroup), `instr_n`,
+      `instr_k`, and the shared-memory descriptor fields `sbo` (stride
+      byte offset: 8 rows of the swizzle span) and `swizzle_mode`.
+    - `cake.tiles`: `extents` as (argument, dimension) pairs, which the
+      launcher reads to size the grid.
+
+    Before: `%a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>`.
+    After: `%a = cake.ring {align = 1024 : i64, offset = 1024 : i64} : ...`.
+
+    Fails with `[resource.smem-capacity]` when the layout exceeds the
+    target's shared memory per CTA.
+  }];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower derived Cake kernels to gpu.func with NVVM and LLVM ops";
+  let description = [{
+    Replaces each `cake.kernel` (after `cake-derive`) by a `gpu.module`
+    targeting `#nvvm.target<chip = "sm_90a">` holding one `gpu.func`:
+
+    - prologue: dynamic shared memory base rounded up to 1024 bytes; thread
+      0 initializes each pipe stage's `full` and `empty` mbarrier with the
+      derived arrival counts, then `fence.mbarrier_init` and a CTA barrier;
+    - one branch per role on the warp index, starting with the derived
+      `setmaxnreg`; copy roles run on one elected thread;
+    - `cake.tiles` becomes the tile loop (persistent: `blockIdx.x` to the
+      tile count by `gridDim.x`, group-M rasterized);
+    - `pipe.acquire` waits on `empty[n mod S]` with parity
+      `1 - (n / S) mod 2` and arms `full` with the stage's bytes
+      (`mbarrier.arrive.expect_tx`); `pipe.wait` waits on `full` with parity
+      `(n / S) mod 2`; `pipe.release` arrives on `empty`; n is a per-role
+      handoff counter;
+    - `cake.tma.load` becomes `cp.async.bulk.tensor` completing on `full`;
+    - `cake.mma wgmma` becomes `wgmma.mma_async` per K step over shared
+      memory descriptors, then commit and wait before the stage's release;
+    - the accumulator is an LLVM struct in the wgmma register layout;
+      `frag.convert` truncates it; `cake.store` writes it with row and
+      column bounds masks (paired 4-byte stores where aligned).
+
+    The parameter order (per global tensor: pointer then sizes; then one
+    TMA descriptor pointer each) is recorded in a `cake.launch` attribute on
+    the `gpu.module` for bundles. Ops and fragment layouts not handled yet
+    are reported, never silently dropped.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // CAKE_TRANSFORMS_PASSES_TD

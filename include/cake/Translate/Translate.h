@@ -19,6 +19,13 @@ namespace cake {
 /// interface an agent or a launcher reads without parsing MLIR.
 LogicalResult writeKernelSummaryJson(Operation *op, llvm::raw_ostream &os);
 
+/// Writes the kernel bundle of a module lowered by `cake-lower` (cubin): the
+/// launch metadata and the base64 cubin as one JSON document.
+LogicalResult writeKernelBundleJson(Operation *op, llvm::raw_ostream &os);
+
+/// Writes the PTX of a module lowered with `cake-lower{format=ptx}`.
+LogicalResult writeKernelPtx(Operation *op, llvm::raw_ostream &os);
+
 } // namespace cake
 } // namespace mlir
 

@@ -1,0 +1,267 @@
+//===- Derive.cpp - The cake-derive pass ----------------------------------===//
+//
+// Derives the mechanical details of a kernel from its decisions and attaches
+// them as attributes (see Passes.td for the full list): warp ranges and
+// setmaxnreg per role, the shared-memory layout of barriers and rings,
+// barrier arrival counts and expect-tx bytes per pipe, the barrier and
+// parity rule of every handoff, TMA descriptor specs, wgmma descriptor
+// fields, and where the tile loop's extents come from. The lowering reads
+// these attributes and nothing else derived.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Target/TargetInfo.h"
+#include "cake/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir {
+namespace cake {
+#define GEN_PASS_DEF_DERIVE
+#include "cake/Transforms/Passes.h.inc"
+} // namespace cake
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/// Alignment a ring's buffers need: a whole swizzle atom (8 rows of the
+/// swizzle span) for swizzled layouts, 128 B for TMA destinations otherwise.
+int64_t ringAlignment(RingType t) {
+  switch (t.getSwizzle()) {
+  case 128:
+    return 1024;
+  case 64:
+    return 512;
+  case 32:
+    return 256;
+  default:
+    return 128;
+  }
+}
+
+/// True if the role only moves data (no fragments, no math): one elected
+/// thread then issues its copies and handoffs.
+bool isCopyOnlyRole(RoleOp role) {
+  bool math = false;
+  role.walk([&](Operation *op) {
+    if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
+            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp>(op))
+      math = true;
+  });
+  return !math;
+}
+
+/// The kernel argument index a value comes from, or -1.
+int64_t argIndexOf(Value v, KernelOp kernel) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return -1;
+  return arg.getArgNumber();
+}
+
+struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation().walk([&](KernelOp kernel) {
+      ok &= succeeded(derive(kernel));
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  LogicalResult derive(KernelOp kernel) {
+    const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
+    if (!target)
+      return failure();
+    Builder b(kernel.getContext());
+    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+
+    // Roles: warp ranges, warpgroup roles aligned to a multiple of 4 warps.
+    int64_t warp = 0;
+    SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
+    for (RoleOp role : roles) {
+      if (role.getWarpgroups())
+        warp = alignTo(warp, 4);
+      role->setAttr("first_warp", i64(warp));
+      warp += role.getNumWarps();
+      role->setAttr("lanes",
+                    b.getStringAttr(isCopyOnlyRole(role) ? "one" : "all"));
+    }
+    int64_t threads = warp * 32;
+    if (threads > target->maxThreadsPerBlock)
+      return kernel.emitError()
+             << "[resource.threads] the roles need " << threads
+             << " threads (warpgroup-aligned), more than "
+             << target->maxThreadsPerBlock;
+    // Registers per thread at launch: what the register file gives each of
+    // `threads` threads, in the allocation granularity of 8.
+    int64_t baseline = std::min<int64_t>(
+        target->maxRegistersPerThread / 8 * 8,
+        target->registersPerSM / threads / 8 * 8);
+    for (RoleOp role : roles) {
+      StringRef action = "none";
+      if (auto r = role.getRegs())
+        action = *r > baseline ? "inc" : (*r < baseline ? "dec" : "none");
+      role->setAttr("setmaxnreg", b.getStringAttr(action));
+    }
+    kernel->setAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1}));
+    kernel->setAttr("baseline_regs", i64(baseline));
+
+    // Shared memory: barriers first (8 B each), then rings, each aligned.
+    int64_t offset = 0;
+    SmallVector<PipeOp> pipes(kernel.getBody().getOps<PipeOp>());
+    for (PipeOp pipe : pipes) {
+      int64_t stages = pipe.getType().getStages();
+      pipe->setAttr("full", i64(offset));
+      pipe->setAttr("empty", i64(offset + 8 * stages));
+      offset += 16 * stages;
+    }
+    for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
+      int64_t align = ringAlignment(ring.getType());
+      offset = alignTo(offset, align);
+      ring->setAttr("offset", i64(offset));
+      ring->setAttr("align", i64(align));
+      offset += ring.getType().getRingBytes();
+    }
+    // The dynamic shared-memory base is only guaranteed 16-byte aligned;
+    // the kernel rounds it up to 1024, so ask for that much more.
+    int64_t smemBytes = alignTo(offset, 16) + 1024;
+    kernel->setAttr("smem_bytes", i64(smemBytes));
+    if (smemBytes > target->smemPerBlockOptIn) {
+      InFlightDiagnostic d =
+          kernel.emitError()
+          << "[resource.smem-capacity] barriers and rings need " << smemBytes
+          << " bytes of shared memory (with alignment), more than the "
+          << target->smemPerBlockOptIn << " a CTA of " << target->arch
+          << " can have";
+      for (RingOp ring : kernel.getBody().getOps<RingOp>())
+        d.attachNote(ring.getLoc())
+            << "ring of " << ring.getType().getRingBytes() << " bytes";
+      return failure();
+    }
+
+    // Pipes: arrival counts and transaction bytes.
+    for (PipeOp pipe : pipes) {
+      int64_t txBytes = 0;
+      for (Value r : pipe.getRings())
+        txBytes += cast<RingType>(r.getType()).getTileBytes();
+      int64_t consumerThreads = 0;
+      for (Operation *user : pipe->getUsers())
+        if (isa<PipeWaitOp>(user))
+          if (auto role = user->getParentOfType<RoleOp>())
+            consumerThreads = role.getNumWarps() * 32;
+      pipe->setAttr("full_count", i64(1));
+      pipe->setAttr("empty_count", i64(consumerThreads));
+      pipe->setAttr("tx_bytes", i64(txBytes));
+    }
+    kernel.walk([&](PipeAcquireOp op) {
+      op->setAttr("barrier", b.getStringAttr("empty"));
+      op->setAttr("parity", b.getStringAttr("1 - (n / stages) % 2"));
+    });
+    kernel.walk([&](PipeWaitOp op) {
+      op->setAttr("barrier", b.getStringAttr("full"));
+      op->setAttr("parity", b.getStringAttr("(n / stages) % 2"));
+    });
+
+    // TMA descriptors: one per (argument, box, swizzle).
+    SmallVector<Attribute> descs;
+    llvm::DenseMap<std::pair<int64_t, Type>, int64_t> descIndex;
+    bool ok = true;
+    auto assign = [&](Operation *op, Value tensor, RingType ring) {
+      int64_t arg = argIndexOf(tensor, kernel);
+      if (arg < 0) {
+        op->emitError("expected the global tensor to be a kernel argument");
+        ok = false;
+        return;
+      }
+      auto key = std::make_pair(arg, Type(ring));
+      auto it = descIndex.find(key);
+      if (it == descIndex.end()) {
+        it = descIndex.insert({key, (int64_t)descs.size()}).first;
+        descs.push_back(b.getDictionaryAttr({
+            b.getNamedAttr("arg", i64(arg)),
+            b.getNamedAttr("box", b.getDenseI64ArrayAttr(ring.getShape())),
+            b.getNamedAttr("swizzle", i64(ring.getSwizzle())),
+        }));
+      }
+      op->setAttr("desc", i64(it->second));
+    };
+    kernel.walk([&](TmaLoadOp op) {
+      assign(op, op.getSrc(), op.getDst().getType());
+    });
+    kernel.walk([&](TmaStoreOp op) {
+      assign(op, op.getDst(), op.getSrc().getType());
+    });
+    kernel->setAttr("tma", b.getArrayAttr(descs));
+
+    // wgmma: rows per warpgroup and shared-memory descriptor fields.
+    kernel.walk([&](MmaOp op) {
+      if (op.getKind() != MmaKind::wgmma)
+        return;
+      RingType a = op.getA().getType(), bt = op.getB().getType();
+      auto role = op->getParentOfType<RoleOp>();
+      int64_t wgs = role ? role.getNumWarps() / 4 : 0;
+      int64_t m = a.getShape()[0];
+      if (!role || !role.getWarpgroups() || m % (64 * wgs) != 0) {
+        op.emitError("[hw.warpgroup-alignment] wgmma needs the role's "
+                     "warpgroups to split M=")
+            << m << " into multiples of 64 rows";
+        ok = false;
+        return;
+      }
+      for (RingType t : {a, bt}) {
+        int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
+        if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle()) {
+          op.emitError("[hw.mma-smem-descriptor] wgmma operands must be "
+                       "K-major rows that span exactly the swizzle width; "
+                       "got ")
+              << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+          ok = false;
+          return;
+        }
+      }
+      if (a.getSwizzle() != bt.getSwizzle()) {
+        op.emitError("[hw.mma-smem-descriptor] A and B must share a swizzle");
+        ok = false;
+        return;
+      }
+      int64_t mode = a.getSwizzle() == 128 ? 1 : a.getSwizzle() == 64 ? 2 : 3;
+      op->setAttr("wg_rows", i64(m / wgs));
+      op->setAttr("instr_n", i64(bt.getShape()[0]));
+      op->setAttr("instr_k", i64(32 / getElementBytes(a.getElementType())));
+      op->setAttr("sbo", i64(8 * a.getSwizzle()));
+      op->setAttr("swizzle_mode", i64(mode));
+    });
+
+    // Tile extents: which kernel argument (and dimension) each comes from.
+    kernel.walk([&](TilesOp tiles) {
+      SmallVector<Attribute> extents;
+      for (Value e : tiles.getExtents()) {
+        int64_t arg = -1, dim = -1;
+        if (auto d = e.getDefiningOp<DimOp>()) {
+          arg = argIndexOf(d.getTensor(), kernel);
+          dim = d.getDim();
+        } else {
+          arg = argIndexOf(e, kernel);
+        }
+        if (arg < 0) {
+          tiles.emitError("expected each extent to be a kernel argument or a "
+                          "cake.dim of one, so the launcher can size the grid");
+          ok = false;
+          return;
+        }
+        extents.push_back(b.getDenseI64ArrayAttr({arg, dim}));
+      }
+      tiles->setAttr("extents", b.getArrayAttr(extents));
+    });
+    return success(ok);
+  }
+};
+
+} // namespace

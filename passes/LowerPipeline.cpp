@@ -1,0 +1,63 @@
+//===- LowerPipeline.cpp - The cake-lower pass pipeline -------------------===//
+//
+// cake-derive, convert-cake-to-nvvm, then upstream MLIR to LLVM/NVVM and
+// gpu-module-to-binary: a cubin through ptxas (format=cubin), PTX text
+// (format=ptx), or the NVVM/LLVM-dialect module itself (format=nvvm).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace {
+struct LowerOptions : public PassPipelineOptions<LowerOptions> {
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Output: cubin (ptxas), ptx, or nvvm (stop before "
+                     "serialization)"),
+      llvm::cl::init("cubin")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
+                     "else /usr/local/cuda)"),
+      llvm::cl::init("")};
+};
+
+void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
+  pm.addPass(cake::createDerive());
+  pm.addPass(cake::createConvertCakeToNVVM());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.format == "nvvm")
+    return;
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format == "ptx" ? "isa" : "bin";
+  std::string toolkit = options.toolkit;
+  if (toolkit.empty()) {
+    const char *env = std::getenv("CUDA_HOME");
+    toolkit = env ? env : "/usr/local/cuda";
+  }
+  binary.toolkitPath = toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+} // namespace
+
+void mlir::cake::registerLowerPipeline() {
+  PassPipelineRegistration<LowerOptions>(
+      "cake-lower",
+      "Lower Cake kernels to a cubin (or PTX) through GPU/NVVM/LLVM",
+      buildLowerPipeline);
+}

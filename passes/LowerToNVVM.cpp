@@ -1,0 +1,839 @@
+//===- LowerToNVVM.cpp - convert-cake-to-nvvm -----------------------------===//
+//
+// Lowers each derived cake.kernel to a gpu.func in a gpu.module targeting
+// #nvvm.target, written with NVVM, LLVM, arith and scf ops:
+//
+//   - the kernel becomes a prologue (dynamic shared memory base rounded up to
+//     1024 B, mbarrier init by thread 0, fence, CTA barrier) and one branch
+//     per role on the warp index, each starting with its setmaxnreg;
+//   - cake.tiles becomes the persistent (or one-shot) tile loop with the
+//     schedule's group-M rasterization;
+//   - pipes become full/empty mbarrier arrays with a per-role handoff
+//     counter n: stage n mod S, parity (n / S) mod 2;
+//   - TMA copies become cp.async.bulk.tensor completing on the full barrier;
+//   - wgmma becomes wgmma.mma_async over shared-memory descriptors built from
+//     the derived fields, with the accumulator as an LLVM struct in the
+//     wgmma register layout; the epilogue stores it with bounds masks.
+//
+// The kernel ABI (the order of parameters) and launch metadata are recorded
+// in a `cake.launch` array on the top-level module for cake-translate.
+//
+// Kernels using ops or layouts this lowering does not handle yet are
+// rejected with a diagnostic that says what is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir {
+namespace cake {
+#define GEN_PASS_DEF_CONVERTCAKETONVVM
+#include "cake/Transforms/Passes.h.inc"
+} // namespace cake
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+int64_t getI64(Operation *op, StringRef name) {
+  auto a = op->getAttrOfType<IntegerAttr>(name);
+  return a ? a.getInt() : -1;
+}
+
+/// What the lowered code knows about one global tensor argument.
+struct TensorParams {
+  Value ptr;                // !llvm.ptr<1>
+  SmallVector<Value> dims;  // index, one per dimension
+  Type elementType;
+};
+
+/// What the lowered code knows about one pipe.
+struct PipeInfo {
+  int64_t stages, full, empty, fullCount, emptyCount, txBytes;
+};
+
+/// What the lowered code knows about one ring.
+struct RingInfo {
+  int64_t offset, tileBytes;
+};
+
+/// The role being emitted.
+struct RoleState {
+  RoleOp role;
+  Value warpInRole;                   // i32
+  Value lane;                         // i32
+  llvm::DenseMap<Value, Value> ctr;   // pipe -> !llvm.ptr alloca of i32
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module)
+      : kernel(kernel), module(module), ctx(kernel.getContext()),
+        b(kernel.getContext()) {}
+
+  LogicalResult emit();
+
+  /// The launch metadata (entry, parameter order, block, shared memory,
+  /// TMA specs, schedule), set by emit().
+  DictionaryAttr launch;
+
+private:
+  // Helpers for constants and pointer arithmetic.
+  Value i32c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI32Type(), v);
+  }
+  Value i64c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI64Type(), v);
+  }
+  Value idxc(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
+  Location loc() { return curLoc; }
+  Type smemPtrTy() { return LLVM::LLVMPointerType::get(ctx, 3); }
+  Type globalPtrTy() { return LLVM::LLVMPointerType::get(ctx, 1); }
+  Value smemAt(Value byteOffset /*i32*/) {
+    return LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), smemBase,
+                               ValueRange{byteOffset});
+  }
+  Value toI32(Value index) {
+    return arith::IndexCastOp::create(b, loc(), b.getI32Type(), index);
+  }
+
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation &op);
+  LogicalResult emitRole(RoleOp role);
+  LogicalResult emitTiles(TilesOp tiles);
+  LogicalResult emitFor(scf::ForOp forOp);
+  LogicalResult emitHandoff(Operation *op, Value pipe, bool producer);
+  LogicalResult emitRelease(PipeReleaseOp op);
+  LogicalResult emitTmaLoad(TmaLoadOp op);
+  LogicalResult emitMma(MmaOp op);
+  LogicalResult emitStore(StoreOp op);
+  FailureOr<Type> fragStructType(FragType type, Operation *where);
+
+  KernelOp kernel;
+  gpu::GPUModuleOp module;
+  MLIRContext *ctx;
+  OpBuilder b;
+  Location curLoc = UnknownLoc::get(kernel.getContext());
+
+  IRMapping map;
+  llvm::DenseMap<Value, TensorParams> tensors;
+  SmallVector<Value> descriptors; // !llvm.ptr, by derived index
+  llvm::DenseMap<Value, PipeInfo> pipes;
+  llvm::DenseMap<Value, RingInfo> rings;
+  Value smemBase, tid, warp;
+  RoleState *role = nullptr;
+  Block *entryBlock = nullptr; // allocas go here so LLVM promotes them
+};
+
+LogicalResult KernelEmitter::emit() {
+  if (!kernel->hasAttr("block") || !kernel->hasAttr("tma"))
+    return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
+  if (kernel.getTarget().getArch() != "sm_90a")
+    return kernel.emitError("convert-cake-to-nvvm lowers sm_90a kernels; ")
+           << kernel.getTarget().getArch() << " is not lowered yet";
+
+  // Signature: per global tensor (ptr, dims...), per scalar its value, then
+  // one TMA descriptor pointer per derived descriptor.
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> abi;
+  auto entry = [&](StringRef kind, int64_t arg, int64_t dim) {
+    abi.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("kind", b.getStringAttr(kind)),
+         b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
+         b.getNamedAttr("dim", b.getI64IntegerAttr(dim))}));
+  };
+  for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+    if (auto g = dyn_cast<GlobalType>(t)) {
+      argTypes.push_back(globalPtrTy());
+      entry("ptr", i, -1);
+      for (int64_t d = 0; d < g.getRank(); ++d) {
+        argTypes.push_back(b.getI64Type());
+        entry("dim", i, d);
+      }
+    } else if (t.isIndex()) {
+      argTypes.push_back(b.getI64Type());
+      entry("i64", i, -1);
+    } else {
+      return kernel.emitError("scalar kernel argument of type ")
+             << t << " is not lowered yet";
+    }
+  }
+  auto tma = kernel->getAttrOfType<ArrayAttr>("tma");
+  for (auto [i, d] : llvm::enumerate(tma)) {
+    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+    entry("tma", i, -1);
+  }
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto funcType = b.getFunctionType(argTypes, {});
+  auto func = gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getSymName(),
+                                     funcType);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  auto block = kernel->getAttrOfType<DenseI64ArrayAttr>("block");
+  int32_t threads = block[0];
+  func->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
+  // One CTA per SM at launch is what lets ptxas honour setmaxnreg.
+  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+
+  // Where the tile loop's extents come from (derived on cake.tiles), and
+  // each argument's element type and static shape, for the launcher.
+  Attribute extents = b.getArrayAttr({});
+  kernel.walk([&](TilesOp t) {
+    if (auto e = t->getAttr("extents"))
+      extents = e;
+  });
+  SmallVector<Attribute> args;
+  for (Type t : kernel.getArgumentTypes()) {
+    if (auto g = dyn_cast<GlobalType>(t))
+      args.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("kind", b.getStringAttr("global")),
+           b.getNamedAttr("element", TypeAttr::get(g.getElementType())),
+           b.getNamedAttr("shape", b.getDenseI64ArrayAttr(g.getShape()))}));
+    else
+      args.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("kind", b.getStringAttr("scalar")),
+           b.getNamedAttr("element", TypeAttr::get(t))}));
+  }
+  launch = b.getDictionaryAttr({
+                      b.getNamedAttr("args", b.getArrayAttr(args)),
+                      b.getNamedAttr("extents", extents),
+                      b.getNamedAttr("module", module.getSymNameAttr()),
+                      b.getNamedAttr("entry", kernel.getSymNameAttr()),
+                      b.getNamedAttr("params", b.getArrayAttr(abi)),
+                      b.getNamedAttr("block", block),
+                      b.getNamedAttr("smem_bytes", kernel->getAttr("smem_bytes")),
+                      b.getNamedAttr("tma", tma),
+                      b.getNamedAttr("schedule", kernel.getSchedule()),
+                      b.getNamedAttr("target", kernel.getTarget()),
+                  });
+
+  Block &body = func.getBody().front();
+  entryBlock = &body;
+  b.setInsertionPointToStart(&body);
+  curLoc = kernel.getLoc();
+
+  // Map kernel arguments.
+  unsigned p = 0;
+  for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+    Value old = kernel.getBody().getArgument(i);
+    if (auto g = dyn_cast<GlobalType>(t)) {
+      TensorParams tp;
+      tp.ptr = body.getArgument(p++);
+      tp.elementType = g.getElementType();
+      for (int64_t d = 0; d < g.getRank(); ++d)
+        tp.dims.push_back(arith::IndexCastOp::create(
+            b, loc(), b.getIndexType(), body.getArgument(p++)));
+      tensors[old] = tp;
+    } else {
+      map.map(old, arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                              body.getArgument(p++)));
+    }
+  }
+  for (size_t i = 0; i < tma.size(); ++i)
+    descriptors.push_back(body.getArgument(p++));
+
+  // Dynamic shared memory, base rounded up to 1024 bytes.
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto arrTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    auto global = LLVM::GlobalOp::create(
+        b, loc(), arrTy, /*isConstant=*/false, LLVM::Linkage::External,
+        "__cake_dynamic_smem", Attribute(), /*alignment=*/16,
+        /*addrSpace=*/3);
+    (void)global;
+  }
+  Value raw = LLVM::AddressOfOp::create(b, loc(), smemPtrTy(),
+                                        "__cake_dynamic_smem");
+  Value rawInt = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), raw);
+  Value aligned = arith::AndIOp::create(
+      b, loc(), arith::AddIOp::create(b, loc(), rawInt, i32c(1023)),
+      i32c(~1023));
+  Value pad = arith::SubIOp::create(b, loc(), aligned, rawInt);
+  smemBase = LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), raw,
+                                 ValueRange{pad});
+
+  tid = arith::IndexCastOp::create(
+      b, loc(), b.getI32Type(),
+      gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x));
+  warp = arith::DivUIOp::create(b, loc(), tid, i32c(32));
+
+  // Pipes and rings: barrier init by thread 0.
+  Value isT0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, tid,
+                                     i32c(0));
+  auto initIf = scf::IfOp::create(b, loc(), isT0, /*withElse=*/false);
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto ring = dyn_cast<RingOp>(op)) {
+      rings[ring] = {getI64(ring, "offset"), ring.getType().getTileBytes()};
+    } else if (auto pipe = dyn_cast<PipeOp>(op)) {
+      PipeInfo info{pipe.getType().getStages(), getI64(pipe, "full"),
+                    getI64(pipe, "empty"),      getI64(pipe, "full_count"),
+                    getI64(pipe, "empty_count"), getI64(pipe, "tx_bytes")};
+      if (info.emptyCount <= 0)
+        return pipe.emitError("pipe has no consumer role to release it");
+      pipes[pipe] = info;
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(initIf.thenBlock());
+      for (int64_t s = 0; s < info.stages; ++s) {
+        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.full + 8 * s)),
+                                     i32c(info.fullCount), Value());
+        NVVM::MBarrierInitOp::create(b, loc(),
+                                     smemAt(i32c(info.empty + 8 * s)),
+                                     i32c(info.emptyCount), Value());
+      }
+    }
+  }
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(initIf.thenBlock());
+    NVVM::FenceMbarrierInitOp::create(b, loc());
+  }
+  NVVM::Barrier0Op::create(b, loc());
+
+  for (RoleOp r : kernel.getBody().getOps<RoleOp>())
+    if (failed(emitRole(r)))
+      return failure();
+  gpu::ReturnOp::create(b, loc());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRole(RoleOp r) {
+  curLoc = r.getLoc();
+  int64_t first = getI64(r, "first_warp"), n = r.getNumWarps();
+  Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, warp,
+                                   i32c(first));
+  Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
+                                   i32c(first + n));
+  auto inRole = scf::IfOp::create(b, loc(), arith::AndIOp::create(b, loc(), ge, lt),
+                                  /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(inRole.thenBlock());
+
+  StringRef action = r->getAttrOfType<StringAttr>("setmaxnreg").getValue();
+  if (action != "none") {
+    if (!r.getWarpgroups())
+      return r.emitError("[hw.warpgroup-alignment] regs() needs a "
+                         "warpgroups(n) role: setmaxnreg is per warpgroup");
+    NVVM::SetMaxRegisterOp::create(
+        b, loc(), (uint32_t)*r.getRegs(),
+        action == "inc" ? NVVM::SetMaxRegisterAction::increase
+                        : NVVM::SetMaxRegisterAction::decrease);
+  }
+
+  RoleState state;
+  state.role = r;
+  state.warpInRole = arith::SubIOp::create(b, loc(), warp, i32c(first));
+  state.lane = arith::RemUIOp::create(b, loc(), tid, i32c(32));
+  // One handoff counter per pipe the role uses; LLVM promotes them to
+  // registers.
+  r.walk([&](Operation *op) {
+    if (!isa<PipeAcquireOp, PipeWaitOp>(op))
+      return;
+    Value pipe = op->getOperand(0);
+    if (state.ctr.count(pipe))
+      return;
+    Value slot;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(entryBlock);
+      Value one = i32c(1);
+      slot = LLVM::AllocaOp::create(b, loc(), LLVM::LLVMPointerType::get(ctx),
+                                    b.getI32Type(), one);
+    }
+    LLVM::StoreOp::create(b, loc(), i32c(0), slot);
+    state.ctr[pipe] = slot;
+  });
+  role = &state;
+
+  bool single = r->getAttrOfType<StringAttr>("lanes").getValue() == "one";
+  if (single) {
+    // Copy roles: one elected thread (lane 0 of the role's first warp).
+    Value leader = arith::AndIOp::create(
+        b, loc(),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                              state.warpInRole, i32c(0)),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
+                              i32c(0)));
+    auto lead = scf::IfOp::create(b, loc(), leader, /*withElse=*/false);
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
+  LogicalResult result = emitBlock(r.getBody().front());
+  role = nullptr;
+  return result;
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(emitOp(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation &op) {
+  curLoc = op.getLoc();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](TilesOp t) { return emitTiles(t); })
+      .Case([&](scf::ForOp f) { return emitFor(f); })
+      .Case([&](DimOp d) -> LogicalResult {
+        auto it = tensors.find(d.getTensor());
+        if (it == tensors.end())
+          return d.emitError("expected a kernel argument");
+        map.map(d.getResult(), it->second.dims[d.getDim()]);
+        return success();
+      })
+      .Case([&](PipeAcquireOp a) {
+        return emitHandoff(a, a.getPipe(), /*producer=*/true);
+      })
+      .Case([&](PipeWaitOp w) {
+        return emitHandoff(w, w.getPipe(), /*producer=*/false);
+      })
+      .Case([&](PipeCommitOp) {
+        // The full barrier was armed with the stage's bytes at acquire; the
+        // copies' completion finishes the phase. Nothing to emit.
+        return success();
+      })
+      .Case([&](PipeReleaseOp r) { return emitRelease(r); })
+      .Case([&](TmaLoadOp t) { return emitTmaLoad(t); })
+      .Case([&](MmaOp m) { return emitMma(m); })
+      .Case([&](FragZeroOp z) -> LogicalResult {
+        FailureOr<Type> st = fragStructType(z.getType(), z);
+        if (failed(st))
+          return failure();
+        map.map(z.getResult(), LLVM::ZeroOp::create(b, loc(), *st));
+        return success();
+      })
+      .Case([&](FragConvertOp c) -> LogicalResult {
+        FailureOr<Type> from = fragStructType(c.getInput().getType(), c);
+        FailureOr<Type> to = fragStructType(c.getType(), c);
+        if (failed(from) || failed(to))
+          return failure();
+        Type dst = c.getType().getElementType();
+        Type srcElt = c.getInput().getType().getElementType();
+        if (!srcElt.isF32() || !(dst.isBF16() || dst.isF16()))
+          return c.emitError("frag.convert from ")
+                 << srcElt << " to " << dst << " is not lowered yet";
+        Value in = map.lookup(c.getInput());
+        Value out = LLVM::UndefOp::create(b, loc(), *to);
+        unsigned n = cast<LLVM::LLVMStructType>(*to).getBody().size();
+        for (unsigned i = 0; i < n; ++i) {
+          Value v = LLVM::ExtractValueOp::create(b, loc(), in, i);
+          Value t = LLVM::FPTruncOp::create(b, loc(), dst, v);
+          out = LLVM::InsertValueOp::create(b, loc(), out, t, i);
+        }
+        map.map(c.getResult(), out);
+        return success();
+      })
+      .Case([&](StoreOp s) { return emitStore(s); })
+      .Case([&](scf::YieldOp) { return success(); })
+      .Default([&](Operation *other) -> LogicalResult {
+        bool scalar = other->getNumRegions() == 0 &&
+                      llvm::all_of(other->getResultTypes(), [](Type t) {
+                        return t.isIntOrIndexOrFloat();
+                      });
+        if (!scalar || other->getDialect()->getNamespace() == "cake")
+          return other->emitError("convert-cake-to-nvvm: '")
+                 << other->getName() << "' is not lowered yet";
+        b.clone(*other, map);
+        return success();
+      });
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
+  SmallVector<Value> inits;
+  for (Value v : forOp.getInitArgs())
+    inits.push_back(map.lookupOrDefault(v));
+  auto newFor = scf::ForOp::create(
+      b, loc(), map.lookupOrDefault(forOp.getLowerBound()),
+      map.lookupOrDefault(forOp.getUpperBound()),
+      map.lookupOrDefault(forOp.getStep()), inits);
+  map.map(forOp.getInductionVar(), newFor.getInductionVar());
+  for (auto [o, n] :
+       llvm::zip(forOp.getRegionIterArgs(), newFor.getRegionIterArgs()))
+    map.map(o, n);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(newFor.getBody());
+    // scf.for::create adds an empty yield when there are no iter_args.
+    if (!newFor.getBody()->empty())
+      b.setInsertionPoint(newFor.getBody()->getTerminator());
+    if (failed(emitBlock(*forOp.getBody())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    if (!yield.getResults().empty()) {
+      SmallVector<Value> vals;
+      for (Value v : yield.getResults())
+        vals.push_back(map.lookupOrDefault(v));
+      scf::YieldOp::create(b, loc(), vals);
+    }
+  }
+  for (auto [o, n] : llvm::zip(forOp.getResults(), newFor.getResults()))
+    map.map(o, n);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
+  ArrayRef<int64_t> tile = kernel.getTileShape();
+  size_t rank = tile.size();
+  if (rank > 2)
+    return tiles.emitError("3-D tile schedules are not lowered yet");
+  SmallVector<Value> counts;
+  for (auto [e, t] : llvm::zip(tiles.getExtents(), tile)) {
+    Value ext = map.lookupOrDefault(e);
+    counts.push_back(arith::CeilDivUIOp::create(b, loc(), ext, idxc(t)));
+  }
+  Value total = counts[0];
+  if (rank == 2)
+    total = arith::MulIOp::create(b, loc(), counts[0], counts[1]);
+  Value start = gpu::BlockIdOp::create(b, loc(), gpu::Dimension::x);
+  Value step = gpu::GridDimOp::create(b, loc(), gpu::Dimension::x);
+  auto loop = scf::ForOp::create(b, loc(), start, total, step);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value t = loop.getInductionVar();
+  if (rank == 1) {
+    map.map(tiles.getBody().getArgument(0),
+            arith::MulIOp::create(b, loc(), t, idxc(tile[0])));
+  } else {
+    // Group-M rasterization: walk `groupM` tile rows at a time so that
+    // consecutive tiles share B columns and A rows in L2.
+    int64_t groupM = 1;
+    if (auto p = dyn_cast<PersistentAttr>(kernel.getSchedule()))
+      groupM = p.getGroupM();
+    Value gm = idxc(groupM);
+    Value groupSize = arith::MulIOp::create(b, loc(), gm, counts[1]);
+    Value group = arith::DivUIOp::create(b, loc(), t, groupSize);
+    Value firstM = arith::MulIOp::create(b, loc(), group, gm);
+    Value rows = arith::MinUIOp::create(
+        b, loc(), arith::SubIOp::create(b, loc(), counts[0], firstM), gm);
+    Value inGroup = arith::RemUIOp::create(b, loc(), t, groupSize);
+    Value tm = arith::AddIOp::create(
+        b, loc(), firstM, arith::RemUIOp::create(b, loc(), inGroup, rows));
+    Value tn = arith::DivUIOp::create(b, loc(), inGroup, rows);
+    map.map(tiles.getBody().getArgument(0),
+            arith::MulIOp::create(b, loc(), tm, idxc(tile[0])));
+    map.map(tiles.getBody().getArgument(1),
+            arith::MulIOp::create(b, loc(), tn, idxc(tile[1])));
+  }
+  return emitBlock(tiles.getBody().front());
+}
+
+LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
+                                         bool producer) {
+  if (!role)
+    return op->emitError("pipe handoffs must be inside a role");
+  const PipeInfo &info = pipes[pipe];
+  bool single =
+      role->role->getAttrOfType<StringAttr>("lanes").getValue() == "one";
+  if (producer && !single)
+    return op->emitError("acquire in a role whose threads all run (stages "
+                         "filled by ordinary stores) is not lowered yet");
+  Value slot = role->ctr.lookup(pipe);
+  Value n = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
+  LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), n, i32c(1)),
+                        slot);
+  Value stage = arith::RemUIOp::create(b, loc(), n, i32c(info.stages));
+  Value phase = arith::AndIOp::create(
+      b, loc(), arith::DivUIOp::create(b, loc(), n, i32c(info.stages)),
+      i32c(1));
+  Value stageOff = arith::MulIOp::create(b, loc(), stage, i32c(8));
+  // A producer waits for the consumers to have released the stage, i.e. for
+  // the completion of the empty barrier's previous phase: parity ^ 1, which
+  // a freshly initialized barrier reports complete.
+  Value parity = producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1))
+                          : phase;
+  Value bar = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(producer ? info.empty : info.full), stageOff));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity,
+                                        i32c(10000000));
+  if (producer) {
+    Value full =
+        smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc(), Type(), full, i32c(info.txBytes), NVVM::MemScopeKind::CTA,
+        /*relaxed=*/false, Value());
+  }
+  map.map(op->getResult(0), stage);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
+  const PipeInfo &info = pipes[op.getPipe()];
+  Value stage = map.lookup(op.getStage());
+  Value bar = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(info.empty),
+      arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  NVVM::MBarrierArriveOp::create(b, loc(), Type(), bar, Value());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
+  int64_t desc = getI64(op, "desc");
+  if (desc < 0 || desc >= (int64_t)descriptors.size())
+    return op.emitError("missing derived descriptor index");
+  const RingInfo &ring = rings[op.getDst()];
+  const PipeInfo *pipe = nullptr;
+  for (auto &[v, info] : pipes)
+    for (Value r : cast<PipeOp>(v.getDefiningOp()).getRings())
+      if (r == op.getDst())
+        pipe = &info;
+  if (!pipe)
+    return op.emitError("the ring is not in any pipe; its copies could not "
+                        "signal a barrier");
+  Value stage = map.lookup(op.getStage());
+  Value dst = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
+  Value mbar = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(pipe->full),
+      arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  // TMA coordinates run innermost first.
+  SmallVector<Value> coords;
+  for (Value c : llvm::reverse(op.getCoords()))
+    coords.push_back(toI32(map.lookupOrDefault(c)));
+  // The copy writes through the shared::cluster window (address space 7);
+  // a CTA's own shared memory is part of it.
+  Value dstCluster = LLVM::AddrSpaceCastOp::create(
+      b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{}, Value(),
+      Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      NVVM::CTAGroupKindAttr(), Value());
+  return success();
+}
+
+FailureOr<Type> KernelEmitter::fragStructType(FragType type, Operation *where) {
+  // Only the wgmma accumulator layout is lowered today: an M x N fragment
+  // owned by a role of W warpgroups, M = 64 W, each thread holding N / 2
+  // values.
+  if (!role || !role->role.getWarpgroups() || type.getRank() != 2)
+    return where->emitError("register fragments are lowered only in the "
+                            "wgmma accumulator layout (rank 2, in a "
+                            "warpgroups role) today");
+  int64_t wgs = role->role.getNumWarps() / 4;
+  int64_t m = type.getShape()[0], n = type.getShape()[1];
+  if (m != 64 * wgs || n % 8 != 0)
+    return where->emitError("fragment ")
+           << m << "x" << n << " is not a wgmma accumulator of " << wgs
+           << " warpgroups (expected M = " << 64 * wgs << ")";
+  SmallVector<Type> elts(n / 2, type.getElementType());
+  return LLVM::LLVMStructType::getLiteral(ctx, elts);
+}
+
+static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (t.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (t.isF32())
+    return NVVM::WGMMATypes::f32;
+  if (t.isTF32())
+    return NVVM::WGMMATypes::tf32;
+  return failure();
+}
+
+LogicalResult KernelEmitter::emitMma(MmaOp op) {
+  if (op.getKind() != MmaKind::wgmma)
+    return op.emitError("only wgmma is lowered on sm_90a today");
+  FailureOr<Type> accTy = fragStructType(op.getAcc().getType(), op);
+  if (failed(accTy))
+    return failure();
+  RingType a = op.getA().getType(), bt = op.getB().getType();
+  auto ta = wgmmaType(a.getElementType());
+  auto td = wgmmaType(op.getAcc().getType().getElementType());
+  if (failed(ta) || failed(td))
+    return op.emitError("wgmma operand types are not lowered yet");
+  int64_t wgRows = getI64(op, "wg_rows"), instrN = getI64(op, "instr_n"),
+          instrK = getI64(op, "instr_k"), sbo = getI64(op, "sbo"),
+          mode = getI64(op, "swizzle_mode");
+  int64_t k = a.getShape()[1];
+  int64_t eltBytes = getElementBytes(a.getElementType());
+  int64_t rowBytes = k * eltBytes;
+
+  const RingInfo &ra = rings[op.getA()], &rb = rings[op.getB()];
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value aBase = arith::AddIOp::create(
+      b, loc(),
+      arith::AddIOp::create(
+          b, loc(), i32c(ra.offset),
+          arith::MulIOp::create(b, loc(), map.lookup(op.getAStage()),
+                                i32c(ra.tileBytes))),
+      arith::MulIOp::create(b, loc(), wg, i32c(wgRows * rowBytes)));
+  Value bBase = arith::AddIOp::create(
+      b, loc(), i32c(rb.offset),
+      arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
+                            i32c(rb.tileBytes)));
+  Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), smemBase);
+  // Shared-memory matrix descriptor: start address >> 4 in bits 0-13,
+  // leading byte offset (unused for swizzled K-major, 1) in 16-29, stride
+  // byte offset >> 4 in 32-45, swizzle mode in 62-63.
+  int64_t fixedBits = (1ll << 16) | ((sbo >> 4) << 32) | (mode << 62);
+  auto descAt = [&](Value base32, int64_t extra) {
+    Value addr = arith::AddIOp::create(
+        b, loc(), smemAddr,
+        arith::ExtUIOp::create(b, loc(), b.getI64Type(),
+                               arith::AddIOp::create(b, loc(), base32,
+                                                     i32c(extra))));
+    Value field = arith::AndIOp::create(
+        b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64c(4)),
+        i64c(0x3FFF));
+    return arith::OrIOp::create(b, loc(), field, i64c(fixedBits)).getResult();
+  };
+
+  Value acc = map.lookup(op.getAcc());
+  NVVM::WgmmaFenceAlignedOp::create(b, loc());
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
+  for (int64_t kk = 0; kk < k / instrK; ++kk) {
+    Value da = descAt(aBase, kk * instrK * eltBytes);
+    Value db = descAt(bBase, kk * instrK * eltBytes);
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  // Retire the group before the stage can be released.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  map.map(op.getResult(), acc);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  FragType ft = op.getValue().getType();
+  FailureOr<Type> st = fragStructType(ft, op);
+  if (failed(st))
+    return failure();
+  GlobalType gt = op.getDst().getType();
+  if (gt.getRank() != 2)
+    return op.emitError("stores of accumulators go to rank-2 tensors");
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = ft.getElementType();
+  int64_t n = ft.getShape()[1];
+
+  // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
+  // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),
+  // col 8 (i/4) + 2 (l%4) + (i%2).
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value l = role->lane;
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  Value row0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(op.getCoords()[0]),
+      idx(arith::AddIOp::create(
+          b, loc(),
+          arith::AddIOp::create(b, loc(),
+                                arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                                arith::MulIOp::create(b, loc(), w, i32c(16))),
+          arith::DivUIOp::create(b, loc(), l, i32c(4)))));
+  Value col0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(op.getCoords()[1]),
+      idx(arith::MulIOp::create(b, loc(),
+                                arith::RemUIOp::create(b, loc(), l, i32c(4)),
+                                i32c(2))));
+  Value rows = tp.dims[0], cols = tp.dims[1];
+  Value ldEven = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), cols, idxc(2)), idxc(0));
+  Value acc = map.lookup(op.getValue());
+  auto pairTy = VectorType::get({2}, elt);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
+    Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                        row, rows);
+    Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
+    auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rowIf.thenBlock());
+    for (int64_t j = 0; j < n / 8; ++j) {
+      Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * j));
+      Value v0 = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h);
+      Value v1 = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + 1);
+      Value off = arith::IndexCastOp::create(
+          b, loc(), b.getI64Type(),
+          arith::AddIOp::create(b, loc(), rowBase, col));
+      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                      ValueRange{off});
+      Value col1 = arith::AddIOp::create(b, loc(), col, idxc(1));
+      Value both = arith::AndIOp::create(
+          b, loc(),
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, col1,
+                                cols),
+          ldEven);
+      auto pairIf = scf::IfOp::create(b, loc(), both, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(pairIf.thenBlock());
+        Value vec = LLVM::UndefOp::create(b, loc(), pairTy);
+        vec = LLVM::InsertElementOp::create(b, loc(), vec, v0, i32c(0));
+        vec = LLVM::InsertElementOp::create(b, loc(), vec, v1, i32c(1));
+        LLVM::StoreOp::create(b, loc(), vec, ptr, /*alignment=*/4);
+        b.setInsertionPointToStart(pairIf.elseBlock());
+        Value ok0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          col, cols);
+        auto if0 = scf::IfOp::create(b, loc(), ok0, false);
+        b.setInsertionPointToStart(if0.thenBlock());
+        LLVM::StoreOp::create(b, loc(), v0, ptr);
+        b.setInsertionPointAfter(if0);
+        Value ok1 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          col1, cols);
+        auto if1 = scf::IfOp::create(b, loc(), ok1, false);
+        b.setInsertionPointToStart(if1.thenBlock());
+        Value ptr1 = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, ptr,
+                                         ValueRange{i32c(1)});
+        LLVM::StoreOp::create(b, loc(), v1, ptr1);
+      }
+    }
+  }
+  return success();
+}
+
+struct ConvertCakeToNVVMPass
+    : public mlir::cake::impl::ConvertCakeToNVVMBase<ConvertCakeToNVVMPass> {
+  using ConvertCakeToNVVMBase::ConvertCakeToNVVMBase;
+
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    OpBuilder b(top.getContext());
+    SmallVector<KernelOp> kernels(top.getOps<KernelOp>());
+    SmallVector<Attribute> launches;
+    for (KernelOp kernel : kernels) {
+      b.setInsertionPoint(kernel);
+      auto target = NVVM::NVVMTargetAttr::get(
+          top.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda",
+          kernel.getTarget().getArch(), "+ptx80");
+      auto module = gpu::GPUModuleOp::create(
+          b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
+          b.getArrayAttr({target}));
+      KernelEmitter emitter(kernel, module);
+      if (failed(emitter.emit())) {
+        module->erase();
+        signalPassFailure();
+        return;
+      }
+      launches.push_back(emitter.launch);
+      kernel->erase();
+    }
+    top->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                 b.getUnitAttr());
+    // gpu-module-to-binary drops the gpu.module's attributes, so the launch
+    // metadata lives on the top-level module.
+    if (!launches.empty())
+      top->setAttr("cake.launch", b.getArrayAttr(launches));
+  }
+};
+
+} // namespace
