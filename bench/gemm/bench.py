@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Cake GEMM beside cuBLAS (torch.matmul) on the same inputs, in one run.
+
+For every shape and every bundle: fresh random bf16 inputs (never zeros),
+C poisoned with NaN, one checked launch (||out - ref|| / ||ref|| against
+torch.matmul in fp32, every element written), then both timed with CUDA
+events (median of many launches). Prints a table and writes JSON results.
+
+usage: bench.py --runtime DIR/libcake_runtime.so --bundle B.json [...]
+                [--shapes 8192x8192x8192,...] [--out results.json]
+"""
+import argparse
+import ctypes
+import json
+import os
+import sys
+
+import torch
+
+
+class CakeRtArg(ctypes.Structure):
+    _fields_ = [("isScalar", ctypes.c_int), ("data", ctypes.c_uint64),
+                ("rank", ctypes.c_int32), ("shape", ctypes.c_int64 * 5),
+                ("scalar", ctypes.c_int64)]
+
+
+def load_runtime(path):
+    rt = ctypes.CDLL(path)
+    rt.cakeRtLastError.restype = ctypes.c_char_p
+    rt.cakeRtBundleLoad.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    rt.cakeRtLaunch.argtypes = [ctypes.c_void_p, ctypes.POINTER(CakeRtArg),
+                                ctypes.c_int, ctypes.c_void_p]
+    rt.cakeRtBundleGetEntry.restype = ctypes.c_char_p
+    rt.cakeRtBundleGetEntry.argtypes = [ctypes.c_void_p]
+    return rt
+
+
+def tensor_arg(t):
+    a = CakeRtArg()
+    a.isScalar = 0
+    a.data = t.data_ptr()
+    a.rank = t.dim()
+    for i, d in enumerate(t.shape):
+        a.shape[i] = d
+    return a
+
+
+def time_ms(fn, iters=50, warmup=10):
+    for _ in range(warmup):
+        fn()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    for i in range(iters):
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
+    return times[len(times) // 2]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--bundle", action="append", required=True)
+    p.add_argument("--shapes", default="8192x8192x8192,4096x4096x4096,"
+                   "2048x2048x2048,4000x3000x2000,128x256x64")
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    torch.cuda.init()
+    torch.empty(1, device="cuda")  # make torch's context current
+    rt = load_runtime(args.runtime)
+    bundles = []
+    for path in args.bundle:
+        h = ctypes.c_void_p()
+        if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+            sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
+        bundles.append((rt.cakeRtBundleGetEntry(h).decode(), h))
+
+    stream = torch.cuda.current_stream().cuda_stream
+    rows, failures = [], 0
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
+          f"CUDA {torch.version.cuda}")
+    for shape in args.shapes.split(","):
+        M, N, K = (int(x) for x in shape.split("x"))
+        A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+        ref = A.float() @ B.float().T
+        flops = 2.0 * M * N * K
+        t_cublas = time_ms(lambda: torch.matmul(A, B.T))
+        rows.append(dict(shape=shape, kernel="cuBLAS (torch.matmul)",
+                         ms=t_cublas, tflops=flops / t_cublas / 1e9,
+                         rel_err=float((torch.matmul(A, B.T).float() - ref).norm()
+                                       / ref.norm())))
+        for name, h in bundles:
+            C = torch.full((M, N), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            cargs = (CakeRtArg * 3)(tensor_arg(A), tensor_arg(B), tensor_arg(C))
+
+            def launch():
+                if rt.cakeRtLaunch(h, cargs, 3, ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+
+            launch()
+            torch.cuda.synchronize()
+            unwritten = int(torch.isnan(C).sum())
+            rel = float((C.float() - ref).norm() / ref.norm())
+            ok = unwritten == 0 and rel <= 1e-2
+            failures += not ok
+            t = time_ms(launch)
+            rows.append(dict(shape=shape, kernel=name, ms=t,
+                             tflops=flops / t / 1e9, rel_err=rel,
+                             unwritten=unwritten, ok=ok,
+                             vs_cublas=t_cublas / t))
+    print(f"{'shape':>16} {'kernel':>32} {'ms':>9} {'TFLOP/s':>8} "
+          f"{'rel_err':>9} {'vs cuBLAS':>9}")
+    for r in rows:
+        vs = f"{r['vs_cublas']:.3f}x" if "vs_cublas" in r else ""
+        flag = "" if r.get("ok", True) else "  FAIL"
+        print(f"{r['shape']:>16} {r['kernel']:>32} {r['ms']:9.4f} "
+              f"{r['tflops']:8.1f} {r['rel_err']:9.2e} {vs:>9}{flag}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(dict(gpu=torch.cuda.get_device_name(),
+                           torch=torch.__version__, rows=rows), f, indent=1)
+    print(f"{len(rows) - failures} rows ok, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
