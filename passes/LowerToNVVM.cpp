@@ -285,7 +285,7 @@ LogicalResult KernelEmitter::emit() {
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(initIf.thenBlock());
+      b.setInsertionPoint(initIf.thenBlock()->getTerminator());
       for (int64_t s = 0; s < info.stages; ++s) {
         NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.full + 8 * s)),
                                      i32c(info.fullCount), Value());
@@ -297,7 +297,7 @@ LogicalResult KernelEmitter::emit() {
   }
   {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(initIf.thenBlock());
+    b.setInsertionPoint(initIf.thenBlock()->getTerminator());
     NVVM::FenceMbarrierInitOp::create(b, loc());
   }
   NVVM::Barrier0Op::create(b, loc());

@@ -1,0 +1,105 @@
+// cake-derive: every derived value of a small warp-specialized kernel.
+// RUN: cake-opt --cake-derive %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// 1 producer warp + 2 consumer warpgroups: the warpgroups start at warp 4
+// (aligned), so the CTA has 12 warps = 384 threads and 65536 / 384 -> 168
+// registers per thread at launch.
+// CHECK-LABEL: cake.kernel @small
+// CHECK-SAME: baseline_regs = 168
+// CHECK-SAME: block = array<i64: 384, 1, 1>
+// Barriers first: pipe %p has 3 stages -> full at 0, empty at 24; then the
+// 128-byte-swizzled rings aligned to 1024: A at 1024 (3 x 16 KiB), B at
+// 50176; 50176 + 3 x 16 KiB = 99328, + 1024 bytes of base-alignment slack.
+// CHECK-SAME: smem_bytes = 100352
+// CHECK-SAME: tma = [{arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}, {arg = 1 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}]
+// CHECK: cake.ring {align = 1024 : i64, offset = 1024 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+// CHECK: cake.ring {align = 1024 : i64, offset = 50176 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+// One arrival (the producer's arrive.expect_tx) completes `full`, with the
+// bytes of both tiles (16384 + 16384); the 256 consumer threads release.
+// CHECK: cake.pipe {{.*}} {empty = 24 : i64, empty_count = 256 : i64, full = 0 : i64, full_count = 1 : i64, tx_bytes = 32768 : i64}
+// CHECK: cake.role "load" warps(1) attributes {first_warp = 0 : i64, lanes = "one", setmaxnreg = "none"}
+// CHECK: cake.tiles {{.*}} attributes {extents = [array<i64: 0, 0>, array<i64: 1, 0>]}
+// CHECK: cake.pipe.acquire {{.*}} {barrier = "empty", parity = "1 - (n / stages) % 2"}
+// CHECK: cake.tma.load {{.*}} {desc = 0 : i64}
+// CHECK: cake.tma.load {{.*}} {desc = 1 : i64}
+// CHECK: cake.role "mma" warpgroups(2) regs(232) attributes {first_warp = 4 : i64, lanes = "all", setmaxnreg = "inc"}
+// CHECK: cake.pipe.wait {{.*}} {barrier = "full", parity = "(n / stages) % 2"}
+// 64 rows per warpgroup; n128 k16 instructions; 8 rows x 128 B between
+// 8-row core-matrix groups; swizzle mode 1 = 128 B.
+// CHECK: cake.mma wgmma {{.*}} {instr_k = 16 : i64, instr_n = 128 : i64, sbo = 1024 : i64, swizzle_mode = 1 : i64, wg_rows = 64 : i64}
+cake.kernel @small(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [128, 128], group_m = 4>} {
+  %a = cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<3 x 128x64xbf16, swizzle = 128>, !cake.ring<3 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<3>
+      cake.tma.load %A[%m, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<3 x 128x64xbf16, swizzle = 128>
+      cake.tma.load %B[%n, %c0] -> %b[%s] : !cake.global<?x?xbf16> -> !cake.ring<3 x 128x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<3>
+    }
+  }
+  cake.role "mma" warpgroups(2) regs(232) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %z = cake.frag.zero : !cake.frag<128x128xf32>
+      %s = cake.pipe.wait %p : !cake.pipe<3>
+      %r = cake.mma wgmma %a[%s], %b[%s], %z : !cake.ring<3 x 128x64xbf16, swizzle = 128>, !cake.ring<3 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+      cake.pipe.release %p, %s : !cake.pipe<3>
+    }
+  }
+}
+
+// -----
+
+// A producer warpgroup that gives registers away: 40 < 168 -> dec.
+// CHECK-LABEL: cake.kernel @dec
+// CHECK: cake.role "load" warpgroups(1) regs(40) attributes {first_warp = 0 : i64, lanes = "one", setmaxnreg = "dec"}
+// CHECK: cake.role "math" warpgroups(2) regs(168) attributes {first_warp = 4 : i64, lanes = "all", setmaxnreg = "none"}
+cake.kernel @dec() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "load" warpgroups(1) regs(40) {}
+  cake.role "math" warpgroups(2) regs(168) {
+    %z = cake.frag.zero : !cake.frag<128x8xf32>
+  }
+}
+
+// -----
+
+// Four 4-stage rings of 128x64 bf16 (64 KiB each) do not fit 227 KiB.
+// expected-error @+1 {{[resource.smem-capacity] barriers and rings need 263168 bytes of shared memory (with alignment), more than the 232448 a CTA of sm_90a can have}}
+cake.kernel @too_big() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{ring of 65536 bytes}}
+  %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring of 65536 bytes}}
+  %b = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring of 65536 bytes}}
+  %c = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring of 65536 bytes}}
+  %d = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// wgmma reads 128-byte rows under 128-byte swizzle: a 32-wide bf16 tile
+// (64-byte rows) cannot be described.
+cake.kernel @short_rows() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "mma" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.mma-smem-descriptor] wgmma operands must be K-major rows that span exactly the swizzle width; got 64-byte rows with swizzle 128}}
+    %r = cake.mma wgmma %a[%s], %a[%s], %z : !cake.ring<2 x 64x32xbf16, swizzle = 128>, !cake.ring<2 x 64x32xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
