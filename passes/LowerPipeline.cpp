@@ -27,6 +27,10 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("Output: cubin (ptxas), ptx, or nvvm (stop before "
                      "serialization)"),
       llvm::cl::init("cubin")};
+  Option<unsigned> mmaInFlight{
+      *this, "mma-in-flight",
+      llvm::cl::desc("wgmma groups kept in flight in pipelined K loops"),
+      llvm::cl::init(1)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
@@ -36,7 +40,9 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
 
 void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   pm.addPass(cake::createDerive());
-  pm.addPass(cake::createConvertCakeToNVVM());
+  cake::ConvertCakeToNVVMOptions convert;
+  convert.mmaInFlight = options.mmaInFlight;
+  pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());

@@ -79,9 +79,9 @@ struct RoleState {
 
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module)
+  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
-        b(kernel.getContext()) {}
+        b(kernel.getContext()), mmaInFlight(mmaInFlight) {}
 
   LogicalResult emit();
 
@@ -116,6 +116,8 @@ private:
   LogicalResult emitFor(scf::ForOp forOp);
   LogicalResult emitHandoff(Operation *op, Value pipe, bool producer);
   LogicalResult emitRelease(PipeReleaseOp op);
+  void releaseDeferred(Value pipe);
+  void arriveEmpty(Value pipe, Value stage);
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitMma(MmaOp op);
   LogicalResult emitStore(StoreOp op);
@@ -135,6 +137,11 @@ private:
   Value smemBase, tid, warp;
   RoleState *role = nullptr;
   Block *entryBlock = nullptr; // allocas go here so LLVM promotes them
+  // Inside a K loop of the form {wait; wgmma on the stage; release; yield},
+  // one wgmma group stays in flight: the release of a stage is deferred
+  // until the next iteration's wait_group(1) has retired the mma reading it.
+  Value deferredStage; // !llvm.ptr to an i32 (-1: none), or null
+  unsigned mmaInFlight;
 };
 
 LogicalResult KernelEmitter::emit() {
@@ -450,7 +457,57 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       });
 }
 
+/// True if `forOp` is a consumer K loop whose stage can stay in flight for
+/// one more iteration: one wait, one wgmma reading only that stage, one
+/// release of it after the mma, the mma result yielded.
+static bool isPipelinedMmaLoop(scf::ForOp forOp) {
+  PipeWaitOp wait;
+  MmaOp mma;
+  PipeReleaseOp release;
+  for (Operation &op : forOp.getBody()->without_terminator()) {
+    if (auto w = dyn_cast<PipeWaitOp>(op)) {
+      if (wait)
+        return false;
+      wait = w;
+    } else if (auto m = dyn_cast<MmaOp>(op)) {
+      if (mma || !wait || m.getKind() != MmaKind::wgmma)
+        return false;
+      mma = m;
+    } else if (auto r = dyn_cast<PipeReleaseOp>(op)) {
+      if (release || !mma)
+        return false;
+      release = r;
+    } else if (op.getNumRegions() != 0 || isa<PipeAcquireOp>(op)) {
+      return false;
+    }
+  }
+  if (!wait || !mma || !release)
+    return false;
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  return mma.getAStage() == wait.getStage() &&
+         mma.getBStage() == wait.getStage() &&
+         release.getStage() == wait.getStage() &&
+         release.getPipe() == wait.getPipe() &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == mma.getResult();
+}
+
 LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
+  bool pipelined = mmaInFlight > 0 && isPipelinedMmaLoop(forOp);
+  Value pipe;
+  if (pipelined) {
+    for (Operation &op : *forOp.getBody())
+      if (auto r = dyn_cast<PipeReleaseOp>(op))
+        pipe = r.getPipe();
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(entryBlock);
+      Value one = i32c(1);
+      deferredStage = LLVM::AllocaOp::create(
+          b, loc(), LLVM::LLVMPointerType::get(ctx), b.getI32Type(), one);
+    }
+    LLVM::StoreOp::create(b, loc(), i32c(-1), deferredStage);
+  }
   SmallVector<Value> inits;
   for (Value v : forOp.getInitArgs())
     inits.push_back(map.lookupOrDefault(v));
@@ -480,7 +537,31 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
   }
   for (auto [o, n] : llvm::zip(forOp.getResults(), newFor.getResults()))
     map.map(o, n);
+  if (pipelined) {
+    // Retire the last group and release the stage it read.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+    releaseDeferred(pipe);
+    deferredStage = Value();
+  }
   return success();
+}
+
+void KernelEmitter::releaseDeferred(Value pipe) {
+  Value prev = LLVM::LoadOp::create(b, loc(), b.getI32Type(), deferredStage);
+  Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, prev,
+                                    i32c(0));
+  auto ifAny = scf::IfOp::create(b, loc(), any, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+  arriveEmpty(pipe, prev);
+}
+
+void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
+  const PipeInfo &info = pipes[pipe];
+  Value bar = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(info.empty),
+      arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  NVVM::MBarrierArriveOp::create(b, loc(), Type(), bar, Value());
 }
 
 LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
@@ -569,12 +650,15 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
 }
 
 LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
-  const PipeInfo &info = pipes[op.getPipe()];
   Value stage = map.lookup(op.getStage());
-  Value bar = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(info.empty),
-      arith::MulIOp::create(b, loc(), stage, i32c(8))));
-  NVVM::MBarrierArriveOp::create(b, loc(), Type(), bar, Value());
+  if (deferredStage) {
+    // The mma just issued may still read `stage`; the previous one has
+    // retired (wait_group 1), so release its stage and remember this one.
+    releaseDeferred(op.getPipe());
+    LLVM::StoreOp::create(b, loc(), stage, deferredStage);
+    return success();
+  }
+  arriveEmpty(op.getPipe(), stage);
   return success();
 }
 
@@ -704,8 +788,9 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  // Retire the group before the stage can be released.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  // Retire groups before their stages can be released: all of them, or all
+  // but this one inside a pipelined K loop.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), deferredStage ? 1 : 0);
   map.map(op.getResult(), acc);
   return success();
 }
@@ -818,7 +903,7 @@ struct ConvertCakeToNVVMPass
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));
-      KernelEmitter emitter(kernel, module);
+      KernelEmitter emitter(kernel, module, mmaInFlight);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -77,7 +77,8 @@ def main():
         h = ctypes.c_void_p()
         if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
             sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
-        bundles.append((rt.cakeRtBundleGetEntry(h).decode(), h))
+        # Label by file name: variants of one kernel share an entry name.
+        bundles.append((os.path.basename(path).removesuffix(".json"), h))
 
     stream = torch.cuda.current_stream().cuda_stream
     rows, failures = [], 0

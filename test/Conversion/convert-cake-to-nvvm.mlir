@@ -36,7 +36,7 @@
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // Epilogue: f32 -> bf16, masked stores.
 // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
@@ -81,3 +81,24 @@ cake.kernel @small(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !
     }
   }
 }
+
+// The K loop keeps one wgmma group in flight: it waits for all but the last
+// group and releases the previous iteration's stage; after the loop the last
+// group retires and its stage is released. mma-in-flight=0 retires each
+// group at once.
+// RUN: cake-opt --cake-derive --convert-cake-to-nvvm %s | FileCheck %s --check-prefix=DEPTH1
+// RUN: cake-opt --cake-derive --convert-cake-to-nvvm="mma-in-flight=0" %s | FileCheck %s --check-prefix=DEPTH0
+// DEPTH1: llvm.store %c-1_i32, %[[PREV:.*]] : i32, !llvm.ptr
+// DEPTH1: scf.for
+// DEPTH1: nvvm.wgmma.commit.group.sync.aligned
+// DEPTH1-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// DEPTH1: %[[P:.*]] = llvm.load %[[PREV]] : !llvm.ptr -> i32
+// DEPTH1: arith.cmpi sge, %[[P]], %c0_i32
+// DEPTH1: nvvm.mbarrier.arrive
+// DEPTH1: llvm.store %{{.*}}, %[[PREV]] : i32, !llvm.ptr
+// DEPTH1: scf.yield
+// DEPTH1: nvvm.wgmma.wait.group.sync.aligned 0
+// DEPTH1: nvvm.mbarrier.arrive
+// DEPTH0-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+// DEPTH0: nvvm.wgmma.wait.group.sync.aligned 0
+// DEPTH0-NOT: nvvm.wgmma.wait.group.sync.aligned 1

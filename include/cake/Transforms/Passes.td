@@ -98,6 +98,9 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
     - `cake.tma.load` becomes `cp.async.bulk.tensor` completing on `full`;
     - `cake.mma wgmma` becomes `wgmma.mma_async` per K step over shared
       memory descriptors, then commit and wait before the stage's release;
+      in a K loop of the form {wait; mma; release; yield} one group stays
+      in flight (`mma-in-flight=1`, the default): the loop waits with
+      `wgmma.wait_group 1` and releases the previous iteration's stage;
     - the accumulator is an LLVM struct in the wgmma register layout;
       `frag.convert` truncates it; `cake.store` writes it with row and
       column bounds masks (paired 4-byte stores where aligned).
@@ -107,6 +110,11 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
     the `gpu.module` for bundles. Ops and fragment layouts not handled yet
     are reported, never silently dropped.
   }];
+  let options = [
+    Option<"mmaInFlight", "mma-in-flight", "unsigned", /*default=*/"1",
+           "wgmma groups a pipelined K loop keeps in flight before releasing "
+           "a stage (0: retire each group at once)">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
