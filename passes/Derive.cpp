@@ -151,13 +151,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t txBytes = 0;
       for (Value r : pipe.getRings())
         txBytes += cast<RingType>(r.getType()).getTileBytes();
-      int64_t consumerThreads = 0;
+      // One arrival per consumer warp releases a stage.
+      int64_t consumerWarps = 0;
       for (Operation *user : pipe->getUsers())
         if (isa<PipeWaitOp>(user))
           if (auto role = user->getParentOfType<RoleOp>())
-            consumerThreads = role.getNumWarps() * 32;
+            consumerWarps = role.getNumWarps();
       pipe->setAttr("full_count", i64(1));
-      pipe->setAttr("empty_count", i64(consumerThreads));
+      pipe->setAttr("empty_count", i64(consumerWarps));
       pipe->setAttr("tx_bytes", i64(txBytes));
     }
     kernel.walk([&](PipeAcquireOp op) {

@@ -557,7 +557,15 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 }
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
+  // One arrival per consumer warp (the derived empty_count): the warp
+  // converges first so every lane is done with the stage.
   const PipeInfo &info = pipes[pipe];
+  NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+  Value lane0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                      role->lane, i32c(0));
+  auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(info.empty),
       arith::MulIOp::create(b, loc(), stage, i32c(8))));

@@ -26,5 +26,7 @@ config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "m
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(
+        ("%cuda_include", os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")))
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")

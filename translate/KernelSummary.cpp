@@ -165,6 +165,14 @@ void mlir::cake::registerAllTranslations() {
           return writeKernelPtx(op, os);
         },
         [](DialectRegistry &registry) { registerAllDialects(registry); });
+    TranslateFromMLIRRegistration header(
+        "cake-to-c-header",
+        "Write a C header embedding the cubin and a launcher over the CUDA "
+        "driver API, for a module lowered by cake-lower",
+        [](Operation *op, llvm::raw_ostream &os) {
+          return writeKernelCHeader(op, os);
+        },
+        [](DialectRegistry &registry) { registerAllDialects(registry); });
     return true;
   }();
   (void)once;

@@ -12,7 +12,8 @@
 // CHECK: llvm.mlir.global external @__cake_dynamic_smem() {addr_space = 3 : i32, alignment = 16 : i64}
 // CHECK: gpu.func @small(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, {{.*}}, %[[DA:.*]]: !llvm.ptr, %[[DB:.*]]: !llvm.ptr) kernel
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
-// Thread 0 initializes full (1 arrival) and empty (256 arrivals) per stage.
+// Thread 0 initializes full (1 arrival) and empty (8: one per consumer warp)
+// per stage.
 // CHECK: scf.if
 // CHECK-COUNT-6: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.fence.mbarrier.init
@@ -37,6 +38,7 @@
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.bar.warp.sync
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // Epilogue: f32 -> bf16, masked stores.
 // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16

@@ -15,8 +15,8 @@
 // CHECK: cake.ring {align = 1024 : i64, offset = 1024 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
 // CHECK: cake.ring {align = 1024 : i64, offset = 50176 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
 // One arrival (the producer's arrive.expect_tx) completes `full`, with the
-// bytes of both tiles (16384 + 16384); the 256 consumer threads release.
-// CHECK: cake.pipe {{.*}} {empty = 24 : i64, empty_count = 256 : i64, full = 0 : i64, full_count = 1 : i64, tx_bytes = 32768 : i64}
+// bytes of both tiles (16384 + 16384); one arrival per consumer warp (8) releases.
+// CHECK: cake.pipe {{.*}} {empty = 24 : i64, empty_count = 8 : i64, full = 0 : i64, full_count = 1 : i64, tx_bytes = 32768 : i64}
 // CHECK: cake.role "load" warps(1) attributes {first_warp = 0 : i64, lanes = "one", setmaxnreg = "none"}
 // CHECK: cake.tiles {{.*}} attributes {extents = [array<i64: 0, 0>, array<i64: 1, 0>]}
 // CHECK: cake.pipe.acquire {{.*}} {barrier = "empty", parity = "1 - (n / stages) % 2"}

@@ -53,7 +53,8 @@ def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
       128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise).
     - `cake.pipe`: `full` and `empty` (offsets of the stage barrier arrays,
       8 B each), `full_count` (1: the producer's arrive.expect_tx),
-      `empty_count` (threads of the consumer role), `tx_bytes` (bytes every
+      `empty_count` (warps of the consumer role: lane 0 of each warp
+      arrives once the warp is done with the stage), `tx_bytes` (bytes every
       stage receives: the sum of its rings' tile bytes).
     - `cake.pipe.acquire` / `cake.pipe.wait`: `barrier` and `parity`: the
       handoff number n of the role on that pipe gives the stage n mod S and
@@ -93,8 +94,8 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
     - `pipe.acquire` waits on `empty[n mod S]` with parity
       `1 - (n / S) mod 2` and arms `full` with the stage's bytes
       (`mbarrier.arrive.expect_tx`); `pipe.wait` waits on `full` with parity
-      `(n / S) mod 2`; `pipe.release` arrives on `empty`; n is a per-role
-      handoff counter;
+      `(n / S) mod 2`; `pipe.release` converges the warp and lane 0 arrives
+      on `empty`; n is a per-role handoff counter;
     - `cake.tma.load` becomes `cp.async.bulk.tensor` completing on `full`;
     - `cake.mma wgmma` becomes `wgmma.mma_async` per K step over shared
       memory descriptors, then commit and wait before the stage's release;

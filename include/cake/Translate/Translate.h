@@ -23,6 +23,10 @@ LogicalResult writeKernelSummaryJson(Operation *op, llvm::raw_ostream &os);
 /// launch metadata and the base64 cubin as one JSON document.
 LogicalResult writeKernelBundleJson(Operation *op, llvm::raw_ostream &os);
 
+/// Writes a self-contained C header: the cubin as bytes and a launcher over
+/// the CUDA driver API (module load, TMA descriptors, grid, launch).
+LogicalResult writeKernelCHeader(Operation *op, llvm::raw_ostream &os);
+
 /// Writes the PTX of a module lowered with `cake-lower{format=ptx}`.
 LogicalResult writeKernelPtx(Operation *op, llvm::raw_ostream &os);
 
