@@ -7,6 +7,7 @@
 
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -38,7 +39,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (lookupTarget(arch))
     return success();
   InFlightDiagnostic diag = emitError()
-                            << "[hw.arch-feature] unknown target '" << arch
+                            << "[" << getRuleInfo(RuleId::HwArchFeature).id
+                            << "] unknown target '" << arch
                             << "', expected one of";
   for (const TargetInfo &t : getAllTargets())
     diag << " '" << t.arch << "'";

@@ -9,6 +9,7 @@
 
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -74,13 +75,14 @@ static LogicalResult verifyTmaCopy(Operation *op, GlobalType global,
            << ring.getElementType() << " and " << global.getElementType();
   for (int64_t d : ring.getShape())
     if (d > 256)
-      return op->emitOpError("[hw.tma-box] box dimension ")
-             << d << " exceeds the copy engine's limit of 256 (box "
+      return emitRuleError(op, RuleId::HwTmaBox)
+             << "box dimension " << d << " exceeds the copy engine's limit of 256 (box "
              << shapeStr(ring.getShape()) << ")";
   int64_t innerBytes =
       ring.getShape().back() * getElementBytes(ring.getElementType());
   if (innerBytes % 16 != 0)
-    return op->emitOpError("[hw.tma-box] the box's inner dimension spans ")
+    return emitRuleError(op, RuleId::HwTmaBox)
+           << "the box's inner dimension spans "
            << innerBytes << " bytes, expected a multiple of 16";
   return success();
 }
@@ -191,8 +193,8 @@ LogicalResult RoleOp::verify() {
   if (auto regs = getRegs()) {
     int64_t r = *regs;
     if (r < 24 || r > 256 || r % 8 != 0)
-      return emitOpError("[resource.register-budget] role \"")
-             << getName()
+      return emitRuleError(*this, RuleId::ResourceRegisterBudget)
+             << "role \"" << getName()
              << "\" expected a register budget that is a multiple of 8 in "
                 "[24, 256] (setmaxnreg), got "
              << r;
@@ -381,7 +383,7 @@ LogicalResult MmaOp::verify() {
     return emitOpError("expected A and B element types to match, got ")
            << in << " and " << b.getElementType();
   if (!isValidAccumulator(in, acc.getElementType()))
-    return emitOpError("[hw.wgmma-shape] ")
+    return emitRuleError(*this, RuleId::HwWgmmaShape)
            << in << " operands cannot accumulate into "
            << acc.getElementType();
 
@@ -390,23 +392,23 @@ LogicalResult MmaOp::verify() {
   // k8 for tf32); M is 64 per warpgroup (wgmma, tcgen05) or 16 (mma.sync).
   int64_t kStep = 32 / getElementBytes(in);
   int64_t mStep = 64, nStep = 8;
-  StringRef rule = "hw.wgmma-shape";
+  RuleId rule = RuleId::HwWgmmaShape;
   switch (getKind()) {
   case MmaKind::wgmma:
     break;
   case MmaKind::mma_sync:
     mStep = 16;
-    rule = "hw.mma-shape";
+    rule = RuleId::HwMmaShape;
     break;
   case MmaKind::tcgen05:
     mStep = 64;
     nStep = 16;
-    rule = "hw.tcgen05-shape";
+    rule = RuleId::HwTcgen05Shape;
     break;
   }
   if (m % mStep != 0 || n % nStep != 0 || k % kStep != 0)
-    return emitOpError("[")
-           << rule << "] tile M=" << m << " N=" << n << " K=" << k << " of "
+    return emitRuleError(*this, rule)
+           << "tile M=" << m << " N=" << n << " K=" << k << " of "
            << in << " is not a whole number of " << stringifyMmaKind(getKind())
            << " instructions (M a multiple of " << mStep
            << ", N a multiple of " << nStep << ", K a multiple of " << kStep

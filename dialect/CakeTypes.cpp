@@ -7,6 +7,7 @@
 
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -164,7 +165,8 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << swizzle;
   int64_t innerBytes = shape.back() * getElementBytes(elementType);
   if (swizzle != 0 && innerBytes > swizzle)
-    return emitError() << "[hw.tma-box] the tile's inner dimension spans "
+    return emitError() << "[" << getRuleInfo(RuleId::HwTmaBox).id
+                       << "] the tile's inner dimension spans "
                        << innerBytes << " bytes, more than the " << swizzle
                        << "-byte swizzle span";
   return success();

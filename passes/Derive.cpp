@@ -12,6 +12,7 @@
 
 #include "cake/Target/TargetInfo.h"
 #include "cake/Transforms/Passes.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -65,6 +66,28 @@ int64_t argIndexOf(Value v, KernelOp kernel) {
   return arg.getArgNumber();
 }
 
+} // namespace
+
+SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
+  SharedMemoryLayout layout;
+  int64_t offset = 0;
+  for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
+    layout.offsets[pipe] = offset;
+    offset += 16 * pipe.getType().getStages();
+  }
+  for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
+    offset = alignTo(offset, ringAlignment(ring.getType()));
+    layout.offsets[ring] = offset;
+    offset += ring.getType().getRingBytes();
+  }
+  // The dynamic shared-memory base is only guaranteed 16-byte aligned; the
+  // kernel rounds it up to 1024, so it asks for that much more.
+  layout.totalBytes = alignTo(offset, 16) + 1024;
+  return layout;
+}
+
+namespace {
+
 struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
   void runOnOperation() override {
     bool ok = true;
@@ -95,8 +118,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     }
     int64_t threads = warp * 32;
     if (threads > target->maxThreadsPerBlock)
-      return kernel.emitError()
-             << "[resource.threads] the roles need " << threads
+      return emitRuleError(kernel, RuleId::ResourceThreads)
+             << "the roles need " << threads
              << " threads (warpgroup-aligned), more than "
              << target->maxThreadsPerBlock;
     // Registers per thread at launch: what the register file gives each of
@@ -114,29 +137,23 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     kernel->setAttr("baseline_regs", i64(baseline));
 
     // Shared memory: barriers first (8 B each), then rings, each aligned.
-    int64_t offset = 0;
+    SharedMemoryLayout layout = computeSharedMemoryLayout(kernel);
     SmallVector<PipeOp> pipes(kernel.getBody().getOps<PipeOp>());
     for (PipeOp pipe : pipes) {
-      int64_t stages = pipe.getType().getStages();
-      pipe->setAttr("full", i64(offset));
-      pipe->setAttr("empty", i64(offset + 8 * stages));
-      offset += 16 * stages;
+      pipe->setAttr("full", i64(layout.offsets.lookup(pipe)));
+      pipe->setAttr("empty", i64(layout.offsets.lookup(pipe) +
+                                 8 * pipe.getType().getStages()));
     }
     for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
-      int64_t align = ringAlignment(ring.getType());
-      offset = alignTo(offset, align);
-      ring->setAttr("offset", i64(offset));
-      ring->setAttr("align", i64(align));
-      offset += ring.getType().getRingBytes();
+      ring->setAttr("offset", i64(layout.offsets.lookup(ring)));
+      ring->setAttr("align", i64(ringAlignment(ring.getType())));
     }
-    // The dynamic shared-memory base is only guaranteed 16-byte aligned;
-    // the kernel rounds it up to 1024, so ask for that much more.
-    int64_t smemBytes = alignTo(offset, 16) + 1024;
+    int64_t smemBytes = layout.totalBytes;
     kernel->setAttr("smem_bytes", i64(smemBytes));
     if (smemBytes > target->smemPerBlockOptIn) {
       InFlightDiagnostic d =
-          kernel.emitError()
-          << "[resource.smem-capacity] barriers and rings need " << smemBytes
+          emitRuleError(kernel, RuleId::ResourceSmemCapacity)
+          << "barriers and rings need " << smemBytes
           << " bytes of shared memory (with alignment), more than the "
           << target->smemPerBlockOptIn << " a CTA of " << target->arch
           << " can have";
@@ -210,25 +227,13 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t wgs = role ? role.getNumWarps() / 4 : 0;
       int64_t m = a.getShape()[0];
       if (!role || !role.getWarpgroups() || m % (64 * wgs) != 0) {
-        op.emitError("[hw.warpgroup-alignment] wgmma needs the role's "
-                     "warpgroups to split M=")
+        emitRuleError(op, RuleId::DataflowFragmentLayout)
+            << "wgmma needs the role's warpgroups to split M="
             << m << " into multiples of 64 rows";
         ok = false;
         return;
       }
-      for (RingType t : {a, bt}) {
-        int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
-        if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle()) {
-          op.emitError("[hw.mma-smem-descriptor] wgmma operands must be "
-                       "K-major rows that span exactly the swizzle width; "
-                       "got ")
-              << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
-          ok = false;
-          return;
-        }
-      }
-      if (a.getSwizzle() != bt.getSwizzle()) {
-        op.emitError("[hw.mma-smem-descriptor] A and B must share a swizzle");
+      if (failed(verifyWgmmaOperands(op))) {
         ok = false;
         return;
       }

@@ -1,16 +1,26 @@
 //===- Verify.cpp - The cake-verify pass ----------------------------------===//
 //
-// Whole-kernel checks that no single op can make: which roles drive each
-// pipe, and whether the roles together fit the target's register file and
-// thread limit. Op-local contracts are the ops' own verifiers.
+// The whole-kernel rules of the registry (cake/Verify/Rules.def): the
+// protocol between roles (pipe roles, balanced hand-offs, trip counts, tile
+// sequences, a bounded deadlock search, proxy fences), resources (threads,
+// registers, shared memory, fragments), dataflow (who may touch which ring
+// stage) and hardware features. Op-local contracts are the ops' verifiers.
+// Every diagnostic leads with its rule id; notes point at the other ops
+// that take part, and a "hint:" note says how to repair where one is known.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cake/Target/TargetInfo.h"
 #include "cake/Transforms/Passes.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <optional>
+#include <string>
 
 namespace mlir {
 namespace cake {
@@ -22,18 +32,164 @@ namespace cake {
 using namespace mlir;
 using namespace mlir::cake;
 
+LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
+  RingType a = op.getA().getType(), b = op.getB().getType();
+  for (RingType t : {a, b}) {
+    int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
+    if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
+      return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+             << "wgmma operands must be K-major rows that span exactly the "
+                "swizzle width; got "
+             << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+  }
+  if (a.getSwizzle() != b.getSwizzle())
+    return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+           << "A and B must share a swizzle, got " << a.getSwizzle() << " and "
+           << b.getSwizzle();
+  return success();
+}
+
 namespace {
 
-/// Checks that each pipe has exactly one producer role (acquire, commit) and
-/// one consumer role (wait, release), and that they differ.
-LogicalResult verifyPipeRoles(KernelOp kernel) {
+/// The kernel-level facts rules share: pipe and ring numbering, targets.
+struct KernelFacts {
+  KernelOp kernel;
+  const TargetInfo *target = nullptr;
+  llvm::DenseMap<Value, unsigned> pipeIndex, ringIndex;
+  SmallVector<RoleOp> roles;
+
+  explicit KernelFacts(KernelOp k) : kernel(k) {
+    target = lookupTarget(k.getTarget().getArch());
+    for (auto p : k.getBody().getOps<PipeOp>())
+      pipeIndex[p.getResult()] = pipeIndex.size();
+    for (auto r : k.getBody().getOps<RingOp>())
+      ringIndex[r.getResult()] = ringIndex.size();
+    roles.assign(k.getBody().getOps<RoleOp>().begin(),
+                 k.getBody().getOps<RoleOp>().end());
+  }
+  static bool pipeHolds(Value pipe, Value ring) {
+    auto p = pipe.getDefiningOp<PipeOp>();
+    return p && llvm::is_contained(p.getRings(), ring);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Canonical keys for index values: equal keys mean equal values in every
+// role (constants, kernel arguments, cake.dim of them, arithmetic of keys).
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string> keyOf(Value v, KernelOp kernel) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() == &kernel.getBody().front())
+      return "arg" + std::to_string(arg.getArgNumber());
+    if (isa<TilesOp>(arg.getOwner()->getParentOp()))
+      return "tile" + std::to_string(arg.getArgNumber());
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return "c" + std::to_string(i.getInt());
+  if (auto d = dyn_cast<DimOp>(def)) {
+    auto t = keyOf(d.getTensor(), kernel);
+    if (!t)
+      return std::nullopt;
+    return "dim(" + *t + "," + std::to_string(d.getDim()) + ")";
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+          arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(def)) {
+    auto l = keyOf(def->getOperand(0), kernel);
+    auto r = keyOf(def->getOperand(1), kernel);
+    if (!l || !r)
+      return std::nullopt;
+    return def->getName().stripDialect().str() + "(" + *l + "," + *r + ")";
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Hand-off counting: per role and pipe, a polynomial in loop trip counts.
+//===----------------------------------------------------------------------===//
+
+/// monomial (sorted trip keys joined by '*') -> coefficient
+using Count = std::map<std::string, int64_t>;
+
+std::string countStr(const Count &c) {
+  if (c.empty())
+    return "0";
+  std::string s;
+  for (auto &[mono, coef] : c) {
+    if (!s.empty())
+      s += " + ";
+    if (mono.empty())
+      s += std::to_string(coef);
+    else
+      s += (coef == 1 ? "" : std::to_string(coef) + "*") + mono;
+  }
+  return s;
+}
+
+/// Counts the hand-offs of `kind` on `pipe` in `block`. Sets `unproven`
+/// where a trip count has no canonical key or control flow is not a loop.
+template <typename HandoffOp>
+Count countHandoffs(Block &block, Value pipe, KernelOp kernel, bool &unproven) {
+  Count total;
+  for (Operation &op : block) {
+    if (auto h = dyn_cast<HandoffOp>(op)) {
+      if (h.getPipe() == pipe)
+        total[""] += 1;
+      continue;
+    }
+    if (op.getNumRegions() == 0)
+      continue;
+    std::string factor;
+    if (auto f = dyn_cast<scf::ForOp>(op)) {
+      auto lb = keyOf(f.getLowerBound(), kernel);
+      auto ub = keyOf(f.getUpperBound(), kernel);
+      auto st = keyOf(f.getStep(), kernel);
+      if (!lb || !ub || !st)
+        unproven = true;
+      else
+        factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
+    } else if (auto t = dyn_cast<TilesOp>(op)) {
+      factor = "tiles";
+    } else if (!isa<FragMapOp>(op)) {
+      // scf.if and friends: the count depends on a condition.
+      bool any = false;
+      op.walk([&](HandoffOp h) { any |= h.getPipe() == pipe; });
+      if (any)
+        unproven = true;
+      continue;
+    }
+    for (Region &r : op.getRegions())
+      for (Block &b : r) {
+        Count inner = countHandoffs<HandoffOp>(b, pipe, kernel, unproven);
+        for (auto &[mono, coef] : inner) {
+          std::string m = factor;
+          if (!mono.empty())
+            m = m.empty() ? mono : (mono < m ? mono + "*" + m : m + "*" + mono);
+          total[m] += coef;
+        }
+      }
+  }
+  return total;
+}
+
+//===----------------------------------------------------------------------===//
+// The rules
+//===----------------------------------------------------------------------===//
+
+/// sync.pipe-roles
+bool checkPipeRoles(KernelFacts &f) {
   bool ok = true;
-  unsigned index = 0;
-  for (auto pipe : kernel.getBody().getOps<PipeOp>()) {
+  for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
+    unsigned index = f.pipeIndex.lookup(pipe);
     llvm::SetVector<RoleOp> producers, consumers;
     Operation *firstProducerUse = nullptr, *firstConsumerUse = nullptr;
     // Walk in program order so notes point at the first use of each side.
-    kernel.walk([&](Operation *user) {
+    f.kernel.walk([&](Operation *user) {
       if (user->getNumOperands() == 0 || user->getOperand(0) != pipe)
         return;
       auto role = user->getParentOfType<RoleOp>();
@@ -50,12 +206,10 @@ LogicalResult verifyPipeRoles(KernelOp kernel) {
       }
     });
     auto describe = [&](const char *side, llvm::SetVector<RoleOp> &roles) {
-      InFlightDiagnostic d = pipe.emitError()
-                             << "[sync.pipe-roles] pipe #" << index << " has "
-                             << roles.size() << " " << side
-                             << " roles, expected exactly one";
-      // Notes in program order, so diagnostics are stable.
-      for (RoleOp r : kernel.getBody().getOps<RoleOp>())
+      InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
+                             << "pipe #" << index << " has " << roles.size()
+                             << " " << side << " roles, expected exactly one";
+      for (RoleOp r : f.roles)
         if (roles.contains(r))
           d.attachNote(r.getLoc())
               << side << " role \"" << r.getName() << "\"";
@@ -67,48 +221,589 @@ LogicalResult verifyPipeRoles(KernelOp kernel) {
       describe("consumer", consumers);
     if (producers.size() == 1 && consumers.size() == 1 &&
         producers.front() == consumers.front()) {
-      InFlightDiagnostic d =
-          pipe.emitError() << "[sync.pipe-roles] pipe #" << index
-                           << " is both produced and consumed by role \""
-                           << RoleOp(producers.front()).getName()
-                           << "\"; a role cannot wait on itself";
+      InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
+                             << "pipe #" << index
+                             << " is both produced and consumed by role \""
+                             << RoleOp(producers.front()).getName()
+                             << "\"; a role cannot wait on itself";
       d.attachNote(firstProducerUse->getLoc()) << "produced here";
       d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
       ok = false;
     }
-    ++index;
   }
-  return success(ok);
+  return ok;
 }
 
-/// Checks the roles' threads and register budgets against the target.
-LogicalResult verifyRoleResources(KernelOp kernel) {
-  const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
-  if (!target)
-    return failure(); // The attribute verifier has reported it.
+/// sync.unbalanced-pipe and sync.use-after-handoff
+bool checkHandoffBalance(KernelFacts &f) {
+  bool ok = true;
+  auto check = [&](Operation *take, Value stage, bool producer) {
+    RoleOp role = take->getParentOfType<RoleOp>();
+    StringRef roleName = role ? role.getName() : StringRef("?");
+    unsigned pipe = f.pipeIndex.lookup(take->getOperand(0));
+    SmallVector<Operation *> closes;
+    for (Operation *user : stage.getUsers())
+      if (producer ? isa<PipeCommitOp>(user) : isa<PipeReleaseOp>(user))
+        closes.push_back(user);
+    const char *closeName = producer ? "commit" : "release";
+    if (closes.size() != 1) {
+      InFlightDiagnostic d = emitRuleError(take, RuleId::SyncUnbalancedPipe)
+                             << "role \"" << roleName << "\": the stage of pipe #"
+                             << pipe << " taken here is "
+                             << (closes.empty() ? "never " : "more than once ")
+                             << (producer ? "committed" : "released");
+      for (Operation *c : closes)
+        d.attachNote(c->getLoc()) << closeName << " here";
+      d.attachNote(take->getLoc())
+          << "hint: " << closeName << " each stage exactly once, in the block "
+          << "that " << (producer ? "acquired" : "waited for") << " it";
+      ok = false;
+      return;
+    }
+    Operation *close = closes.front();
+    if (close->getBlock() != take->getBlock()) {
+      InFlightDiagnostic d = emitRuleError(close, RuleId::SyncUnbalancedPipe)
+                             << "role \"" << roleName << "\": the " << closeName
+                             << " of a stage of pipe #" << pipe
+                             << " is not in the block that took it, so it "
+                                "may not run exactly once per hand-off";
+      d.attachNote(take->getLoc()) << "stage taken here";
+      ok = false;
+      return;
+    }
+    if (close->getParentOp() && take->isBeforeInBlock(close) == false) {
+      emitRuleError(close, RuleId::SyncUnbalancedPipe)
+          << "role \"" << roleName << "\": " << closeName
+          << " comes before the stage was taken";
+      ok = false;
+      return;
+    }
+    // Nothing touches the stage after it was handed back.
+    for (Operation *user : stage.getUsers()) {
+      if (user == close)
+        continue;
+      Operation *anc = close->getBlock()->findAncestorOpInBlock(*user);
+      if (anc && close->isBeforeInBlock(anc)) {
+        InFlightDiagnostic d =
+            emitRuleError(user, RuleId::SyncUseAfterHandoff)
+            << "role \"" << roleName << "\" uses a stage of pipe #" << pipe
+            << " after its " << closeName
+            << "; the other side may already be "
+            << (producer ? "reading" : "overwriting") << " it";
+        d.attachNote(close->getLoc()) << closeName << " here";
+        ok = false;
+      }
+    }
+  };
+  f.kernel.walk([&](PipeAcquireOp op) { check(op, op.getStage(), true); });
+  f.kernel.walk([&](PipeWaitOp op) { check(op, op.getStage(), false); });
+  f.kernel.walk([&](Operation *op) {
+    if (!isa<PipeCommitOp, PipeReleaseOp>(op))
+      return;
+    Value stage = op->getOperand(1);
+    Operation *def = stage.getDefiningOp();
+    bool producer = isa<PipeCommitOp>(op);
+    bool good = producer ? isa_and_nonnull<PipeAcquireOp>(def)
+                         : isa_and_nonnull<PipeWaitOp>(def);
+    if (!good || def->getOperand(0) != op->getOperand(0)) {
+      emitRuleError(op, RuleId::SyncUnbalancedPipe)
+          << (producer ? "commit" : "release")
+          << " of a stage not taken with "
+          << (producer ? "pipe.acquire" : "pipe.wait") << " on the same pipe";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/// sync.trip-count-mismatch
+bool checkTripCounts(KernelFacts &f) {
+  bool ok = true;
+  for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
+    unsigned index = f.pipeIndex.lookup(pipe);
+    RoleOp producer, consumer;
+    for (Operation *user : pipe->getUsers()) {
+      if (isa<PipeAcquireOp>(user))
+        producer = user->getParentOfType<RoleOp>();
+      if (isa<PipeWaitOp>(user))
+        consumer = user->getParentOfType<RoleOp>();
+    }
+    if (!producer || !consumer || producer == consumer)
+      continue; // sync.pipe-roles reports these
+    bool unproven = false;
+    Count made = countHandoffs<PipeAcquireOp>(producer.getBody().front(), pipe,
+                                              f.kernel, unproven);
+    Count taken = countHandoffs<PipeWaitOp>(consumer.getBody().front(), pipe,
+                                            f.kernel, unproven);
+    if (unproven) {
+      emitWarning(pipe.getLoc())
+          << "[" << getRuleInfo(RuleId::SyncTripCountMismatch).id
+          << "] unproven: the hand-offs on pipe #" << index
+          << " depend on values or conditions Cake cannot compare across "
+             "roles";
+      continue;
+    }
+    if (made != taken) {
+      InFlightDiagnostic d =
+          emitRuleError(pipe, RuleId::SyncTripCountMismatch)
+          << "role \"" << consumer.getName() << "\" waits "
+          << countStr(taken) << " times on pipe #" << index << " but role \""
+          << producer.getName() << "\" commits " << countStr(made)
+          << " times";
+      d.attachNote(producer.getLoc()) << "producer role \""
+                                      << producer.getName() << "\"";
+      d.attachNote(consumer.getLoc()) << "consumer role \""
+                                      << consumer.getName() << "\"";
+      d.attachNote(pipe.getLoc())
+          << "hint: both roles must run the same loops around their "
+             "hand-offs on this pipe";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// sync.tiles-mismatch
+bool checkTiles(KernelFacts &f) {
+  bool ok = true;
+  std::optional<std::string> first;
+  TilesOp firstTiles;
+  for (RoleOp role : f.roles) {
+    TilesOp tiles;
+    role.walk([&](TilesOp t) {
+      if (!tiles)
+        tiles = t;
+    });
+    if (!tiles)
+      continue;
+    std::string key;
+    bool known = true;
+    for (Value e : tiles.getExtents()) {
+      auto k = keyOf(e, f.kernel);
+      known &= k.has_value();
+      key += (k ? *k : "?") + ";";
+    }
+    if (!known)
+      continue;
+    if (!first) {
+      first = key;
+      firstTiles = tiles;
+    } else if (key != *first) {
+      InFlightDiagnostic d = emitRuleError(tiles, RuleId::SyncTilesMismatch)
+                             << "role \"" << role.getName()
+                             << "\" iterates different tiles than role \""
+                             << firstTiles->getParentOfType<RoleOp>().getName()
+                             << "\"; pipes would pair stages of different tiles";
+      d.attachNote(firstTiles.getLoc()) << "the other tile loop";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// sync.deadlock: a bounded simulation of every role's hand-offs.
+struct Event {
+  enum Kind { Acquire, Commit, Wait, Release } kind;
+  unsigned pipe;
+  Operation *op;
+};
+
+void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
+             int unroll, size_t cap) {
+  for (Operation &op : block) {
+    if (out.size() > cap)
+      return;
+    if (auto a = dyn_cast<PipeAcquireOp>(op))
+      out.push_back({Event::Acquire, f.pipeIndex.lookup(a.getPipe()), &op});
+    else if (auto c = dyn_cast<PipeCommitOp>(op))
+      out.push_back({Event::Commit, f.pipeIndex.lookup(c.getPipe()), &op});
+    else if (auto w = dyn_cast<PipeWaitOp>(op))
+      out.push_back({Event::Wait, f.pipeIndex.lookup(w.getPipe()), &op});
+    else if (auto r = dyn_cast<PipeReleaseOp>(op))
+      out.push_back({Event::Release, f.pipeIndex.lookup(r.getPipe()), &op});
+    else if (isa<scf::ForOp, TilesOp>(op))
+      for (int i = 0; i < unroll; ++i)
+        for (Region &r : op.getRegions())
+          for (Block &b : r)
+            flatten(b, f, out, unroll, cap);
+  }
+}
+
+bool checkDeadlock(KernelFacts &f) {
+  const int unroll = 3;
+  const size_t cap = 200000;
+  SmallVector<SmallVector<Event>> seqs;
+  for (RoleOp role : f.roles) {
+    seqs.emplace_back();
+    flatten(role.getBody().front(), f, seqs.back(), unroll, cap);
+    if (seqs.back().size() > cap)
+      return true; // too large to search: not reported
+  }
+  SmallVector<int64_t> freeSlots, full;
+  for (auto p : f.kernel.getBody().getOps<PipeOp>()) {
+    freeSlots.push_back(p.getType().getStages());
+    full.push_back(0);
+  }
+  SmallVector<size_t> pc(seqs.size(), 0);
+  auto enabled = [&](const Event &e) {
+    switch (e.kind) {
+    case Event::Acquire:
+      return freeSlots[e.pipe] > 0;
+    case Event::Wait:
+      return full[e.pipe] > 0;
+    default:
+      return true;
+    }
+  };
+  for (;;) {
+    bool progress = false, done = true;
+    for (size_t r = 0; r < seqs.size(); ++r) {
+      while (pc[r] < seqs[r].size() && enabled(seqs[r][pc[r]])) {
+        const Event &e = seqs[r][pc[r]++];
+        progress = true;
+        switch (e.kind) {
+        case Event::Acquire:
+          --freeSlots[e.pipe];
+          break;
+        case Event::Commit:
+          ++full[e.pipe];
+          break;
+        case Event::Wait:
+          --full[e.pipe];
+          break;
+        case Event::Release:
+          ++freeSlots[e.pipe];
+          break;
+        }
+      }
+      done &= pc[r] == seqs[r].size();
+    }
+    if (done)
+      return true;
+    if (!progress)
+      break;
+  }
+  // Every unfinished role waits: report the cycle of waits.
+  InFlightDiagnostic d = emitRuleError(f.kernel, RuleId::SyncDeadlock)
+                         << "the roles can deadlock (found with every loop "
+                            "unrolled "
+                         << unroll << " times): every unfinished role waits";
+  for (size_t r = 0; r < seqs.size(); ++r) {
+    if (pc[r] == seqs[r].size())
+      continue;
+    const Event &e = seqs[r][pc[r]];
+    bool acq = e.kind == Event::Acquire;
+    d.attachNote(e.op->getLoc())
+        << "role \"" << f.roles[r].getName() << "\" waits here for "
+        << (acq ? "a free stage" : "a full stage") << " of pipe #" << e.pipe
+        << (acq ? " (all stages held by its consumer)"
+                : " (its producer has committed nothing new)");
+  }
+  d.attachNote(f.kernel.getLoc())
+      << "hint: release stages before waiting on more than the pipe holds, "
+         "and do not make a producer wait on its own consumer";
+  return false;
+}
+
+/// sync.proxy-fence: smem.write then an async read of the same ring in a
+/// block without fence.proxy_async between them.
+bool checkProxyFence(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](Block *block) {
+    llvm::DenseMap<Value, Operation *> pending; // ring -> unfenced write
+    for (Operation &op : *block) {
+      if (auto w = dyn_cast<SmemWriteOp>(op)) {
+        pending[w.getDst()] = &op;
+      } else if (isa<FenceProxyAsyncOp>(op)) {
+        pending.clear();
+      } else {
+        SmallVector<Value> reads;
+        if (auto s = dyn_cast<TmaStoreOp>(op))
+          reads.push_back(s.getSrc());
+        if (auto m = dyn_cast<MmaOp>(op)) {
+          reads.push_back(m.getA());
+          reads.push_back(m.getB());
+        }
+        for (Value r : reads)
+          if (Operation *w = pending.lookup(r)) {
+            InFlightDiagnostic d =
+                emitRuleError(&op, RuleId::SyncProxyFence)
+                << "ring #" << f.ringIndex.lookup(r)
+                << " is read by the async proxy after ordinary stores "
+                   "without a proxy fence";
+            d.attachNote(w->getLoc()) << "generic-proxy write here";
+            d.attachNote(op.getLoc())
+                << "hint: put cake.fence.proxy_async between them";
+            ok = false;
+            pending.erase(r);
+          }
+      }
+    }
+  });
+  return ok;
+}
+
+/// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)
+bool checkRoleResources(KernelFacts &f) {
+  const TargetInfo *target = f.target;
   int64_t threads = 0, registers = 0;
-  for (auto role : kernel.getBody().getOps<RoleOp>()) {
+  bool ok = true;
+  for (RoleOp role : f.roles) {
     threads += role.getNumWarps() * 32;
     if (auto regs = role.getRegs())
       registers += role.getNumWarps() * 32 * int64_t(*regs);
-    if (role.getRegs() && !target->hasSetmaxnreg)
-      return role.emitError()
-             << "[hw.arch-feature] role \"" << role.getName()
-             << "\" asks for regs(" << *role.getRegs() << ") but "
-             << target->arch << " has no setmaxnreg";
+    if (role.getRegs() && !target->hasSetmaxnreg) {
+      emitRuleError(role, RuleId::HwArchFeature)
+          << "role \"" << role.getName() << "\" asks for regs("
+          << *role.getRegs() << ") but " << target->arch
+          << " has no setmaxnreg";
+      ok = false;
+    }
+    if (role.getRegs() && !role.getWarpgroups()) {
+      emitRuleError(role, RuleId::HwWarpgroupAlignment)
+          << "role \"" << role.getName()
+          << "\" asks for regs() but is not a warpgroups(n) role: setmaxnreg "
+             "applies to whole warpgroups";
+      ok = false;
+    }
   }
-  if (threads > target->maxThreadsPerBlock)
-    return kernel.emitError()
-           << "[resource.threads] the roles need " << threads
-           << " threads, more than the " << target->maxThreadsPerBlock
-           << " a CTA of " << target->arch << " can have";
-  if (registers > target->registersPerSM)
-    return kernel.emitError()
-           << "[resource.register-budget] the roles' register budgets add up "
-              "to "
-           << registers << " registers, more than the "
-           << target->registersPerSM << " of the register file";
-  return success();
+  if (threads > target->maxThreadsPerBlock) {
+    emitRuleError(f.kernel, RuleId::ResourceThreads)
+        << "the roles need " << threads << " threads, more than the "
+        << target->maxThreadsPerBlock << " a CTA of " << target->arch
+        << " can have";
+    ok = false;
+  }
+  if (registers > target->registersPerSM) {
+    emitRuleError(f.kernel, RuleId::ResourceRegisterBudget)
+        << "the roles' register budgets add up to " << registers
+        << " registers, more than the " << target->registersPerSM
+        << " of the register file";
+    ok = false;
+  }
+  return ok;
+}
+
+/// resource.smem-capacity
+bool checkSharedMemory(KernelFacts &f) {
+  int64_t bytes = computeSharedMemoryLayout(f.kernel).totalBytes;
+  if (bytes <= f.target->smemPerBlockOptIn)
+    return true;
+  InFlightDiagnostic d = emitRuleError(f.kernel, RuleId::ResourceSmemCapacity)
+                         << "barriers and rings need " << bytes
+                         << " bytes of shared memory (with alignment), more "
+                            "than the "
+                         << f.target->smemPerBlockOptIn << " a CTA of "
+                         << f.target->arch << " can have";
+  for (auto ring : f.kernel.getBody().getOps<RingOp>())
+    d.attachNote(ring.getLoc()) << "ring #" << f.ringIndex.lookup(ring)
+                                << " of " << ring.getType().getRingBytes()
+                                << " bytes";
+  d.attachNote(f.kernel.getLoc())
+      << "hint: fewer stages or smaller tiles";
+  return false;
+}
+
+int64_t fragRegisters(FragType t, int64_t threads) {
+  int64_t bytes = t.getNumElements() * getElementBytes(t.getElementType());
+  return (bytes + 4 * threads - 1) / (4 * threads);
+}
+
+/// resource.fragment-registers: per loop, the fragments carried across it
+/// plus the largest one defined in its body (mma results accumulate in
+/// place and are not counted twice).
+bool checkFragmentRegisters(KernelFacts &f) {
+  bool ok = true;
+  int64_t allThreads = 0;
+  for (RoleOp role : f.roles)
+    allThreads += role.getNumWarps() * 32;
+  int64_t baseline = std::min<int64_t>(
+      f.target->maxRegistersPerThread / 8 * 8,
+      allThreads ? f.target->registersPerSM / allThreads / 8 * 8 : 255);
+  for (RoleOp role : f.roles) {
+    int64_t threads = role.getNumWarps() * 32;
+    int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;
+    role.walk([&](scf::ForOp loop) {
+      int64_t carried = 0, largest = 0;
+      for (Value v : loop.getRegionIterArgs())
+        if (auto t = dyn_cast<FragType>(v.getType()))
+          carried += fragRegisters(t, threads);
+      loop.getBody()->walk([&](Operation *op) {
+        // An mma accumulates in place: its result reuses the accumulator's
+        // registers.
+        if (isa<MmaOp>(op))
+          return;
+        for (Value r : op->getResults())
+          if (auto t = dyn_cast<FragType>(r.getType()))
+            largest = std::max(largest, fragRegisters(t, threads));
+      });
+      // 16 registers stay for addresses, indices and the loop itself.
+      int64_t need = carried + largest + 16;
+      if (carried > 0 && need > budget) {
+        emitRuleError(loop, RuleId::ResourceFragmentRegisters)
+            << "role \"" << role.getName() << "\" keeps " << carried
+            << " registers of fragments across this loop and up to "
+            << largest << " more in its body (+16 for addresses): " << need
+            << " > its budget of " << budget << " per thread";
+        ok = false;
+      }
+    });
+  }
+  return ok;
+}
+
+/// dataflow.read-outside-wait, dataflow.write-outside-acquire
+bool checkStageAccess(KernelFacts &f) {
+  bool ok = true;
+  auto check = [&](Operation *op, Value ring, Value stage, bool write) {
+    Operation *def = stage.getDefiningOp();
+    RuleId rule = write ? RuleId::DataflowWriteOutsideAcquire
+                        : RuleId::DataflowReadOutsideWait;
+    bool rightKind = write ? isa_and_nonnull<PipeAcquireOp>(def)
+                           : isa_and_nonnull<PipeWaitOp>(def);
+    if (!rightKind) {
+      InFlightDiagnostic d =
+          emitRuleError(op, rule)
+          << (write ? "writes" : "reads") << " ring #" << f.ringIndex.lookup(ring)
+          << " through a stage not taken with "
+          << (write ? "pipe.acquire" : "pipe.wait");
+      if (def)
+        d.attachNote(def->getLoc()) << "stage taken here";
+      ok = false;
+      return;
+    }
+    Value pipe = def->getOperand(0);
+    if (!KernelFacts::pipeHolds(pipe, ring)) {
+      InFlightDiagnostic d = emitRuleError(op, rule)
+                             << (write ? "writes" : "reads") << " ring #"
+                             << f.ringIndex.lookup(ring)
+                             << " through a stage of pipe #"
+                             << f.pipeIndex.lookup(pipe)
+                             << ", which does not hold that ring";
+      d.attachNote(def->getLoc()) << "stage taken here";
+      ok = false;
+    }
+  };
+  f.kernel.walk([&](Operation *op) {
+    if (auto t = dyn_cast<TmaLoadOp>(op))
+      check(op, t.getDst(), t.getStage(), true);
+    else if (auto w = dyn_cast<SmemWriteOp>(op))
+      check(op, w.getDst(), w.getStage(), true);
+    else if (auto s = dyn_cast<TmaStoreOp>(op))
+      check(op, s.getSrc(), s.getStage(), false);
+    else if (auto m = dyn_cast<MmaOp>(op)) {
+      check(op, m.getA(), m.getAStage(), false);
+      check(op, m.getB(), m.getBStage(), false);
+    }
+  });
+  return ok;
+}
+
+/// dataflow.cross-role, dataflow.handoff-outside-role
+bool checkRoleScoping(KernelFacts &f) {
+  bool ok = true;
+  for (Operation &op : f.kernel.getBody().front())
+    if (!isa<RoleOp, RingOp, PipeOp>(op) && op.getDialect() &&
+        op.getDialect()->getNamespace() == "cake") {
+      emitRuleError(&op, RuleId::DataflowHandoffOutsideRole)
+          << "'" << op.getName() << "' is outside every role; it would run on "
+          << "every warp of the CTA";
+      ok = false;
+    }
+  for (RoleOp role : f.roles)
+    role.walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Operation *owner = v.getParentRegion()->getParentOp();
+        RoleOp defRole = isa<RoleOp>(owner)
+                             ? cast<RoleOp>(owner)
+                             : owner->getParentOfType<RoleOp>();
+        if (defRole && defRole != role) {
+          InFlightDiagnostic d =
+              emitRuleError(op, RuleId::DataflowCrossRole)
+              << "role \"" << role.getName()
+              << "\" uses a value defined in role \"" << defRole.getName()
+              << "\"; roles share only pipes and rings";
+          d.attachNote(defRole.getLoc()) << "defined in this role";
+          ok = false;
+        }
+      }
+    });
+  return ok;
+}
+
+/// hw.arch-feature, hw.warpgroup-alignment, dataflow.fragment-layout,
+/// hw.mma-smem-descriptor, hw.tma-alignment (static shapes)
+bool checkHardware(KernelFacts &f) {
+  bool ok = true;
+  const TargetInfo *t = f.target;
+  f.kernel.walk([&](Operation *op) {
+    if (isa<TmaLoadOp, TmaStoreOp>(op) && !t->hasTma) {
+      emitRuleError(op, RuleId::HwArchFeature)
+          << "TMA copies need sm_90a or newer; the kernel targets " << t->arch;
+      ok = false;
+    }
+    auto mma = dyn_cast<MmaOp>(op);
+    if (!mma)
+      return;
+    bool has = mma.getKind() == MmaKind::wgmma     ? t->hasWgmma
+               : mma.getKind() == MmaKind::tcgen05 ? t->hasTcgen05
+                                                   : t->hasMmaSync;
+    if (!has) {
+      emitRuleError(op, RuleId::HwArchFeature)
+          << stringifyMmaKind(mma.getKind()) << " is not available on "
+          << t->arch;
+      ok = false;
+      return;
+    }
+    if (mma.getKind() != MmaKind::wgmma)
+      return;
+    auto role = op->getParentOfType<RoleOp>();
+    if (role && !role.getWarpgroups()) {
+      emitRuleError(op, RuleId::HwWarpgroupAlignment)
+          << "wgmma in role \"" << role.getName()
+          << "\", which is not a warpgroups(n) role";
+      ok = false;
+      return;
+    }
+    if (role) {
+      int64_t wgs = role.getNumWarps() / 4;
+      int64_t m = mma.getAcc().getType().getShape()[0];
+      if (m % (64 * wgs) != 0) {
+        emitRuleError(op, RuleId::DataflowFragmentLayout)
+            << "the " << m << "-row accumulator does not split into 64-row "
+            << "slabs over the " << wgs << " warpgroups of role \""
+            << role.getName() << "\"";
+        ok = false;
+      }
+    }
+    ok &= succeeded(verifyWgmmaOperands(mma));
+  });
+  // Static row strides of TMA tensors.
+  f.kernel.walk([&](Operation *op) {
+    Value g;
+    if (auto l = dyn_cast<TmaLoadOp>(op))
+      g = l.getSrc();
+    else if (auto s = dyn_cast<TmaStoreOp>(op))
+      g = s.getDst();
+    else
+      return;
+    auto type = cast<GlobalType>(g.getType());
+    int64_t stride = getElementBytes(type.getElementType());
+    for (int64_t d = type.getRank() - 1; d > 0; --d) {
+      if (type.isDynamicDim(d))
+        return; // checked at launch
+      stride *= type.getShape()[d];
+      if (stride % 16 != 0) {
+        emitRuleError(op, RuleId::HwTmaAlignment)
+            << "the rows of " << type << " are " << stride
+            << " bytes apart, not a multiple of 16: the copy engine cannot "
+               "address them";
+        ok = false;
+        return;
+      }
+    }
+  });
+  return ok;
 }
 
 struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
@@ -119,8 +814,28 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
         ok = false;
         return;
       }
-      ok &= succeeded(verifyPipeRoles(kernel));
-      ok &= succeeded(verifyRoleResources(kernel));
+      KernelFacts f(kernel);
+      if (!f.target) {
+        ok = false;
+        return;
+      }
+      bool scoped = checkRoleScoping(f);
+      ok &= scoped;
+      ok &= checkPipeRoles(f);
+      ok &= checkHardware(f);
+      ok &= checkRoleResources(f);
+      ok &= checkSharedMemory(f);
+      ok &= checkFragmentRegisters(f);
+      ok &= checkStageAccess(f);
+      ok &= checkProxyFence(f);
+      bool balanced = checkHandoffBalance(f);
+      ok &= balanced;
+      ok &= checkTiles(f);
+      bool counts = checkTripCounts(f);
+      ok &= counts;
+      // A deadlock search over unbalanced hand-offs only repeats them.
+      if (scoped && balanced && counts)
+        ok &= checkDeadlock(f);
     });
     if (!ok)
       signalPassFailure();

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace mlir {
 namespace cake {
@@ -23,6 +24,17 @@ namespace cake {
 
 #define GEN_PASS_REGISTRATION
 #include "cake/Transforms/Passes.h.inc"
+
+/// Where cake-derive places barriers and rings in shared memory.
+struct SharedMemoryLayout {
+  llvm::DenseMap<Operation *, int64_t> offsets; ///< pipes' barriers, rings
+  int64_t totalBytes = 0; ///< dynamic shared memory to request
+};
+SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
+
+/// Checks that a wgmma's operands can be described by shared-memory
+/// descriptors ([hw.mma-smem-descriptor]).
+LogicalResult verifyWgmmaOperands(MmaOp op);
 
 /// Registers the `cake-lower` pipeline: cake-derive, convert-cake-to-nvvm,
 /// the upstream GPU/NVVM/LLVM lowering and gpu-module-to-binary (cubin by
