@@ -1,0 +1,119 @@
+// dataflow.* rules of cake-verify.
+// RUN: cake-opt --cake-verify %s -split-input-file -verify-diagnostics
+
+// The consumer reads through a stage it acquired (producer side).
+cake.kernel @read_through_acquire() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+    %t = cake.pipe.wait %q : !cake.pipe<2>
+    cake.pipe.release %q, %t : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-note @+1 {{stage taken here}}
+    %t = cake.pipe.acquire %q : !cake.pipe<2>
+    // expected-error @+1 {{[dataflow.read-outside-wait] reads ring #1 through a stage not taken with pipe.wait}}
+    %r = cake.mma wgmma %a[%s], %b[%t], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.commit %q, %t : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// The stage comes from a pipe that does not hold the ring it reads.
+cake.kernel @wrong_pipe() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+    %t = cake.pipe.acquire %q : !cake.pipe<2>
+    cake.pipe.commit %q, %t : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    // expected-note @+1 {{stage taken here}}
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %t = cake.pipe.wait %q : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.read-outside-wait] reads ring #1 through a stage of pipe #0, which does not hold that ring}}
+    %r = cake.mma wgmma %a[%s], %b[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+    cake.pipe.release %q, %t : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// The producer writes through a stage it waited for (consumer side).
+cake.kernel @write_through_wait(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    // expected-note @+1 {{stage taken here}}
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-error @+1 {{[dataflow.write-outside-acquire] writes ring #0 through a stage not taken with pipe.acquire}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Roles share only pipes and rings: a value of one role is not visible in
+// another (MLIR's dominance rule; registry: dataflow.cross-role).
+cake.kernel @cross_role(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+  }
+  cake.role "b" warps(1) {
+    // expected-error @+1 {{use of undeclared SSA value name}}
+    cake.tiles (%m) in (%M) {}
+  }
+}
+
+// -----
+
+cake.kernel @outside_role() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+1 {{[dataflow.handoff-outside-role] 'cake.pipe.acquire' is outside every role; it would run on every warp of the CTA}}
+  %s = cake.pipe.acquire %p : !cake.pipe<2>
+  cake.role "use" warpgroups(1) {
+    %t = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Three warpgroups cannot split a 128-row wgmma accumulator into 64-row
+// slabs.
+cake.kernel @acc_split() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(3) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-layout] the 128-row accumulator does not split into 64-row slabs over the 3 warpgroups of role "use"}}
+    %r = cake.mma wgmma %a[%s], %a[%s], %z : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}

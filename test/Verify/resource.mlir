@@ -1,0 +1,60 @@
+// resource.* rules of cake-verify.
+// RUN: cake-opt --cake-verify %s -split-input-file -verify-diagnostics
+
+// Five 4-stage rings of 128x64 bf16: 5 x 64 KiB do not fit 227 KiB.
+// expected-error @+2 {{[resource.smem-capacity] barriers and rings need 328704 bytes of shared memory (with alignment), more than the 232448 a CTA of sm_90a can have}}
+// expected-note @+1 {{hint: fewer stages or smaller tiles}}
+cake.kernel @too_much_smem() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{ring #0 of 65536 bytes}}
+  %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring #1 of 65536 bytes}}
+  %b = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring #2 of 65536 bytes}}
+  %c = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring #3 of 65536 bytes}}
+  %d = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  // expected-note @+1 {{ring #4 of 65536 bytes}}
+  %e = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// Near miss: the example GEMM's 4 stages of 128x64 + 256x64 fit (198656 B).
+cake.kernel @fits() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<4 x 256x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// A 128x256 f32 accumulator over 2 warpgroups is 128 registers per thread;
+// with 120 registers that cannot fit.
+cake.kernel @acc_too_big(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  cake.role "load" warpgroups(1) regs(40) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %K step %c64 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "mma" warpgroups(2) regs(120) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %z = cake.frag.zero : !cake.frag<128x256xf32>
+    // expected-error @+1 {{[resource.fragment-registers] role "mma" keeps 128 registers of fragments across this loop and up to 0 more in its body (+16 for addresses): 144 > its budget of 120 per thread}}
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%x = %z) -> (!cake.frag<128x256xf32>) {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      %r = cake.mma wgmma %a[%s], %b[%s], %x : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+      scf.yield %r : !cake.frag<128x256xf32>
+    }
+  }
+}

@@ -1,0 +1,301 @@
+// sync.* rules of cake-verify: one failing case per rule, and near misses
+// that must pass.
+// RUN: cake-opt --cake-verify %s -split-input-file -verify-diagnostics
+
+// Near miss: a consumer holding both stages of a 2-stage pipe for a whole
+// tile, then releasing them, is fine (the k-means pattern).
+cake.kernel @hold_two(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    cake.tiles (%t) in (%n) {
+      %s0 = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s0 : !cake.pipe<2>
+      %s1 = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s1 : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      %s0 = cake.pipe.wait %p : !cake.pipe<2>
+      %s1 = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s0 : !cake.pipe<2>
+      cake.pipe.release %p, %s1 : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+cake.kernel @never_released() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    // expected-error @+2 {{[sync.unbalanced-pipe] role "use": the stage of pipe #0 taken here is never released}}
+    // expected-note @+1 {{hint: release each stage exactly once, in the block that waited for it}}
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @released_twice() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    // expected-error @+2 {{the stage of pipe #0 taken here is more than once released}}
+    // expected-note @+1 {{hint:}}
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-note @+1 {{release here}}
+    cake.pipe.release %p, %s : !cake.pipe<2>
+    // expected-note @+1 {{release here}}
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @commit_in_branch(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    // expected-note @+1 {{stage taken here}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    scf.if %c {
+      // expected-error @+1 {{[sync.unbalanced-pipe] role "load": the commit of a stage of pipe #0 is not in the block that took it}}
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @mma_after_release() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-note @+1 {{release here}}
+    cake.pipe.release %p, %s : !cake.pipe<2>
+    // expected-error @+1 {{[sync.use-after-handoff] role "use" uses a stage of pipe #0 after its release; the other side may already be overwriting it}}
+    %r = cake.mma wgmma %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// The consumer's K loop steps by 32 where the producer's steps by 64.
+cake.kernel @trip_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits trip(c0..dim(arg0,1) by c32) times on pipe #0 but role "load" commits trip(c0..dim(arg0,1) by c64) times}}
+  // expected-note @+1 {{hint: both roles must run the same loops}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "load"}}
+  cake.role "load" warps(1) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %K step %c64 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  // expected-note @+1 {{consumer role "use"}}
+  cake.role "use" warpgroups(1) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    scf.for %k = %c0 to %K step %c32 {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// Near miss: the same trip count computed separately in each role passes.
+cake.kernel @trip_match(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %K step %c64 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %K2 = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %z = arith.constant 0 : index
+    %s64 = arith.constant 64 : index
+    scf.for %k = %z to %K2 step %s64 {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// A loop bound Cake cannot compare across roles is reported as unproven.
+cake.kernel @trip_unproven(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven: the hand-offs on pipe #0 depend on values or conditions Cake cannot compare across roles}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %h = arith.remui %K, %c1 : index
+    scf.for %k = %c0 to %h step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+cake.kernel @tiles_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    // expected-note @+1 {{the other tile loop}}
+    cake.tiles (%m) in (%M) {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %N = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    // expected-error @+1 {{[sync.tiles-mismatch] role "use" iterates different tiles than role "load"; pipes would pair stages of different tiles}}
+    cake.tiles (%m) in (%N) {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// The consumer waits for 3 stages of a 2-stage pipe before releasing any:
+// the producer can never fill the third.
+// expected-error @+2 {{[sync.deadlock] the roles can deadlock (found with every loop unrolled 3 times): every unfinished role waits}}
+// expected-note @+1 {{hint: release stages before waiting on more than the pipe holds}}
+cake.kernel @deadlock() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s0 = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s0 : !cake.pipe<2>
+    %s1 = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s1 : !cake.pipe<2>
+    // expected-note @+1 {{role "load" waits here for a free stage of pipe #0 (all stages held by its consumer)}}
+    %s2 = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s2 : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s0 = cake.pipe.wait %p : !cake.pipe<2>
+    %s1 = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-note @+1 {{role "use" waits here for a full stage of pipe #0 (its producer has committed nothing new)}}
+    %s2 = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s0 : !cake.pipe<2>
+    cake.pipe.release %p, %s1 : !cake.pipe<2>
+    cake.pipe.release %p, %s2 : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Two pipes in opposite directions, each side waiting first: a cycle.
+// expected-error @+2 {{[sync.deadlock]}}
+// expected-note @+1 {{hint:}}
+cake.kernel @deadlock_cycle() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %b : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "x" warps(1) {
+    // expected-note @+1 {{role "x" waits here for a full stage of pipe #1}}
+    %t = cake.pipe.wait %q : !cake.pipe<1>
+    cake.pipe.release %q, %t : !cake.pipe<1>
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    cake.pipe.commit %p, %s : !cake.pipe<1>
+  }
+  cake.role "y" warps(1) {
+    // expected-note @+1 {{role "y" waits here for a full stage of pipe #0}}
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    cake.pipe.release %p, %s : !cake.pipe<1>
+    %t = cake.pipe.acquire %q : !cake.pipe<1>
+    cake.pipe.commit %q, %t : !cake.pipe<1>
+  }
+}
+
+// -----
+
+cake.kernel @no_proxy_fence(%C: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
+  %o = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %o : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "produce" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %z = cake.frag.zero : !cake.frag<64x64xbf16>
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    // expected-note @+1 {{generic-proxy write here}}
+    cake.smem.write %z -> %o[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+    // expected-error @+2 {{[sync.proxy-fence] ring #0 is handed over after ordinary stores without a proxy fence; a TMA store or mma reading it may see stale data}}
+    // expected-note @+1 {{hint: put cake.fence.proxy_async after the writes}}
+    cake.pipe.commit %p, %s : !cake.pipe<1>
+  }
+  cake.role "drain" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    cake.tma.store %o[%s] -> %C[%c0, %c0] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+    cake.pipe.release %p, %s : !cake.pipe<1>
+  }
+}
+
+// -----
+
+// Near miss: the same hand-over with the fence passes.
+cake.kernel @proxy_fenced(%C: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
+  %o = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %o : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "produce" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xbf16>
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    cake.smem.write %z -> %o[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+    cake.fence.proxy_async
+    cake.pipe.commit %p, %s : !cake.pipe<1>
+  }
+  cake.role "drain" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    cake.tma.store %o[%s] -> %C[%c0, %c0] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+    cake.pipe.release %p, %s : !cake.pipe<1>
+  }
+}
