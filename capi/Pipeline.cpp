@@ -9,6 +9,7 @@
 #include "cake/InitAll.h"
 #include "cake/Translate/Translate.h"
 #include "cake/Transforms/Passes.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -29,26 +30,6 @@ using namespace mlir;
 #include "cake/Transforms/Passes.capi.h.inc"
 using namespace mlir::cake;
 #include "cake/Transforms/Passes.capi.cpp.inc"
-
-/// "file:line:col" for the first file location inside `loc`, else the
-/// location as MLIR prints it.
-static std::string locationString(Location loc) {
-  std::string out;
-  loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l)) {
-      out = (f.getFilename().getValue() + ":" + Twine(f.getLine()) + ":" +
-             Twine(f.getColumn()))
-                .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (out.empty()) {
-    llvm::raw_string_ostream os(out);
-    loc.print(os);
-  }
-  return out;
-}
 
 static MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity s) {
   switch (s) {
@@ -82,18 +63,26 @@ MlirLogicalResult mlirCakeRunPipelineOnSource(
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
     if (!onDiagnostic)
       return success();
-    std::string loc = locationString(diag.getLocation());
+    std::string loc = cake::locationString(diag.getLocation());
     std::string msg = diag.str();
+    cake::RuleDiagnosticFields fields = cake::parseRuleDiagnostic(diag);
     std::vector<std::string> noteLocs, noteMsgs;
     for (Diagnostic &note : diag.getNotes()) {
-      noteLocs.push_back(locationString(note.getLocation()));
+      noteLocs.push_back(cake::locationString(note.getLocation()));
       noteMsgs.push_back(note.str());
     }
     std::vector<MlirCakeDiagnosticNote> notes;
     for (size_t i = 0; i < noteLocs.size(); ++i)
       notes.push_back({wrap(StringRef(noteLocs[i])), wrap(StringRef(noteMsgs[i]))});
-    MlirCakeDiagnostic d{wrapSeverity(diag.getSeverity()), wrap(StringRef(loc)),
-                         wrap(StringRef(msg)), (intptr_t)notes.size(),
+    MlirCakeDiagnostic d{wrapSeverity(diag.getSeverity()),
+                         wrap(StringRef(loc)),
+                         wrap(StringRef(msg)),
+                         wrap(StringRef(fields.rule)),
+                         wrap(StringRef(fields.role)),
+                         wrap(StringRef(fields.resource)),
+                         wrap(StringRef(fields.stage)),
+                         wrap(StringRef(fields.hint)),
+                         (intptr_t)notes.size(),
                          notes.empty() ? nullptr : notes.data()};
     onDiagnostic(&d, diagnosticUserData);
     return success();

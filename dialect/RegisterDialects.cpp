@@ -8,6 +8,7 @@
 
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/InitAll.h"
+#include "cake/Verify/Rules.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -46,4 +47,5 @@ void mlir::cake::registerAllDialects(DialectRegistry &registry) {
   registerGPUDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+  registerDiagnosticsJson(registry);
 }

@@ -30,3 +30,55 @@ InFlightDiagnostic mlir::cake::emitRuleError(Location loc, RuleId rule) {
 InFlightDiagnostic mlir::cake::emitRuleError(Operation *op, RuleId rule) {
   return emitRuleError(op->getLoc(), rule);
 }
+
+std::string mlir::cake::locationString(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      out = (f.getFilename().getValue() + ":" + Twine(f.getLine()) + ":" +
+             Twine(f.getColumn()))
+                .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (out.empty()) {
+    llvm::raw_string_ostream os(out);
+    loc.print(os);
+  }
+  return out;
+}
+
+/// The text after `prefix` up to (not including) a character in `stops`.
+static std::string after(StringRef text, StringRef prefix, StringRef stops) {
+  size_t at = text.find(prefix);
+  if (at == StringRef::npos)
+    return "";
+  StringRef rest = text.drop_front(at + prefix.size());
+  return rest.take_until([&](char c) { return stops.contains(c); }).str();
+}
+
+RuleDiagnosticFields mlir::cake::parseRuleDiagnostic(const Diagnostic &diag) {
+  RuleDiagnosticFields f;
+  std::string msg = diag.str();
+  StringRef text(msg);
+  if (text.starts_with("["))
+    f.rule = text.drop_front().take_until([](char c) { return c == ']'; }).str();
+  f.role = after(text, "role \"", "\"");
+  for (StringRef kind : {"pipe #", "ring #"}) {
+    std::string n = after(text, kind, " ,;:)");
+    if (!n.empty()) {
+      f.resource = (kind + n).str();
+      break;
+    }
+  }
+  f.stage = after(text, "stage ", " ,;:)");
+  if (!f.stage.empty() && !llvm::all_of(f.stage, ::isdigit))
+    f.stage.clear();
+  for (const Diagnostic &note : diag.getNotes()) {
+    std::string n = note.str();
+    if (StringRef(n).starts_with("hint: "))
+      f.hint = n.substr(6);
+  }
+  return f;
+}

@@ -23,11 +23,19 @@ typedef struct MlirCakeDiagnosticNote {
   MlirStringRef message;
 } MlirCakeDiagnosticNote;
 
-/// One diagnostic. Strings are valid only during the callback.
+/// One diagnostic. Strings are valid only during the callback; a field a
+/// diagnostic does not have is an empty string. `rule`, `role`, `resource`
+/// (e.g. "pipe #0"), `stage` and `hint` are the structured facts of a rule
+/// diagnostic, the same as --cake-diagnostics-json writes.
 typedef struct MlirCakeDiagnostic {
   MlirDiagnosticSeverity severity;
   MlirStringRef location; ///< "file:line:col", or the location as MLIR prints it
   MlirStringRef message;
+  MlirStringRef rule;     ///< e.g. "sync.pipe-roles"
+  MlirStringRef role;
+  MlirStringRef resource;
+  MlirStringRef stage;
+  MlirStringRef hint;
   intptr_t numNotes;
   const MlirCakeDiagnosticNote *notes;
 } MlirCakeDiagnostic;

@@ -32,6 +32,11 @@ static void onDiagnostic(const MlirCakeDiagnostic *d, void *userData) {
   printf("[%s] %.*s: %.*s\n", severityName(d->severity),
          (int)d->location.length, d->location.data, (int)d->message.length,
          d->message.data);
+  if (d->rule.length)
+    printf("  rule=%.*s role=%.*s resource=%.*s hint=%.*s\n",
+           (int)d->rule.length, d->rule.data, (int)d->role.length,
+           d->role.data, (int)d->resource.length, d->resource.data,
+           (int)d->hint.length, d->hint.data);
   for (intptr_t i = 0; i < d->numNotes; ++i)
     printf("  note %.*s: %.*s\n", (int)d->notes[i].location.length,
            d->notes[i].location.data, (int)d->notes[i].message.length,
@@ -112,6 +117,7 @@ int main(void) {
 
   run(ctx, "bad.mlir", kTwoProducers, "cake-verify", 0);
   // CHECK: [error] bad.mlir:5:8: [sync.pipe-roles] pipe #0 has 2 producer roles, expected exactly one
+  // CHECK-NEXT: rule=sync.pipe-roles role= resource=pipe #0 hint=
   // CHECK-NEXT: note bad.mlir:6:3: producer role "a"
   // CHECK-NEXT: note bad.mlir:10:3: producer role "b"
   // CHECK: [error] bad.mlir:5:8: [sync.pipe-roles] pipe #0 has 0 consumer roles, expected exactly one

@@ -13,6 +13,14 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
+struct cJSON;
+
+namespace mlir {
+class DialectRegistry;
+}
+
 namespace mlir {
 namespace cake {
 
@@ -35,6 +43,26 @@ const RuleInfo &getRuleInfo(RuleId rule);
 /// Emits an error at `op` whose message starts with "[rule.id] ".
 InFlightDiagnostic emitRuleError(Operation *op, RuleId rule);
 InFlightDiagnostic emitRuleError(Location loc, RuleId rule);
+
+/// The structured facts of a rule diagnostic, read back from its text by
+/// the conventions every rule follows: "[rule.id] " leads the message,
+/// `role "name"`, `pipe #N` / `ring #N` and `stage N` name the participants,
+/// and a note starting with "hint: " gives the repair.
+struct RuleDiagnosticFields {
+  std::string rule, role, resource, stage, hint;
+};
+RuleDiagnosticFields parseRuleDiagnostic(const Diagnostic &diag);
+
+/// The JSON form of a diagnostic (cJSON object; the caller owns it).
+cJSON *diagnosticToJson(const Diagnostic &diag);
+
+/// Adds `--cake-diagnostics-json=<path|->` and, for contexts that load the
+/// Cake dialect, the handler that writes diagnostics as JSON.
+void registerDiagnosticsJson(DialectRegistry &registry);
+
+/// "file:line:col" of the first file location inside `loc`, else the
+/// location as MLIR prints it.
+std::string locationString(Location loc);
 
 } // namespace cake
 } // namespace mlir

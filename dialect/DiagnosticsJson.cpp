@@ -1,0 +1,141 @@
+//===- DiagnosticsJson.cpp - Rule diagnostics as JSON ---------------------===//
+//
+// `--cake-diagnostics-json=<path|->` (registered with the dialects): once
+// the Cake dialect is loaded into a context, every diagnostic of that
+// context (parse errors, op verifiers, cake-verify's rules) is also written
+// as JSON with cJSON: rule, severity, location, role, resource, stage,
+// message, hint, notes, and for sync.deadlock the waiting cycle as a trace.
+// The text diagnostics are printed as usual. The file is rewritten after
+// each diagnostic, so it is complete whenever the tool stops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Verify/Rules.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cjson/cJSON.h>
+#include <cstdio>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+llvm::cl::opt<std::string> &jsonPathOption() {
+  static llvm::cl::opt<std::string> option(
+      "cake-diagnostics-json",
+      llvm::cl::desc("Also write every diagnostic as JSON (rule, severity, "
+                     "location, role, resource, stage, message, hint, notes) "
+                     "to <path>, or to stdout with '-'"),
+      llvm::cl::value_desc("path|-"), llvm::cl::init(""));
+  return option;
+}
+
+const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+void addString(cJSON *obj, const char *key, const std::string &v) {
+  if (v.empty())
+    cJSON_AddNullToObject(obj, key);
+  else
+    cJSON_AddStringToObject(obj, key, v.c_str());
+}
+
+/// The diagnostics collected so far, shared by every context of the tool.
+struct Sink {
+  std::mutex mutex;
+  cJSON *all = nullptr;
+
+  void write(const std::string &path) {
+    char *text = cJSON_Print(all);
+    if (!text)
+      return;
+    if (path == "-") {
+      llvm::outs() << text << "\n";
+      llvm::outs().flush();
+    } else if (FILE *f = std::fopen(path.c_str(), "w")) {
+      std::fputs(text, f);
+      std::fputs("\n", f);
+      std::fclose(f);
+    }
+    cJSON_free(text);
+  }
+};
+Sink &sink() {
+  static Sink s;
+  return s;
+}
+} // namespace
+
+cJSON *mlir::cake::diagnosticToJson(const Diagnostic &diag) {
+  RuleDiagnosticFields f = parseRuleDiagnostic(diag);
+  cJSON *d = cJSON_CreateObject();
+  addString(d, "rule", f.rule);
+  cJSON_AddStringToObject(d, "severity", severityName(diag.getSeverity()));
+  cJSON_AddStringToObject(d, "location",
+                          locationString(diag.getLocation()).c_str());
+  addString(d, "role", f.role);
+  addString(d, "resource", f.resource);
+  addString(d, "stage", f.stage);
+  cJSON_AddStringToObject(d, "message", diag.str().c_str());
+  addString(d, "hint", f.hint);
+  cJSON *notes = cJSON_AddArrayToObject(d, "notes");
+  cJSON *trace = f.rule == "sync.deadlock" ? cJSON_AddArrayToObject(d, "trace")
+                                           : nullptr;
+  for (const Diagnostic &note : diag.getNotes()) {
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "location",
+                            locationString(note.getLocation()).c_str());
+    cJSON_AddStringToObject(n, "message", note.str().c_str());
+    cJSON_AddItemToArray(notes, n);
+    if (trace && StringRef(note.str()).contains("waits here")) {
+      cJSON *t = cJSON_CreateObject();
+      RuleDiagnosticFields nf = parseRuleDiagnostic(note);
+      addString(t, "role", nf.role);
+      addString(t, "resource", nf.resource);
+      cJSON_AddStringToObject(t, "location",
+                              locationString(note.getLocation()).c_str());
+      cJSON_AddStringToObject(t, "waits_for", note.str().c_str());
+      cJSON_AddItemToArray(trace, t);
+    }
+  }
+  return d;
+}
+
+void mlir::cake::registerDiagnosticsJson(DialectRegistry &registry) {
+  (void)jsonPathOption(); // make the option known before parsing
+  registry.addExtension(+[](MLIRContext *ctx, CakeDialect *) {
+    std::string path = jsonPathOption();
+    if (path.empty())
+      return;
+    {
+      std::lock_guard<std::mutex> lock(sink().mutex);
+      if (!sink().all) {
+        sink().all = cJSON_CreateArray();
+        sink().write(path);
+      }
+    }
+    ctx->getDiagEngine().registerHandler([path](Diagnostic &diag) {
+      std::lock_guard<std::mutex> lock(sink().mutex);
+      cJSON_AddItemToArray(sink().all, diagnosticToJson(diag));
+      sink().write(path);
+      return failure(); // let the text handler print it too
+    });
+  });
+}
