@@ -120,3 +120,27 @@ MlirLogicalResult mlirCakeWriteKernelSummaryJson(MlirOperation op,
   mlir::detail::CallbackOstream stream(callback, userData);
   return wrap(cake::writeKernelSummaryJson(unwrap(op), stream));
 }
+
+MlirLogicalResult mlirCakeRegisterRule(MlirContext ctx, MlirStringRef id,
+                                       MlirStringRef summary,
+                                       MlirCakeRuleCallback callback,
+                                       void *userData) {
+  cake::ExternalRule rule;
+  rule.id = unwrap(id).str();
+  rule.summary = unwrap(summary).str();
+  rule.check = [callback, userData](Operation *kernel) {
+    return unwrap(callback(wrap(kernel), userData));
+  };
+  std::string error;
+  if (failed(cake::registerExternalRule(std::move(rule), error))) {
+    emitError(UnknownLoc::get(unwrap(ctx))) << error;
+    return mlirLogicalResultFailure();
+  }
+  return mlirLogicalResultSuccess();
+}
+
+void mlirCakeEmitRuleError(MlirOperation op, MlirStringRef ruleId,
+                           MlirStringRef message) {
+  emitError(unwrap(op)->getLoc())
+      << "[" << unwrap(ruleId) << "] " << unwrap(message);
+}

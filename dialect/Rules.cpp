@@ -6,6 +6,8 @@
 
 #include "cake/Verify/Rules.h"
 
+#include <mutex>
+
 using namespace mlir;
 using namespace mlir::cake;
 
@@ -81,4 +83,45 @@ RuleDiagnosticFields mlir::cake::parseRuleDiagnostic(const Diagnostic &diag) {
       f.hint = n.substr(6);
   }
   return f;
+}
+
+namespace {
+struct ExternalRules {
+  std::mutex mutex;
+  std::vector<ExternalRule> rules;
+};
+ExternalRules &externalRules() {
+  static ExternalRules r;
+  return r;
+}
+} // namespace
+
+LogicalResult mlir::cake::registerExternalRule(ExternalRule rule,
+                                               std::string &error) {
+  StringRef id(rule.id);
+  auto [family, name] = id.split('.');
+  if (name.empty() || !llvm::is_contained(
+                          {"sync", "resource", "dataflow", "hw"}, family)) {
+    error = "rule id '" + rule.id +
+            "' must be family.name with family sync, resource, dataflow or hw";
+    return failure();
+  }
+  for (const RuleInfo &r : getAllRules())
+    if (r.id == id) {
+      error = "rule id '" + rule.id + "' is a built-in rule";
+      return failure();
+    }
+  std::lock_guard<std::mutex> lock(externalRules().mutex);
+  for (const ExternalRule &r : externalRules().rules)
+    if (r.id == rule.id) {
+      error = "rule id '" + rule.id + "' is already registered";
+      return failure();
+    }
+  externalRules().rules.push_back(std::move(rule));
+  return success();
+}
+
+std::vector<ExternalRule> mlir::cake::getExternalRules() {
+  std::lock_guard<std::mutex> lock(externalRules().mutex);
+  return externalRules().rules;
 }

@@ -839,6 +839,9 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       // A deadlock search over unbalanced hand-offs only repeats them.
       if (balanced && counts)
         ok &= checkDeadlock(f);
+      // Rules registered at run time (e.g. written in C).
+      for (const ExternalRule &rule : getExternalRules())
+        ok &= succeeded(rule.check(kernel));
     });
     if (!ok)
       signalPassFailure();

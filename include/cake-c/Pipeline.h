@@ -61,6 +61,26 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeRunPipelineOnSource(
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteKernelSummaryJson(
     MlirOperation op, MlirStringCallback callback, void *userData);
 
+/// A rule written in C: called by cake-verify on every cake.kernel (after
+/// the built-in rules); report violations with mlirCakeEmitRuleError and
+/// return failure.
+typedef MlirLogicalResult (*MlirCakeRuleCallback)(MlirOperation kernel,
+                                                  void *userData);
+
+/// Registers a rule `id` ("family.name", family one of sync, resource,
+/// dataflow, hw; not a built-in id) that runs inside cake-verify in every
+/// context of this process. Fails, with a diagnostic on `ctx`, on a bad or
+/// taken id.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeRegisterRule(
+    MlirContext ctx, MlirStringRef id, MlirStringRef summary,
+    MlirCakeRuleCallback callback, void *userData);
+
+/// Emits an error at `op` reading "[ruleId] message", the form every rule
+/// uses (so it is parsed into the same structured fields).
+MLIR_CAPI_EXPORTED void mlirCakeEmitRuleError(MlirOperation op,
+                                              MlirStringRef ruleId,
+                                              MlirStringRef message);
+
 #ifdef __cplusplus
 }
 #endif

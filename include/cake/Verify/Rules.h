@@ -13,7 +13,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <string>
+#include <vector>
 
 struct cJSON;
 
@@ -43,6 +45,19 @@ const RuleInfo &getRuleInfo(RuleId rule);
 /// Emits an error at `op` whose message starts with "[rule.id] ".
 InFlightDiagnostic emitRuleError(Operation *op, RuleId rule);
 InFlightDiagnostic emitRuleError(Location loc, RuleId rule);
+
+/// A rule registered at run time (from C through the C API): it runs inside
+/// cake-verify on every kernel after the built-in rules and reports with
+/// emitError "[id] ..." like them.
+struct ExternalRule {
+  std::string id, summary;
+  std::function<LogicalResult(Operation *kernel)> check;
+};
+/// Registers an external rule. Fails (with a message in `error`) if the id
+/// is not `family.name` with a known family or is already taken.
+LogicalResult registerExternalRule(ExternalRule rule, std::string &error);
+/// A copy of the external rules registered so far.
+std::vector<ExternalRule> getExternalRules();
 
 /// The structured facts of a rule diagnostic, read back from its text by
 /// the conventions every rule follows: "[rule.id] " leads the message,
