@@ -25,6 +25,10 @@ const RuleInfo &mlir::cake::getRuleInfo(RuleId rule) {
   return kRules[static_cast<size_t>(rule)];
 }
 
+std::string mlir::cake::rulePrefix(RuleId rule) {
+  return ("[" + getRuleInfo(rule).id + "] ").str();
+}
+
 InFlightDiagnostic mlir::cake::emitRuleError(Location loc, RuleId rule) {
   return emitError(loc) << "[" << getRuleInfo(rule).id << "] ";
 }

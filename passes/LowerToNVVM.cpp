@@ -406,9 +406,20 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](PipeWaitOp w) {
         return emitHandoff(w, w.getPipe(), /*producer=*/false);
       })
-      .Case([&](PipeCommitOp) {
-        // The full barrier was armed with the stage's bytes at acquire; the
-        // copies' completion finishes the phase. Nothing to emit.
+      .Case([&](PipeCommitOp c) {
+        // A TMA-filled stage's full barrier was armed at acquire and the
+        // copies finish the phase: nothing to emit. Otherwise arrive.
+        auto acquire = c.getStage().getDefiningOp<PipeAcquireOp>();
+        bool filledByTma =
+            acquire && llvm::any_of(acquire.getStage().getUsers(),
+                                    [](Operation *u) { return isa<TmaLoadOp>(u); });
+        if (filledByTma)
+          return success();
+        const PipeInfo &info = pipes[c.getPipe()];
+        Value full = smemAt(arith::AddIOp::create(
+            b, loc(), i32c(info.full),
+            arith::MulIOp::create(b, loc(), map.lookup(c.getStage()), i32c(8))));
+        NVVM::MBarrierArriveOp::create(b, loc(), Type(), full, Value());
         return success();
       })
       .Case([&](PipeReleaseOp r) { return emitRelease(r); })
@@ -646,7 +657,12 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
   NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity,
                                         i32c(10000000));
-  if (producer) {
+  // A stage filled by TMA arms its full barrier with the bytes the copies
+  // will deliver; their completion ends the phase. A stage without copies
+  // is a pure signal: its commit arrives instead.
+  bool filledByTma = llvm::any_of(op->getResult(0).getUsers(),
+                                  [](Operation *u) { return isa<TmaLoadOp>(u); });
+  if (producer && filledByTma) {
     Value full =
         smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
     NVVM::MBarrierArriveExpectTxOp::create(

@@ -316,6 +316,47 @@ bool checkHandoffBalance(KernelFacts &f) {
   return ok;
 }
 
+/// sync.expect-tx-balance: a stage filled by TMA receives exactly one copy
+/// into every ring of its pipe, since its full barrier expects the bytes of
+/// all of them. (A stage with no copy at all is a pure signal.)
+bool checkExpectTx(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](PipeAcquireOp acquire) {
+    auto pipe = acquire.getPipe().getDefiningOp<PipeOp>();
+    if (!pipe)
+      return;
+    llvm::DenseMap<Value, SmallVector<Operation *>> fills;
+    bool anyTma = false;
+    for (Operation *user : acquire.getStage().getUsers()) {
+      if (auto t = dyn_cast<TmaLoadOp>(user)) {
+        fills[t.getDst()].push_back(user);
+        anyTma = true;
+      }
+    }
+    if (!anyTma)
+      return;
+    for (Value ring : pipe.getRings()) {
+      size_t n = fills.lookup(ring).size();
+      if (n == 1)
+        continue;
+      auto type = cast<RingType>(ring.getType());
+      InFlightDiagnostic d =
+          emitRuleError(acquire, RuleId::SyncExpectTxBalance)
+          << "the stage of pipe #" << f.pipeIndex.lookup(pipe)
+          << " acquired here gets " << n << " copies into ring #"
+          << f.ringIndex.lookup(ring) << ", but its full barrier expects "
+          << type.getTileBytes() << " bytes from exactly one: the phase would "
+          << (n == 0 ? "never complete (hang)" : "complete early (race)");
+      for (Operation *c : fills.lookup(ring))
+        d.attachNote(c->getLoc()) << "copy here";
+      d.attachNote(acquire.getLoc())
+          << "hint: load every ring of the pipe once per stage";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
 /// sync.trip-count-mismatch
 bool checkTripCounts(KernelFacts &f) {
   bool ok = true;
@@ -831,6 +872,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkFragmentRegisters(f);
       ok &= checkStageAccess(f);
       ok &= checkProxyFence(f);
+      ok &= checkExpectTx(f);
       bool balanced = checkHandoffBalance(f);
       ok &= balanced;
       ok &= checkTiles(f);

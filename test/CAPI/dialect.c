@@ -105,10 +105,10 @@ int main(void) {
 
   // Invalid parameters give a diagnostic and a null handle, never an abort.
   show("bad ring", mlirCakeRingTypeGet(ctx, 0, 2, tile, bf16, 128));
-  // CHECK: diagnostic: expected a stage count >= 1, got 0
+  // CHECK: diagnostic: [resource.stage-count] expected a stage count >= 1, got 0
   // CHECK: bad ring: <null>
   show("bad swizzle", mlirCakeRingTypeGet(ctx, 2, 2, tile, bf16, 48));
-  // CHECK: diagnostic: expected a swizzle of 0, 32, 64 or 128 bytes, got 48
+  // CHECK: diagnostic: [hw.swizzle-mode] expected a swizzle of 0, 32, 64 or 128 bytes, got 48
   // CHECK: bad swizzle: <null>
   MlirAttribute badTarget =
       mlirCakeTargetAttrGet(ctx, mlirStringRefCreateFromCString("sm_42"));

@@ -299,3 +299,24 @@ cake.kernel @proxy_fenced(%C: !cake.global<?x?xbf16>) attributes {target = #cake
     cake.pipe.release %p, %s : !cake.pipe<1>
   }
 }
+
+// -----
+
+// Ring %b of the pipe receives no copy: its 8 KiB never arrive.
+cake.kernel @missing_copy(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+2 {{[sync.expect-tx-balance] the stage of pipe #0 acquired here gets 0 copies into ring #1, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
+    // expected-note @+1 {{hint: load every ring of the pipe once per stage}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}

@@ -42,6 +42,9 @@ struct RuleInfo {
 llvm::ArrayRef<RuleInfo> getAllRules();
 const RuleInfo &getRuleInfo(RuleId rule);
 
+/// "[rule.id] ", the prefix of every message of `rule`.
+std::string rulePrefix(RuleId rule);
+
 /// Emits an error at `op` whose message starts with "[rule.id] ".
 InFlightDiagnostic emitRuleError(Operation *op, RuleId rule);
 InFlightDiagnostic emitRuleError(Location loc, RuleId rule);

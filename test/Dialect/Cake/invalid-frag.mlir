@@ -4,7 +4,7 @@
 cake.kernel @convert_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{expected the same shape, got [64, 64] and [64, 32]}}
+    // expected-error @+1 {{[dataflow.fragment-shape] expected the same shape, got [64, 64] and [64, 32]}}
     %c = cake.frag.convert %z : !cake.frag<64x64xf32> -> !cake.frag<64x32xbf16>
   }
 }

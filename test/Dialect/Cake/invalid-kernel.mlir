@@ -14,7 +14,7 @@ cake.kernel @no_roles(%A: !cake.global<?xf16>) attributes {target = #cake.target
 
 // -----
 
-// expected-error @+1 {{expected argument #0 to be a !cake.global tensor or a scalar}}
+// expected-error @+1 {{[dataflow.kernel-signature] expected argument #0 to be a !cake.global tensor or a scalar}}
 cake.kernel @bad_arg(%x: !cake.stage) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {}
 }
@@ -37,14 +37,14 @@ cake.kernel @bad_schedule() attributes {target = #cake.target<"sm_90a">, schedul
 
 cake.kernel @dup_roles() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {}
-  // expected-error @+1 {{duplicate role name "r" in kernel @dup_roles}}
+  // expected-error @+1 {{[sync.role-names] duplicate role name "r" in kernel @dup_roles}}
   cake.role "r" warps(1) {}
 }
 
 // -----
 
 cake.kernel @both_counts() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
-  // expected-error @+1 {{role "r" must give exactly one of warpgroups(n) or warps(n)}}
+  // expected-error @+1 {{[resource.role-warps] role "r" must give exactly one of warpgroups(n) or warps(n)}}
   cake.role "r" warpgroups(1) warps(4) {}
 }
 
@@ -92,7 +92,7 @@ cake.role "orphan" warps(1) {}
 
 cake.kernel @tiles_rank(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
   cake.role "r" warps(1) {
-    // expected-error @+1 {{expected 2 extents to match the schedule's tile [64, 64], got 1}}
+    // expected-error @+1 {{[sync.tiles-schedule] expected 2 extents to match the schedule's tile [64, 64], got 1}}
     cake.tiles (%m) in (%n) {}
   }
 }
@@ -119,7 +119,7 @@ cake.kernel @tiles_mismatch(%n: index) attributes {target = #cake.target<"sm_90a
 
 cake.kernel @dim_range(%A: !cake.global<?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
-    // expected-error @+1 {{expected a dimension in [0, 2), got 2}}
+    // expected-error @+1 {{[dataflow.tensor-dim] expected a dimension in [0, 2), got 2}}
     %d = cake.dim %A, 2 : !cake.global<?x?xf16>
   }
 }

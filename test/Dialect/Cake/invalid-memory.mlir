@@ -4,7 +4,7 @@
 cake.kernel @pipe_depths() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
   %b = cake.ring : !cake.ring<3 x 64x64xf16, swizzle = 128>
-  // expected-error @+1 {{expected every ring to have the pipe's 2 stages, ring #1 has 3}}
+  // expected-error @+1 {{[sync.pipe-depth] expected every ring to have the pipe's 2 stages, ring #1 has 3}}
   %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.ring<3 x 64x64xf16, swizzle = 128>
   cake.role "r" warps(1) {}
 }
@@ -26,7 +26,7 @@ cake.kernel @tma_coords(%A: !cake.global<?x?xf16>) attributes {target = #cake.ta
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index
     %s = cake.pipe.acquire %p : !cake.pipe<2>
-    // expected-error @+1 {{expected 2 coordinates for a rank-2 tensor, got 1}}
+    // expected-error @+1 {{[hw.tma-rank] expected 2 coordinates for a rank-2 tensor, got 1}}
     cake.tma.load %A[%c0] -> %a[%s] : !cake.global<?x?xf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
   }
 }
@@ -39,7 +39,7 @@ cake.kernel @tma_dtype(%A: !cake.global<?x?xbf16>) attributes {target = #cake.ta
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index
     %s = cake.pipe.acquire %p : !cake.pipe<2>
-    // expected-error @+1 {{expected ring and tensor element types to match, got 'f16' and 'bf16'}}
+    // expected-error @+1 {{[dataflow.element-type] expected ring and tensor element types to match, got 'f16' and 'bf16'}}
     cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
   }
 }
@@ -104,7 +104,7 @@ cake.kernel @smem_write_shape() attributes {target = #cake.target<"sm_90a">, sch
   cake.role "r" warps(1) {
     %s = cake.pipe.acquire %p : !cake.pipe<1>
     %z = cake.frag.zero : !cake.frag<64x32xf16>
-    // expected-error @+1 {{expected the fragment shape [64, 32] to equal the ring tile [64, 64]}}
+    // expected-error @+1 {{[dataflow.box-shape] expected the fragment shape [64, 32] to equal the ring tile [64, 64]}}
     cake.smem.write %z -> %a[%s] : !cake.frag<64x32xf16> -> !cake.ring<1 x 64x64xf16, swizzle = 128>
   }
 }

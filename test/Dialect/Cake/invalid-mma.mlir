@@ -8,7 +8,7 @@ cake.kernel @k_mismatch() attributes {target = #cake.target<"sm_90a">, schedule 
   cake.role "r" warpgroups(1) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{expected A and B to share K, got A [64, 64] and B [64, 32]}}
+    // expected-error @+1 {{[dataflow.mma-operands] expected A and B to share K, got A [64, 64] and B [64, 32]}}
     %r = cake.mma wgmma %a[%s], %b[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x32xbf16, swizzle = 64>, !cake.frag<64x64xf32>
   }
 }

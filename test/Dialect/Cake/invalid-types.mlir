@@ -1,12 +1,12 @@
 // Type verifiers: each case is one message.
 // RUN: cake-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{expected a stage count >= 1, got 0}}
+// expected-error @+1 {{[resource.stage-count] expected a stage count >= 1, got 0}}
 module attributes {t = !cake.ring<0 x 64x64xbf16, swizzle = 128>} {}
 
 // -----
 
-// expected-error @+1 {{expected a swizzle of 0, 32, 64 or 128 bytes, got 96}}
+// expected-error @+1 {{[hw.swizzle-mode] expected a swizzle of 0, 32, 64 or 128 bytes, got 96}}
 module attributes {t = !cake.ring<2 x 64x64xbf16, swizzle = 96>} {}
 
 // -----
@@ -17,7 +17,7 @@ module attributes {t = !cake.ring<2 x 64x128xbf16, swizzle = 128>} {}
 
 // -----
 
-// expected-error @+1 {{expected an element type the copy engine can move}}
+// expected-error @+1 {{[hw.tma-element-type] expected an element type the copy engine can move}}
 module attributes {t = !cake.ring<2 x 64x64xi4, swizzle = 0>} {}
 
 // -----
@@ -27,7 +27,7 @@ module attributes {t = !cake.pipe<0>} {}
 
 // -----
 
-// expected-error @+1 {{expected a global tensor of rank 1 to 5, got rank 6}}
+// expected-error @+1 {{[dataflow.type-shape] expected a global tensor of rank 1 to 5, got rank 6}}
 module attributes {t = !cake.global<1x1x1x1x1x1xf32>} {}
 
 // -----
