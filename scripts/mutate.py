@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Mutation harness for Cake's verifier.
+
+Applies systematic mutations to valid kernels (drop a release, reorder an
+acquire and its commit, change a stage count, a tile, a register budget, a
+box dimension, a trip count, the target, a role's warp shape, remove a
+fence) and runs `cake-opt --cake-verify` on every mutant. Reports, per
+mutation class, how many mutants the verifier rejects and with which rule
+(from --cake-diagnostics-json), and writes the table as Markdown.
+
+Classes marked "yes" break a contract in every kernel and must all be
+rejected; `--check` exits non-zero if one is not (or if cake-opt crashes
+or hangs on any mutant). "depends" classes break one only in some kernels
+(doubled stages may or may not fit); "no" classes are legal. Mutants that
+verify can be written out (--emit-passing DIR) to run on the GPU.
+
+usage: mutate.py [--cake-opt build/bin/cake-opt] [--markdown FILE]
+                 [--check] [--emit-passing DIR] [kernel.cake.mlir ...]
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def lines_matching(text, pattern):
+    return [i for i, l in enumerate(text.split("\n")) if re.search(pattern, l)]
+
+
+def drop_line(text, index):
+    lines = text.split("\n")
+    del lines[index]
+    return "\n".join(lines)
+
+
+def each_line(pattern, edit):
+    """Mutants: `edit` applied to each line matching `pattern` in turn."""
+    def gen(text):
+        for i in lines_matching(text, pattern):
+            lines = text.split("\n")
+            new = edit(lines, i)
+            if new is not None:
+                yield "\n".join(new)
+    return gen
+
+
+def drop(pattern):
+    return each_line(pattern, lambda lines, i: lines[:i] + lines[i + 1:])
+
+
+def commit_before_loads(lines, i):
+    # Move the commit right after its acquire: the copies then land in a
+    # stage already handed over.
+    for j in range(i - 1, -1, -1):
+        if "cake.pipe.acquire" in lines[j]:
+            if j + 1 == i:
+                return None
+            return lines[:j + 1] + [lines[i]] + lines[j + 1:i] + lines[i + 1:]
+    return None
+
+
+def replace_all(old, new):
+    def gen(text):
+        if old in text:
+            yield text.replace(old, new)
+    return gen
+
+
+def ring_types(text):
+    return sorted(set(re.findall(r"!cake\.ring<[^>]*>", text)))
+
+
+def per_ring(edit):
+    """Mutants: one ring type rewritten consistently through the file."""
+    def gen(text):
+        for t in ring_types(text):
+            new = edit(t)
+            if new and new != t:
+                yield text.replace(t, new)
+    return gen
+
+
+def ring_stages(delta):
+    def edit(t):
+        m = re.match(r"!cake\.ring<(\d+) x (.*)>", t)
+        return f"!cake.ring<{int(m.group(1)) + delta} x {m.group(2)}>"
+    return per_ring(edit)
+
+
+def all_stages(factor):
+    def gen(text):
+        new = re.sub(r"(!cake\.ring<|!cake\.pipe<)(\d+)",
+                     lambda m: f"{m.group(1)}{int(m.group(2)) * factor}", text)
+        if new != text:
+            yield new
+    return gen
+
+
+def ring_dim(which, value):
+    def edit(t):
+        m = re.match(r"!cake\.ring<(\d+) x (\d+)x(\d+)x(\w+), (.*)>", t)
+        if not m:
+            return None
+        dims = [int(m.group(2)), int(m.group(3))]
+        dims[which] = value
+        return (f"!cake.ring<{m.group(1)} x {dims[0]}x{dims[1]}x{m.group(4)}, "
+                f"{m.group(5)}>")
+    return per_ring(edit)
+
+
+def role_regs(value):
+    return each_line(r"regs\(\d+\)",
+                     lambda l, i: l[:i] + [re.sub(r"regs\(\d+\)",
+                                                  f"regs({value})", l[i])] +
+                     l[i + 1:])
+
+
+def one_step(old, new):
+    """Change the loop step constant in one role only (the last one)."""
+    def gen(text):
+        idx = [m.start() for m in re.finditer(re.escape(old), text)]
+        if len(idx) >= 2:
+            k = idx[-1]
+            yield text[:k] + new + text[k + len(old):]
+    return gen
+
+
+# name -> (generator, breaks a contract?): True for every mutant, False
+# for none, None when it depends on the kernel (e.g. whether doubled stages
+# still fit shared memory): those are reported but not in the catch rate.
+CLASSES = collections.OrderedDict([
+    ("drop a release", (drop(r"cake\.pipe\.release"), True)),
+    ("drop a commit", (drop(r"cake\.pipe\.commit"), True)),
+    ("commit before the copies", (each_line(r"cake\.pipe\.commit",
+                                            commit_before_loads), True)),
+    ("drop a fence", (drop(r"cake\.fence\.proxy_async"), True)),
+    ("one ring's stages +1", (ring_stages(+1), True)),
+    ("every stage count x2 (fits or not)", (all_stages(2), None)),
+    ("ring rows 128 -> 96", (ring_dim(0, 96), True)),
+    ("ring inner dim -> 128 (past the swizzle)", (ring_dim(1, 128), True)),
+    ("ring rows -> 512 (past the TMA box)", (ring_dim(0, 512), True)),
+    ("register budget -> 236", (role_regs(236), True)),
+    ("register budget -> 256 (fits or not)", (role_regs(256), None)),
+    ("register budget -> 16", (role_regs(16), True)),
+    ("one role's K step 64 -> 32", (one_step("arith.constant 64 : index",
+                                             "arith.constant 32 : index"),
+                                    True)),
+    ("one role's K step 128 -> 64", (one_step("arith.constant 128 : index",
+                                              "arith.constant 64 : index"),
+                                     True)),
+    ("target sm_90a -> sm_80", (replace_all('"sm_90a"', '"sm_80"'), True)),
+    ("warpgroups(2) -> warps(6)", (replace_all("warpgroups(2)", "warps(6)"),
+                                   True)),
+    ("every stage count -1 (deadlocks or not)", (all_stages(1), None)),
+    ("group_m -> 4 (legal)", (replace_all("group_m = 8", "group_m = 4"),
+                              False)),
+])
+
+
+def stage_minus_one(text):
+    new = re.sub(r"(!cake\.ring<|!cake\.pipe<)(\d+)",
+                 lambda m: f"{m.group(1)}{max(1, int(m.group(2)) - 1)}", text)
+    if new != text:
+        yield new
+
+
+CLASSES["every stage count -1 (deadlocks or not)"] = (stage_minus_one, None)
+
+
+def verify(cake_opt, text, workdir):
+    src = os.path.join(workdir, "mutant.mlir")
+    js = os.path.join(workdir, "diags.json")
+    with open(src, "w") as f:
+        f.write(text)
+    if os.path.exists(js):
+        os.remove(js)
+    try:
+        p = subprocess.run([cake_opt, "--cake-verify", src, "-o", os.devnull,
+                            f"--cake-diagnostics-json={js}"],
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return "timeout", []
+    if p.returncode < 0:
+        return "crash", []
+    rules = []
+    if os.path.exists(js):
+        with open(js) as f:
+            rules = sorted({d["rule"] or "parser/other" for d in json.load(f)
+                            if d["severity"] == "error"})
+    if p.returncode == 0:
+        return "passed", rules
+    return "rejected", rules or ["parser/other"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cake-opt", default=os.path.join(ROOT, "build/bin/cake-opt"))
+    ap.add_argument("--markdown")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--emit-passing")
+    ap.add_argument("kernels", nargs="*")
+    args = ap.parse_args()
+    kernels = args.kernels or sorted(
+        glob.glob(os.path.join(ROOT, "examples/*.cake.mlir")) +
+        glob.glob(os.path.join(ROOT, "examples/*/*.cake.mlir")))
+
+    stats = collections.OrderedDict()
+    bad = []
+    passing = 0
+    with tempfile.TemporaryDirectory() as work:
+        for name, (gen, illegal) in CLASSES.items():
+            st = dict(mutants=0, rejected=0, passed=0, crashed=0,
+                      rules=collections.Counter(), illegal=illegal)
+            for k in kernels:
+                text = open(k).read()
+                for n, m in enumerate(gen(text)):
+                    st["mutants"] += 1
+                    outcome, rules = verify(args.cake_opt, m, work)
+                    if outcome in ("crash", "timeout"):
+                        st["crashed"] += 1
+                        bad.append(f"{outcome}: {name} on {k}")
+                        continue
+                    if outcome == "rejected":
+                        st["rejected"] += 1
+                        st["rules"].update(rules)
+                    else:
+                        st["passed"] += 1
+                        if illegal is True:
+                            bad.append(f"not caught: {name} on "
+                                       f"{os.path.relpath(k, ROOT)} #{n}")
+                        if args.emit_passing:
+                            os.makedirs(args.emit_passing, exist_ok=True)
+                            base = os.path.basename(k).replace(".cake.mlir", "")
+                            slug = re.sub(r"[^a-z0-9]+", "-", name.lower())
+                            out = os.path.join(args.emit_passing,
+                                               f"{base}--{slug}-{n}.cake.mlir")
+                            with open(out, "w") as f:
+                                f.write(m)
+                            passing += 1
+            stats[name] = st
+
+    rows = ["| mutation | breaks a contract | mutants | rejected | passed "
+            "| rejected by |", "|---|---|---|---|---|---|"]
+    tot_illegal = caught = 0
+    for name, st in stats.items():
+        by = ", ".join(f"`{r}` ({c})" for r, c in st["rules"].most_common())
+        verdict = {True: "yes", False: "no (legal)", None: "depends"}[st["illegal"]]
+        rows.append(f"| {name} | {verdict} | "
+                    f"{st['mutants']} | {st['rejected']} | {st['passed']} | "
+                    f"{by or '-'} |")
+        if st["illegal"] is True:
+            tot_illegal += st["mutants"]
+            caught += st["rejected"]
+    table = "\n".join(rows)
+    summary = (f"{caught} of {tot_illegal} contract-breaking mutants rejected "
+               f"({100.0 * caught / max(tot_illegal, 1):.1f}%) over "
+               f"{len(kernels)} kernels")
+    print(table)
+    print(summary)
+    for b in bad:
+        print(b)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table + "\n\n" + summary + ".\n")
+    if args.check and bad:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
