@@ -69,6 +69,14 @@ struct RingInfo {
   int64_t offset, tileBytes;
 };
 
+/// Which part of the wgmma accumulator layout a fragment occupies.
+enum class FragLayout { Acc, Row, Col };
+struct FragInfo {
+  FragLayout layout;
+  int64_t count; ///< values per thread
+  Type type;     ///< the LLVM struct holding them
+};
+
 /// The role being emitted.
 struct RoleState {
   RoleOp role;
@@ -121,7 +129,16 @@ private:
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitMma(MmaOp op);
   LogicalResult emitStore(StoreOp op);
+  FailureOr<FragInfo> fragInfo(FragType type, Operation *where);
   FailureOr<Type> fragStructType(FragType type, Operation *where);
+  Value splat(Type structType, Value v);
+  Value quadShuffle(Value v, int32_t offset);
+  Value threadRow();
+  LogicalResult emitFragMap(FragMapOp op);
+  LogicalResult emitArgmin(FragArgminOp op);
+  LogicalResult emitReduce(FragReduceOp op);
+  LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
 
   KernelOp kernel;
   gpu::GPUModuleOp module;
@@ -426,17 +443,30 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](TmaLoadOp t) { return emitTmaLoad(t); })
       .Case([&](MmaOp m) { return emitMma(m); })
       .Case([&](FragZeroOp z) -> LogicalResult {
-        FailureOr<Type> st = fragStructType(z.getType(), z);
-        if (failed(st))
+        FailureOr<FragInfo> info = fragInfo(z.getType(), z);
+        if (failed(info))
           return failure();
-        map.map(z.getResult(), LLVM::ZeroOp::create(b, loc(), *st));
+        map.map(z.getResult(), LLVM::ZeroOp::create(b, loc(), info->type));
         return success();
       })
-      .Case([&](FragConvertOp c) -> LogicalResult {
-        FailureOr<Type> from = fragStructType(c.getInput().getType(), c);
-        FailureOr<Type> to = fragStructType(c.getType(), c);
-        if (failed(from) || failed(to))
+      .Case([&](FragSplatOp sp) -> LogicalResult {
+        FailureOr<FragInfo> info = fragInfo(sp.getType(), sp);
+        if (failed(info))
           return failure();
+        map.map(sp.getResult(),
+                splat(info->type, map.lookupOrDefault(sp.getValue())));
+        return success();
+      })
+      .Case([&](FragMapOp m) { return emitFragMap(m); })
+      .Case([&](FragArgminOp a) { return emitArgmin(a); })
+      .Case([&](FragReduceOp r) { return emitReduce(r); })
+      .Case([&](LoadOp l) { return emitLoad(l); })
+      .Case([&](FragConvertOp c) -> LogicalResult {
+        FailureOr<FragInfo> from = fragInfo(c.getInput().getType(), c);
+        FailureOr<FragInfo> toInfo = fragInfo(c.getType(), c);
+        if (failed(from) || failed(toInfo))
+          return failure();
+        Type *to = &toInfo->type;
         Type dst = c.getType().getElementType();
         Type srcElt = c.getInput().getType().getElementType();
         if (!srcElt.isF32() || !(dst.isBF16() || dst.isF16()))
@@ -721,22 +751,316 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
   return success();
 }
 
-FailureOr<Type> KernelEmitter::fragStructType(FragType type, Operation *where) {
-  // Only the wgmma accumulator layout is lowered today: an M x N fragment
-  // owned by a role of W warpgroups, M = 64 W, each thread holding N / 2
-  // values.
+FailureOr<FragInfo> KernelEmitter::fragInfo(FragType type, Operation *where) {
+  // Fragments live in the register layout of a wgmma accumulator of the
+  // role (M = 64 W rows over W warpgroups): thread (warpgroup g, warp w,
+  // lane l) holds rows 64 g + 16 w + l/4 + 8 h, h in {0, 1}, and columns
+  // 8 j + 2 (l % 4) + e, e in {0, 1}. An M x N fragment holds N / 2 values
+  // (index 4 j + 2 h + e), an M x 1 "row" fragment the 2 rows (index h),
+  // a 1 x N "column" fragment the N / 4 columns (index 2 j + e).
   if (!role || !role->role.getWarpgroups() || type.getRank() != 2)
-    return where->emitError("register fragments are lowered only in the "
-                            "wgmma accumulator layout (rank 2, in a "
-                            "warpgroups role) today");
+    return where->emitError("register fragments are lowered in the wgmma "
+                            "accumulator layout (rank 2, in a warpgroups "
+                            "role) today");
   int64_t wgs = role->role.getNumWarps() / 4;
   int64_t m = type.getShape()[0], n = type.getShape()[1];
-  if (m != 64 * wgs || n % 8 != 0)
+  FragInfo info;
+  if (m == 1 && n % 8 == 0) {
+    info.layout = FragLayout::Col;
+    info.count = n / 4;
+  } else if (m == 64 * wgs && n == 1) {
+    info.layout = FragLayout::Row;
+    info.count = 2;
+  } else if (m == 64 * wgs && n % 8 == 0) {
+    info.layout = FragLayout::Acc;
+    info.count = n / 2;
+  } else {
     return where->emitError("fragment ")
-           << m << "x" << n << " is not a wgmma accumulator of " << wgs
-           << " warpgroups (expected M = " << 64 * wgs << ")";
-  SmallVector<Type> elts(n / 2, type.getElementType());
-  return LLVM::LLVMStructType::getLiteral(ctx, elts);
+           << m << "x" << n << " has no register layout in a role of " << wgs
+           << " warpgroups (expected " << 64 * wgs << "xN, " << 64 * wgs
+           << "x1 or 1xN with N a multiple of 8)";
+  }
+  SmallVector<Type> elts(info.count, type.getElementType());
+  info.type = LLVM::LLVMStructType::getLiteral(ctx, elts);
+  return info;
+}
+
+FailureOr<Type> KernelEmitter::fragStructType(FragType type, Operation *where) {
+  FailureOr<FragInfo> info = fragInfo(type, where);
+  if (failed(info))
+    return failure();
+  if (info->layout != FragLayout::Acc)
+    return where->emitError("expected an accumulator-shaped fragment here");
+  return info->type;
+}
+
+Value KernelEmitter::splat(Type structType, Value v) {
+  Value out = LLVM::UndefOp::create(b, loc(), structType);
+  unsigned n = cast<LLVM::LLVMStructType>(structType).getBody().size();
+  for (unsigned i = 0; i < n; ++i)
+    out = LLVM::InsertValueOp::create(b, loc(), out, v, i);
+  return out;
+}
+
+/// The element of an input of layout `in` that broadcasts to element `i` of
+/// a result of layout `out`, or -1 if it does not broadcast.
+static int64_t broadcastIndex(FragLayout out, FragLayout in, int64_t i) {
+  if (in == out)
+    return i;
+  if (out == FragLayout::Acc && in == FragLayout::Row)
+    return (i / 2) % 2;
+  if (out == FragLayout::Acc && in == FragLayout::Col)
+    return (i / 4) * 2 + i % 2;
+  return -1;
+}
+
+LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
+  SmallVector<FragInfo> ins;
+  for (Value v : op.getInputs()) {
+    FailureOr<FragInfo> info = fragInfo(cast<FragType>(v.getType()), op);
+    if (failed(info))
+      return failure();
+    ins.push_back(*info);
+  }
+  SmallVector<FragInfo> outs;
+  for (Value v : op.getResults()) {
+    FailureOr<FragInfo> info = fragInfo(cast<FragType>(v.getType()), op);
+    if (failed(info))
+      return failure();
+    outs.push_back(*info);
+  }
+  SmallVector<Value> results;
+  for (const FragInfo &o : outs)
+    results.push_back(LLVM::UndefOp::create(b, loc(), o.type));
+  Block &body = op.getBody().front();
+  for (int64_t i = 0; i < outs[0].count; ++i) {
+    IRMapping scalar;
+    for (auto [k, in] : llvm::enumerate(ins)) {
+      int64_t j = broadcastIndex(outs[0].layout, in.layout, i);
+      if (j < 0)
+        return op.emitError("broadcast between these fragment layouts is "
+                            "not lowered yet");
+      scalar.map(body.getArgument(k),
+                 LLVM::ExtractValueOp::create(
+                     b, loc(), map.lookup(op.getInputs()[k]), j));
+    }
+    for (Operation &inner : body.without_terminator()) {
+      for (Value v : inner.getOperands())
+        if (!scalar.contains(v) && map.contains(v))
+          scalar.map(v, map.lookup(v));
+      b.clone(inner, scalar);
+    }
+    auto yield = cast<FragYieldOp>(body.getTerminator());
+    for (auto [r, v] : llvm::enumerate(yield.getValues()))
+      results[r] = LLVM::InsertValueOp::create(
+          b, loc(), results[r], scalar.lookupOrDefault(v), i);
+  }
+  for (auto [r, v] : llvm::zip(op.getResults(), results))
+    map.map(r, v);
+  return success();
+}
+
+/// Butterfly-combines a per-quad partial over the 4 lanes sharing a row.
+Value KernelEmitter::quadShuffle(Value v, int32_t offset) {
+  return gpu::ShuffleOp::create(b, loc(), v, offset, 32, gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
+  FailureOr<FragInfo> vo = fragInfo(op.getValues().getType(), op);
+  FailureOr<FragInfo> io = fragInfo(op.getIndices().getType(), op);
+  if (failed(in) || failed(vo) || failed(io))
+    return failure();
+  if (in->layout != FragLayout::Acc)
+    return op.emitError("argmin of this fragment layout is not lowered yet");
+  Type idxTy = op.getIndices().getType().getElementType();
+  if (!idxTy.isInteger(32))
+    return op.emitError("argmin indices are lowered as i32 today");
+  Value acc = map.lookup(op.getInput());
+  Value quad = arith::MulIOp::create(
+      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(2));
+  Value base = op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value colBase = arith::AddIOp::create(b, loc(), base, quad);
+  Value vals = LLVM::UndefOp::create(b, loc(), vo->type);
+  Value idxs = LLVM::UndefOp::create(b, loc(), io->type);
+  int64_t n = op.getInput().getType().getShape()[1];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value best, bestIdx;
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        Value c = arith::AddIOp::create(b, loc(), colBase, i32c(8 * j + e));
+        if (!best) {
+          best = v;
+          bestIdx = c;
+          continue;
+        }
+        // Strictly less: the first (lowest) column wins ties.
+        Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT,
+                                         v, best);
+        best = arith::SelectOp::create(b, loc(), lt, v, best);
+        bestIdx = arith::SelectOp::create(b, loc(), lt, c, bestIdx);
+      }
+    for (int32_t off : {1, 2}) {
+      Value ov = quadShuffle(best, off), oi = quadShuffle(bestIdx, off);
+      Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, ov,
+                                       best);
+      Value eq = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, ov,
+                                       best);
+      Value lower = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt,
+                                          oi, bestIdx);
+      Value take = arith::OrIOp::create(
+          b, loc(), lt, arith::AndIOp::create(b, loc(), eq, lower));
+      best = arith::SelectOp::create(b, loc(), take, ov, best);
+      bestIdx = arith::SelectOp::create(b, loc(), take, oi, bestIdx);
+    }
+    vals = LLVM::InsertValueOp::create(b, loc(), vals, best, h);
+    idxs = LLVM::InsertValueOp::create(b, loc(), idxs, bestIdx, h);
+  }
+  map.map(op.getValues(), vals);
+  map.map(op.getIndices(), idxs);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
+  FailureOr<FragInfo> out = fragInfo(op.getResult().getType(), op);
+  if (failed(in) || failed(out))
+    return failure();
+  Type elt = op.getInput().getType().getElementType();
+  if (in->layout != FragLayout::Acc || !isa<FloatType>(elt))
+    return op.emitError("this reduction is not lowered yet (float rows of an "
+                        "accumulator-shaped fragment are)");
+  auto combine = [&](Value a, Value c) -> Value {
+    switch (op.getKind()) {
+    case ReduceKind::sum:
+      return arith::AddFOp::create(b, loc(), a, c);
+    case ReduceKind::min:
+      return arith::MinimumFOp::create(b, loc(), a, c);
+    case ReduceKind::max:
+      return arith::MaximumFOp::create(b, loc(), a, c);
+    }
+    return a;
+  };
+  Value acc = map.lookup(op.getInput());
+  Value res = LLVM::UndefOp::create(b, loc(), out->type);
+  int64_t n = op.getInput().getType().getShape()[1];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r;
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        r = r ? combine(r, v) : v;
+      }
+    for (int32_t off : {1, 2})
+      r = combine(r, quadShuffle(r, off));
+    res = LLVM::InsertValueOp::create(b, loc(), res, r, h);
+  }
+  map.map(op.getResult(), res);
+  return success();
+}
+
+/// Row (within the role's 64 W rows) and column offsets of this thread.
+Value KernelEmitter::threadRow() {
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  return arith::AddIOp::create(
+      b, loc(),
+      arith::AddIOp::create(b, loc(),
+                            arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                            arith::MulIOp::create(b, loc(), w, i32c(16))),
+      arith::DivUIOp::create(b, loc(), role->lane, i32c(4)));
+}
+
+LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getType(), op);
+  if (failed(info))
+    return failure();
+  GlobalType gt = op.getSrc().getType();
+  if (gt.getRank() != 1 || info->layout == FragLayout::Acc)
+    return op.emitError("loads of rank-1 tensors into row or column "
+                        "fragments are lowered today");
+  const TensorParams &tp = tensors[op.getSrc()];
+  Type elt = op.getType().getElementType();
+  Value pad = op.getPad() ? map.lookupOrDefault(op.getPad())
+                          : arith::ConstantOp::create(b, loc(), elt,
+                                                      b.getZeroAttr(elt))
+                                .getResult();
+  Value start = map.lookupOrDefault(op.getCoords()[0]);
+  Value out = LLVM::UndefOp::create(b, loc(), info->type);
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  for (int64_t k = 0; k < info->count; ++k) {
+    Value off;
+    if (info->layout == FragLayout::Col) {
+      int64_t j = k / 2, e = k % 2;
+      off = arith::AddIOp::create(
+          b, loc(),
+          arith::MulIOp::create(b, loc(),
+                                arith::RemUIOp::create(b, loc(), role->lane,
+                                                       i32c(4)),
+                                i32c(2)),
+          i32c(8 * j + e));
+    } else {
+      off = arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
+    }
+    Value pos = arith::AddIOp::create(b, loc(), start, idx(off));
+    Value inBounds = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                           pos, tp.dims[0]);
+    auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
+                                  /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value ptr = LLVM::GEPOp::create(
+          b, loc(), globalPtrTy(), elt, tp.ptr,
+          ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), pos)});
+      scf::YieldOp::create(b, loc(),
+                           ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc(), ValueRange{pad});
+    }
+    out = LLVM::InsertValueOp::create(b, loc(), out, ifOp.getResult(0), k);
+  }
+  map.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
+  GlobalType gt = op.getDst().getType();
+  if (gt.getRank() != 1)
+    return op.emitError("row fragments are stored to rank-1 tensors");
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = op.getValue().getType().getElementType();
+  // The 4 lanes of a quad hold the same rows: lane l % 4 == 0 writes.
+  Value writer = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
+  Value start = map.lookupOrDefault(op.getCoords()[0]);
+  Value row0 = threadRow();
+  Value val = map.lookup(op.getValue());
+  for (int64_t h = 0; h < 2; ++h) {
+    Value pos = arith::AddIOp::create(
+        b, loc(), start,
+        arith::IndexCastOp::create(
+            b, loc(), b.getIndexType(),
+            arith::AddIOp::create(b, loc(), row0, i32c(8 * h))));
+    Value ok = arith::AndIOp::create(
+        b, loc(), writer,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, pos,
+                              tp.dims[0]));
+    auto ifOp = scf::IfOp::create(b, loc(), ok, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), pos)});
+    LLVM::StoreOp::create(b, loc(),
+                          LLVM::ExtractValueOp::create(b, loc(), val, h), ptr);
+  }
+  return success();
 }
 
 static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
@@ -821,9 +1145,13 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
   FragType ft = op.getValue().getType();
-  FailureOr<Type> st = fragStructType(ft, op);
-  if (failed(st))
+  FailureOr<FragInfo> info = fragInfo(ft, op);
+  if (failed(info))
     return failure();
+  if (info->layout == FragLayout::Row)
+    return emitRowStore(op, *info);
+  if (info->layout != FragLayout::Acc)
+    return op.emitError("stores of column fragments are not lowered yet");
   GlobalType gt = op.getDst().getType();
   if (gt.getRank() != 2)
     return op.emitError("stores of accumulators go to rank-2 tensors");
