@@ -10,7 +10,8 @@
 // distance matrix never leaves registers.
 //
 // X is N x 128 (D = 128), Cent is K x 128, Cn is K, Out is N. One
-// producer warp streams: the point tile stays resident (its two 64-wide
+// producer warpgroup (one elected thread issues; regs(40) gives its
+// registers to the consumers) streams: the point tile stays resident (its two 64-wide
 // halves are the two stages of %px, held by the consumers for the whole
 // tile), and centroid tiles stream through a 4-stage ring. Two consumer
 // warpgroups each own 64 of the 128 rows.
@@ -25,7 +26,7 @@ cake.kernel @kmeans_assign_f16_d128(%X: !cake.global<?x128xf16>,
   %px = cake.pipe %x : !cake.ring<2 x 128x64xf16, swizzle = 128>
   %pc = cake.pipe %c : !cake.ring<4 x 128x64xf16, swizzle = 128>
 
-  cake.role "load" warps(1) {
+  cake.role "load" warpgroups(1) regs(40) {
     %N = cake.dim %X, 0 : !cake.global<?x128xf16>
     %K = cake.dim %Cent, 0 : !cake.global<?x128xf16>
     %c0 = arith.constant 0 : index

@@ -604,12 +604,14 @@ bool checkProxyFence(KernelFacts &f) {
 /// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)
 bool checkRoleResources(KernelFacts &f) {
   const TargetInfo *target = f.target;
-  int64_t threads = 0, registers = 0;
   bool ok = true;
+  // Warps as launched: warpgroup roles start at a multiple of 4, and the
+  // padding warps in between hold registers too.
+  int64_t warps = 0;
   for (RoleOp role : f.roles) {
-    threads += role.getNumWarps() * 32;
-    if (auto regs = role.getRegs())
-      registers += role.getNumWarps() * 32 * int64_t(*regs);
+    if (role.getWarpgroups())
+      warps = (warps + 3) / 4 * 4;
+    warps += role.getNumWarps();
     if (role.getRegs() && !target->hasSetmaxnreg) {
       emitRuleError(role, RuleId::HwArchFeature)
           << "role \"" << role.getName() << "\" asks for regs("
@@ -625,18 +627,49 @@ bool checkRoleResources(KernelFacts &f) {
       ok = false;
     }
   }
+  int64_t threads = warps * 32;
   if (threads > target->maxThreadsPerBlock) {
     emitRuleError(f.kernel, RuleId::ResourceThreads)
         << "the roles need " << threads << " threads, more than the "
         << target->maxThreadsPerBlock << " a CTA of " << target->arch
         << " can have";
-    ok = false;
+    return false;
   }
-  if (registers > target->registersPerSM) {
-    emitRuleError(f.kernel, RuleId::ResourceRegisterBudget)
+  if (threads == 0)
+    return ok;
+  // setmaxnreg moves registers between warpgroups of one CTA: a role that
+  // asks for more only gets them once others gave theirs back. Every warp
+  // not asking keeps the launch baseline, so the sum at the budgets must
+  // fit the register file, or setmaxnreg.inc waits forever.
+  int64_t baseline = std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
+                                       target->registersPerSM / threads / 8 * 8);
+  bool anyRegs = false;
+  int64_t budgeted = 0, registers = 0;
+  for (RoleOp role : f.roles) {
+    if (!role.getRegs())
+      continue;
+    anyRegs = true;
+    budgeted += role.getNumWarps();
+    registers += role.getNumWarps() * 32 * int64_t(*role.getRegs());
+  }
+  int64_t others = warps - budgeted;
+  registers += others * 32 * baseline;
+  if (anyRegs && registers > target->registersPerSM) {
+    InFlightDiagnostic d =
+        emitRuleError(f.kernel, RuleId::ResourceRegisterBudget)
         << "the roles' register budgets add up to " << registers
         << " registers, more than the " << target->registersPerSM
-        << " of the register file";
+        << " of the register file (" << others
+        << " warps without regs() keep the launch baseline of " << baseline
+        << "): setmaxnreg.inc would wait forever";
+    for (RoleOp role : f.roles)
+      if (!role.getRegs())
+        d.attachNote(role.getLoc())
+            << "role \"" << role.getName() << "\" keeps " << baseline
+            << " registers per thread";
+    d.attachNote(f.kernel.getLoc())
+        << "hint: give the roles that need few registers a small regs() "
+           "(e.g. a copy warpgroup regs(40))";
     ok = false;
   }
   return ok;

@@ -116,7 +116,7 @@ def ring_dim(which, value):
 
 
 def role_regs(value):
-    return each_line(r"regs\(\d+\)",
+    return each_line(r"cake\.role .*regs\(\d+\)",
                      lambda l, i: l[:i] + [re.sub(r"regs\(\d+\)",
                                                   f"regs({value})", l[i])] +
                      l[i + 1:])

@@ -3,7 +3,7 @@
 // RUN: cake-translate --cake-to-summary-json %cake_src/examples/kmeans_assign.cake.mlir | FileCheck %s --check-prefix=JSON
 
 // CHECK-LABEL: cake.kernel @kmeans_assign_f16_d128
-// CHECK: cake.role "load" warps(1)
+// CHECK: cake.role "load" warpgroups(1) regs(40)
 // CHECK: cake.role "assign" warpgroups(2) regs(232)
 // CHECK: cake.mma wgmma
 // CHECK: cake.load %{{.*}}[%{{.*}}] pad
@@ -18,5 +18,5 @@
 // JSON: "element": "i32"
 // JSON: "stages": 2
 // JSON: "stages": 4
-// JSON: "threads": 288
+// JSON: "threads": 384
 // JSON-NEXT: "ring_bytes": 98304

@@ -68,7 +68,8 @@ cake.kernel @self_wait() attributes {target = #cake.target<"sm_90a">, schedule =
 // -----
 
 // 3 warpgroups x 128 threads x 232 registers = 89088 > 65536.
-// expected-error @+1 {{[resource.register-budget] the roles' register budgets add up to 89088 registers, more than the 65536 of the register file}}
+// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 89088 registers, more than the 65536 of the register file (0 warps without regs() keep the launch baseline of 168): setmaxnreg.inc would wait forever}}
+// expected-note @+1 {{hint: give the roles that need few registers a small regs()}}
 cake.kernel @too_many_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "a" warpgroups(3) regs(232) {}
 }
@@ -86,4 +87,26 @@ cake.kernel @too_many_threads() attributes {target = #cake.target<"sm_90a">, sch
 cake.kernel @setmaxnreg_on_ampere() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
   // expected-error @+1 {{[hw.arch-feature] role "a" asks for regs(232) but sm_80 has no setmaxnreg}}
   cake.role "a" warpgroups(1) regs(232) {}
+}
+
+// -----
+
+// Found on the H200: 8 consumer warps at regs(232) next to a copy warp and
+// 3 padding warps that keep the launch baseline (168) need 80896 registers;
+// setmaxnreg.inc then waits forever and the kernel hangs.
+// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 80896 registers, more than the 65536 of the register file (4 warps without regs() keep the launch baseline of 168): setmaxnreg.inc would wait forever}}
+// expected-note @+1 {{hint:}}
+cake.kernel @baseline_warps_hold_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{role "load" keeps 168 registers per thread}}
+  cake.role "load" warps(1) {}
+  cake.role "math" warpgroups(2) regs(232) {}
+}
+
+// -----
+
+// Near miss: the same consumers beside a copy warpgroup at regs(40) fit
+// (128 x 40 + 256 x 232 = 64512).
+cake.kernel @copy_warpgroup_gives_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "load" warpgroups(1) regs(40) {}
+  cake.role "math" warpgroups(2) regs(232) {}
 }
