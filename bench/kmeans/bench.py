@@ -78,7 +78,7 @@ def main():
     p.add_argument("--bundle", required=True)
     p.add_argument("--peer", required=True)
     p.add_argument("--out", default="")
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args()
     sys.path.insert(0, args.peer)
     from flash_kmeans.assign_euclid_triton import euclid_assign_triton
