@@ -164,9 +164,8 @@ bool mlirAttributeIsACakePersistentAttr(MlirAttribute attr) {
 
 MlirAttribute mlirCakePersistentAttrGet(MlirContext ctx, intptr_t rank,
                                         const int64_t *tile, int64_t groupM) {
-  return wrap(PersistentAttr::getChecked(emitterFor(ctx), unwrap(ctx),
-                                         ArrayRef<int64_t>(tile, rank),
-                                         groupM));
+  return wrap(PersistentAttr::getChecked(
+      emitterFor(ctx), unwrap(ctx), ArrayRef<int64_t>(tile, rank), groupM));
 }
 
 int64_t mlirCakePersistentAttrGetGroupM(MlirAttribute attr) {

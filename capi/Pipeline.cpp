@@ -7,8 +7,8 @@
 #include "cake-c/Pipeline.h"
 #include "cake-c/Dialect.h"
 #include "cake/InitAll.h"
-#include "cake/Translate/Translate.h"
 #include "cake/Transforms/Passes.h"
+#include "cake/Translate/Translate.h"
 #include "cake/Verify/Rules.h"
 
 #include "mlir/CAPI/IR.h"
@@ -45,11 +45,12 @@ static MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity s) {
   return MlirDiagnosticError;
 }
 
-MlirLogicalResult mlirCakeRunPipelineOnSource(
-    MlirContext ctx, MlirStringRef source, MlirStringRef sourceName,
-    MlirStringRef pipeline, MlirCakeDiagnosticCallback onDiagnostic,
-    void *diagnosticUserData, MlirStringCallback onOutput,
-    void *outputUserData) {
+MlirLogicalResult
+mlirCakeRunPipelineOnSource(MlirContext ctx, MlirStringRef source,
+                            MlirStringRef sourceName, MlirStringRef pipeline,
+                            MlirCakeDiagnosticCallback onDiagnostic,
+                            void *diagnosticUserData,
+                            MlirStringCallback onOutput, void *outputUserData) {
   MLIRContext *context = unwrap(ctx);
   DialectRegistry registry;
   cake::registerAllDialects(registry);
@@ -73,7 +74,8 @@ MlirLogicalResult mlirCakeRunPipelineOnSource(
     }
     std::vector<MlirCakeDiagnosticNote> notes;
     for (size_t i = 0; i < noteLocs.size(); ++i)
-      notes.push_back({wrap(StringRef(noteLocs[i])), wrap(StringRef(noteMsgs[i]))});
+      notes.push_back(
+          {wrap(StringRef(noteLocs[i])), wrap(StringRef(noteMsgs[i]))});
     MlirCakeDiagnostic d{wrapSeverity(diag.getSeverity()),
                          wrap(StringRef(loc)),
                          wrap(StringRef(msg)),
@@ -89,8 +91,8 @@ MlirLogicalResult mlirCakeRunPipelineOnSource(
   });
 
   ParserConfig config(context);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      unwrap(source), config, unwrap(sourceName));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(sourceName));
   if (!module)
     return mlirLogicalResultFailure();
 

@@ -39,8 +39,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (lookupTarget(arch))
     return success();
   InFlightDiagnostic diag = emitError() << rulePrefix(RuleId::HwArchFeature)
-                            << "unknown target '" << arch
-                            << "', expected one of";
+                                        << "unknown target '" << arch
+                                        << "', expected one of";
   for (const TargetInfo &t : getAllTargets())
     diag << " '" << t.arch << "'";
   return diag;
@@ -49,11 +49,13 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static LogicalResult verifyTile(function_ref<InFlightDiagnostic()> emitError,
                                 ArrayRef<int64_t> tile) {
   if (tile.empty() || tile.size() > 3)
-    return emitError() << rulePrefix(RuleId::SyncTilesSchedule) << "expected a tile of rank 1 to 3, got rank "
+    return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+                       << "expected a tile of rank 1 to 3, got rank "
                        << tile.size();
   for (int64_t d : tile)
     if (d <= 0)
-      return emitError() << rulePrefix(RuleId::SyncTilesSchedule) << "expected positive tile sizes, got " << d;
+      return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+                         << "expected positive tile sizes, got " << d;
   return success();
 }
 
@@ -63,7 +65,8 @@ PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyTile(emitError, tile)))
     return failure();
   if (groupM < 1)
-    return emitError() << rulePrefix(RuleId::SyncTilesSchedule) << "expected group_m >= 1, got " << groupM;
+    return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+                       << "expected group_m >= 1, got " << groupM;
   return success();
 }
 

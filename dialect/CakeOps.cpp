@@ -62,28 +62,31 @@ static FailureOr<SmallVector<int64_t>> squeezeToRank(ArrayRef<int64_t> shape,
 static LogicalResult verifyTmaCopy(Operation *op, GlobalType global,
                                    RingType ring, size_t numCoords) {
   if ((int64_t)numCoords != global.getRank())
-    return emitRuleError(op, RuleId::HwTmaRank) << "expected "
-           << global.getRank() << " coordinates for a rank-"
+    return emitRuleError(op, RuleId::HwTmaRank)
+           << "expected " << global.getRank() << " coordinates for a rank-"
            << global.getRank() << " tensor, got " << numCoords;
   if (ring.getRank() != global.getRank())
-    return emitRuleError(op, RuleId::HwTmaRank) << "expected the ring tile rank to equal the tensor "
-                           "rank "
+    return emitRuleError(op, RuleId::HwTmaRank)
+           << "expected the ring tile rank to equal the tensor "
+              "rank "
            << global.getRank() << ", got " << ring.getRank();
   if (ring.getElementType() != global.getElementType())
-    return emitRuleError(op, RuleId::DataflowElementType) << "expected ring and tensor element types to match, "
-                           "got "
+    return emitRuleError(op, RuleId::DataflowElementType)
+           << "expected ring and tensor element types to match, "
+              "got "
            << ring.getElementType() << " and " << global.getElementType();
   for (int64_t d : ring.getShape())
     if (d > 256)
       return emitRuleError(op, RuleId::HwTmaBox)
-             << "box dimension " << d << " exceeds the copy engine's limit of 256 (box "
+             << "box dimension " << d
+             << " exceeds the copy engine's limit of 256 (box "
              << shapeStr(ring.getShape()) << ")";
   int64_t innerBytes =
       ring.getShape().back() * getElementBytes(ring.getElementType());
   if (innerBytes % 16 != 0)
     return emitRuleError(op, RuleId::HwTmaBox)
-           << "the box's inner dimension spans "
-           << innerBytes << " bytes, expected a multiple of 16";
+           << "the box's inner dimension spans " << innerBytes
+           << " bytes, expected a multiple of 16";
   return success();
 }
 
@@ -91,16 +94,18 @@ static LogicalResult verifyTmaCopy(Operation *op, GlobalType global,
 static LogicalResult verifyFragBox(Operation *op, FragType frag,
                                    GlobalType global, size_t numCoords) {
   if ((int64_t)numCoords != global.getRank())
-    return emitRuleError(op, RuleId::DataflowBoxShape) << "expected "
-           << global.getRank() << " coordinates for a rank-"
+    return emitRuleError(op, RuleId::DataflowBoxShape)
+           << "expected " << global.getRank() << " coordinates for a rank-"
            << global.getRank() << " tensor, got " << numCoords;
   if (failed(squeezeToRank(frag.getShape(), global.getRank())))
-    return emitRuleError(op, RuleId::DataflowBoxShape) << "expected a fragment whose non-unit dimensions fit "
-                           "a rank-"
+    return emitRuleError(op, RuleId::DataflowBoxShape)
+           << "expected a fragment whose non-unit dimensions fit "
+              "a rank-"
            << global.getRank() << " box, got " << shapeStr(frag.getShape());
   if (frag.getElementType() != global.getElementType())
-    return emitRuleError(op, RuleId::DataflowElementType) << "expected fragment and tensor element types to "
-                           "match, got "
+    return emitRuleError(op, RuleId::DataflowElementType)
+           << "expected fragment and tensor element types to "
+              "match, got "
            << frag.getElementType() << " and " << global.getElementType();
   return success();
 }
@@ -117,12 +122,10 @@ static SmallVector<int64_t> rowReduced(ArrayRef<int64_t> shape) {
 //===----------------------------------------------------------------------===//
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -143,28 +146,34 @@ ArrayRef<int64_t> KernelOp::getTileShape() {
 
 LogicalResult KernelOp::verify() {
   if (!getFunctionType().getResults().empty())
-    return emitRuleError(*this, RuleId::DataflowKernelSignature) << "expected no results, kernels write through their "
-                       "global tensor arguments";
+    return emitRuleError(*this, RuleId::DataflowKernelSignature)
+           << "expected no results, kernels write through their "
+              "global tensor arguments";
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isa<GlobalType, IndexType, IntegerType, FloatType>(type))
-      return emitRuleError(*this, RuleId::DataflowKernelSignature) << "expected argument #"
-             << i << " to be a !cake.global tensor or a scalar, got " << type;
+      return emitRuleError(*this, RuleId::DataflowKernelSignature)
+             << "expected argument #" << i
+             << " to be a !cake.global tensor or a scalar, got " << type;
   if (getBody().empty())
-    return emitRuleError(*this, RuleId::DataflowKernelSignature) << "expected a body";
+    return emitRuleError(*this, RuleId::DataflowKernelSignature)
+           << "expected a body";
   if (getBody().getNumArguments() != getArgumentTypes().size())
-    return emitRuleError(*this, RuleId::DataflowKernelSignature) << "expected the body to take the "
-           << getArgumentTypes().size() << " kernel arguments";
+    return emitRuleError(*this, RuleId::DataflowKernelSignature)
+           << "expected the body to take the " << getArgumentTypes().size()
+           << " kernel arguments";
 
   llvm::SmallSet<StringRef, 8> names;
   int64_t numRoles = 0;
   for (auto role : getBody().getOps<RoleOp>()) {
     ++numRoles;
     if (!names.insert(role.getName()).second)
-      return emitRuleError(role, RuleId::SyncRoleNames) << "duplicate role name \""
-             << role.getName() << "\" in kernel @" << getSymName();
+      return emitRuleError(role, RuleId::SyncRoleNames)
+             << "duplicate role name \"" << role.getName() << "\" in kernel @"
+             << getSymName();
   }
   if (numRoles == 0)
-    return emitRuleError(*this, RuleId::ResourceRoleWarps) << "expected at least one cake.role";
+    return emitRuleError(*this, RuleId::ResourceRoleWarps)
+           << "expected at least one cake.role";
   return success();
 }
 
@@ -180,16 +189,18 @@ int64_t RoleOp::getNumWarps() {
 
 LogicalResult RoleOp::verify() {
   if (getName().empty())
-    return emitRuleError(*this, RuleId::SyncRoleNames) << "expected a non-empty role name";
+    return emitRuleError(*this, RuleId::SyncRoleNames)
+           << "expected a non-empty role name";
   if (getWarpgroups().has_value() == getWarps().has_value())
-    return emitRuleError(*this, RuleId::ResourceRoleWarps) << "role \""
-           << getName() << "\" must give exactly one of warpgroups(n) or "
+    return emitRuleError(*this, RuleId::ResourceRoleWarps)
+           << "role \"" << getName()
+           << "\" must give exactly one of warpgroups(n) or "
            << "warps(n)";
   int64_t count = getWarpgroups() ? *getWarpgroups() : *getWarps();
   if (count < 1)
-    return emitRuleError(*this, RuleId::ResourceRoleWarps) << "role \"" << getName()
-                                  << "\" expected a positive warp count, got "
-                                  << count;
+    return emitRuleError(*this, RuleId::ResourceRoleWarps)
+           << "role \"" << getName()
+           << "\" expected a positive warp count, got " << count;
   if (auto regs = getRegs()) {
     int64_t r = *regs;
     if (r < 24 || r > 256 || r % 8 != 0)
@@ -240,21 +251,24 @@ void TilesOp::print(OpAsmPrinter &p) {
 LogicalResult TilesOp::verify() {
   size_t n = getExtents().size();
   if (n < 1 || n > 3)
-    return emitRuleError(*this, RuleId::SyncTilesSchedule) << "expected 1 to 3 tile dimensions, got " << n;
+    return emitRuleError(*this, RuleId::SyncTilesSchedule)
+           << "expected 1 to 3 tile dimensions, got " << n;
   if (getBody().getNumArguments() != n)
-    return emitRuleError(*this, RuleId::SyncTilesSchedule) << "expected one tile coordinate per extent ("
-           << n << "), got " << getBody().getNumArguments();
+    return emitRuleError(*this, RuleId::SyncTilesSchedule)
+           << "expected one tile coordinate per extent (" << n << "), got "
+           << getBody().getNumArguments();
   for (BlockArgument a : getBody().getArguments())
     if (!a.getType().isIndex())
-      return emitRuleError(*this, RuleId::SyncTilesSchedule) << "expected index tile coordinates, got "
-             << a.getType();
+      return emitRuleError(*this, RuleId::SyncTilesSchedule)
+             << "expected index tile coordinates, got " << a.getType();
   auto role = (*this)->getParentOfType<RoleOp>();
   if (!role)
-    return emitRuleError(*this, RuleId::SyncTilesSchedule) << "expected to be nested in a cake.role";
+    return emitRuleError(*this, RuleId::SyncTilesSchedule)
+           << "expected to be nested in a cake.role";
   auto kernel = (*this)->getParentOfType<KernelOp>();
   if (kernel && kernel.getTileShape().size() != n)
-    return emitRuleError(*this, RuleId::SyncTilesSchedule) << "expected "
-           << kernel.getTileShape().size()
+    return emitRuleError(*this, RuleId::SyncTilesSchedule)
+           << "expected " << kernel.getTileShape().size()
            << " extents to match the schedule's tile "
            << shapeStr(kernel.getTileShape()) << ", got " << n;
   return success();
@@ -266,9 +280,10 @@ LogicalResult TilesOp::verify() {
 
 LogicalResult DimOp::verify() {
   int64_t rank = getTensor().getType().getRank();
-  if (getDim() < 0 || getDim() >= rank)
-    return emitRuleError(*this, RuleId::DataflowTensorDim) << "expected a dimension in [0, "
-           << rank << "), got " << getDim();
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= rank)
+    return emitRuleError(*this, RuleId::DataflowTensorDim)
+           << "expected a dimension in [0, " << rank << "), got " << dim;
   return success();
 }
 
@@ -276,10 +291,11 @@ LogicalResult DimOp::verify() {
 // PipeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PipeOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+PipeOp::inferReturnTypes(MLIRContext *context, std::optional<Location> location,
+                         ValueRange operands, DictionaryAttr, OpaqueProperties,
+                         RegionRange,
+                         SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return emitOptionalError(location, "'cake.pipe' op expected at least one "
                                        "ring");
@@ -295,9 +311,9 @@ LogicalResult PipeOp::verify() {
   for (auto [i, ring] : llvm::enumerate(getRings())) {
     auto type = cast<RingType>(ring.getType());
     if (type.getStages() != stages)
-      return emitRuleError(*this, RuleId::SyncPipeDepth) << "expected every ring to have the pipe's "
-             << stages << " stages, ring #" << i << " has "
-             << type.getStages();
+      return emitRuleError(*this, RuleId::SyncPipeDepth)
+             << "expected every ring to have the pipe's " << stages
+             << " stages, ring #" << i << " has " << type.getStages();
   }
   return success();
 }
@@ -320,12 +336,13 @@ LogicalResult SmemWriteOp::verify() {
   FragType frag = getValue().getType();
   RingType ring = getDst().getType();
   if (frag.getShape() != ring.getShape())
-    return emitRuleError(*this, RuleId::DataflowBoxShape) << "expected the fragment shape "
-           << shapeStr(frag.getShape()) << " to equal the ring tile "
-           << shapeStr(ring.getShape());
+    return emitRuleError(*this, RuleId::DataflowBoxShape)
+           << "expected the fragment shape " << shapeStr(frag.getShape())
+           << " to equal the ring tile " << shapeStr(ring.getShape());
   if (frag.getElementType() != ring.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType) << "expected fragment and ring element types to match, "
-                       "got "
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected fragment and ring element types to match, "
+              "got "
            << frag.getElementType() << " and " << ring.getElementType();
   return success();
 }
@@ -335,7 +352,8 @@ LogicalResult LoadOp::verify() {
                            getCoords().size())))
     return failure();
   if (getPad() && getPad().getType() != getResult().getType().getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType) << "expected the pad value to have the element type "
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected the pad value to have the element type "
            << getResult().getType().getElementType() << ", got "
            << getPad().getType();
   return success();
@@ -369,23 +387,26 @@ LogicalResult MmaOp::verify() {
   RingType a = getA().getType(), b = getB().getType();
   FragType acc = getAcc().getType();
   if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
-    return emitRuleError(*this, RuleId::DataflowMmaOperands) << "expected rank-2 operands (A: MxK, B: NxK, acc: MxN)";
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected rank-2 operands (A: MxK, B: NxK, acc: MxN)";
   int64_t m = a.getShape()[0], k = a.getShape()[1];
   int64_t n = b.getShape()[0];
   if (b.getShape()[1] != k)
-    return emitRuleError(*this, RuleId::DataflowMmaOperands) << "expected A and B to share K, got A "
-           << shapeStr(a.getShape()) << " and B " << shapeStr(b.getShape());
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected A and B to share K, got A " << shapeStr(a.getShape())
+           << " and B " << shapeStr(b.getShape());
   if (acc.getShape()[0] != m || acc.getShape()[1] != n)
-    return emitRuleError(*this, RuleId::DataflowMmaOperands) << "expected an accumulator of shape "
-           << shapeStr({m, n}) << ", got " << shapeStr(acc.getShape());
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected an accumulator of shape " << shapeStr({m, n})
+           << ", got " << shapeStr(acc.getShape());
   Type in = a.getElementType();
   if (b.getElementType() != in)
-    return emitRuleError(*this, RuleId::DataflowElementType) << "expected A and B element types to match, got "
-           << in << " and " << b.getElementType();
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected A and B element types to match, got " << in << " and "
+           << b.getElementType();
   if (!isValidAccumulator(in, acc.getElementType()))
     return emitRuleError(*this, RuleId::HwWgmmaShape)
-           << in << " operands cannot accumulate into "
-           << acc.getElementType();
+           << in << " operands cannot accumulate into " << acc.getElementType();
 
   // The tile must be a whole number of hardware instructions. Every family
   // takes 32 bytes of K per instruction (k16 for 16-bit types, k32 for 8-bit,
@@ -408,11 +429,10 @@ LogicalResult MmaOp::verify() {
   }
   if (m % mStep != 0 || n % nStep != 0 || k % kStep != 0)
     return emitRuleError(*this, rule)
-           << "tile M=" << m << " N=" << n << " K=" << k << " of "
-           << in << " is not a whole number of " << stringifyMmaKind(getKind())
-           << " instructions (M a multiple of " << mStep
-           << ", N a multiple of " << nStep << ", K a multiple of " << kStep
-           << ")";
+           << "tile M=" << m << " N=" << n << " K=" << k << " of " << in
+           << " is not a whole number of " << stringifyMmaKind(getKind())
+           << " instructions (M a multiple of " << mStep << ", N a multiple of "
+           << nStep << ", K a multiple of " << kStep << ")";
   return success();
 }
 
@@ -422,7 +442,8 @@ LogicalResult MmaOp::verify() {
 
 LogicalResult FragConvertOp::verify() {
   if (getInput().getType().getShape() != getResult().getType().getShape())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected the same shape, got "
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the same shape, got "
            << shapeStr(getInput().getType().getShape()) << " and "
            << shapeStr(getResult().getType().getShape());
   return success();
@@ -430,43 +451,46 @@ LogicalResult FragConvertOp::verify() {
 
 LogicalResult FragMapOp::verify() {
   if (getInputs().empty() || getResults().empty())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected at least one input and one result";
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected at least one input and one result";
   auto resultType = cast<FragType>(getResults().front().getType());
   ArrayRef<int64_t> shape = resultType.getShape();
   for (Value r : getResults())
     if (cast<FragType>(r.getType()).getShape() != shape)
-      return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected every result to have the shape "
-             << shapeStr(shape);
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "expected every result to have the shape " << shapeStr(shape);
   for (auto [i, in] : llvm::enumerate(getInputs())) {
     ArrayRef<int64_t> s = cast<FragType>(in.getType()).getShape();
     if (s.size() != shape.size())
-      return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected input #"
-             << i << " to have rank " << shape.size() << ", got " << s.size();
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "expected input #" << i << " to have rank " << shape.size()
+             << ", got " << s.size();
     for (auto [d, r] : llvm::zip(s, shape))
       if (d != r && d != 1)
-        return emitRuleError(*this, RuleId::DataflowFragmentShape) << "input #"
-               << i << " of shape " << shapeStr(s)
-               << " does not broadcast to the result shape "
-               << shapeStr(shape);
+        return emitRuleError(*this, RuleId::DataflowFragmentShape)
+               << "input #" << i << " of shape " << shapeStr(s)
+               << " does not broadcast to the result shape " << shapeStr(shape);
   }
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected the body to take "
-           << getInputs().size() << " scalars, got "
-           << body.getNumArguments();
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the body to take " << getInputs().size()
+           << " scalars, got " << body.getNumArguments();
   for (auto [arg, in] : llvm::zip(body.getArguments(), getInputs()))
     if (arg.getType() != cast<FragType>(in.getType()).getElementType())
-      return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected body argument of type "
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "expected body argument of type "
              << cast<FragType>(in.getType()).getElementType() << ", got "
              << arg.getType();
   auto yield = cast<FragYieldOp>(body.getTerminator());
   if (yield.getValues().size() != getResults().size())
-    return emitRuleError(yield, RuleId::DataflowFragmentShape) << "expected to yield "
-           << getResults().size() << " values, got "
+    return emitRuleError(yield, RuleId::DataflowFragmentShape)
+           << "expected to yield " << getResults().size() << " values, got "
            << yield.getValues().size();
   for (auto [v, r] : llvm::zip(yield.getValues(), getResults()))
     if (v.getType() != cast<FragType>(r.getType()).getElementType())
-      return emitRuleError(yield, RuleId::DataflowFragmentShape) << "expected a value of type "
+      return emitRuleError(yield, RuleId::DataflowFragmentShape)
+             << "expected a value of type "
              << cast<FragType>(r.getType()).getElementType() << ", got "
              << v.getType();
   return success();
@@ -475,12 +499,14 @@ LogicalResult FragMapOp::verify() {
 LogicalResult FragReduceOp::verify() {
   FragType in = getInput().getType(), out = getResult().getType();
   if (out.getShape() != ArrayRef<int64_t>(rowReduced(in.getShape())))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected the result shape "
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the result shape "
            << shapeStr(rowReduced(in.getShape())) << ", got "
            << shapeStr(out.getShape());
   if (out.getElementType() != in.getElementType())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected the element type "
-           << in.getElementType() << ", got " << out.getElementType();
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the element type " << in.getElementType() << ", got "
+           << out.getElementType();
   return success();
 }
 
@@ -490,14 +516,17 @@ LogicalResult FragArgminOp::verify() {
   FragType vals = getValues().getType(), idx = getIndices().getType();
   if (vals.getShape() != ArrayRef<int64_t>(want) ||
       idx.getShape() != ArrayRef<int64_t>(want))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected results of shape " << shapeStr(want);
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected results of shape " << shapeStr(want);
   if (vals.getElementType() != in.getElementType())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected the values' element type "
-           << in.getElementType() << ", got " << vals.getElementType();
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the values' element type " << in.getElementType()
+           << ", got " << vals.getElementType();
   if (!isa<IntegerType>(idx.getElementType()))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected integer indices, got "
-           << idx.getElementType();
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected integer indices, got " << idx.getElementType();
   if (!isa<FloatType>(in.getElementType()))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape) << "expected a float input, got " << in.getElementType();
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected a float input, got " << in.getElementType();
   return success();
 }

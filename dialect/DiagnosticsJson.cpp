@@ -96,8 +96,8 @@ cJSON *mlir::cake::diagnosticToJson(const Diagnostic &diag) {
   cJSON_AddStringToObject(d, "message", diag.str().c_str());
   addString(d, "hint", f.hint);
   cJSON *notes = cJSON_AddArrayToObject(d, "notes");
-  cJSON *trace = f.rule == "sync.deadlock" ? cJSON_AddArrayToObject(d, "trace")
-                                           : nullptr;
+  cJSON *trace =
+      f.rule == "sync.deadlock" ? cJSON_AddArrayToObject(d, "trace") : nullptr;
   for (const Diagnostic &note : diag.getNotes()) {
     cJSON *n = cJSON_CreateObject();
     cJSON_AddStringToObject(n, "location",

@@ -12,7 +12,7 @@ using namespace mlir;
 using namespace mlir::cake;
 
 static const RuleInfo kRules[] = {
-#define CAKE_RULE(Name, Id, Family, Where, Exactness, Summary, Reference,     \
+#define CAKE_RULE(Name, Id, Family, Where, Exactness, Summary, Reference,      \
                   Test)                                                        \
   {RuleId::Name, Id, Family, Where, Exactness, Summary, Reference, Test},
 #include "cake/Verify/Rules.def"
@@ -69,7 +69,8 @@ RuleDiagnosticFields mlir::cake::parseRuleDiagnostic(const Diagnostic &diag) {
   std::string msg = diag.str();
   StringRef text(msg);
   if (text.starts_with("["))
-    f.rule = text.drop_front().take_until([](char c) { return c == ']'; }).str();
+    f.rule =
+        text.drop_front().take_until([](char c) { return c == ']'; }).str();
   f.role = after(text, "role \"", "\"");
   for (StringRef kind : {"pipe #", "ring #"}) {
     std::string n = after(text, kind, " ,;:)");
@@ -104,8 +105,8 @@ LogicalResult mlir::cake::registerExternalRule(ExternalRule rule,
                                                std::string &error) {
   StringRef id(rule.id);
   auto [family, name] = id.split('.');
-  if (name.empty() || !llvm::is_contained(
-                          {"sync", "resource", "dataflow", "hw"}, family)) {
+  if (name.empty() ||
+      !llvm::is_contained({"sync", "resource", "dataflow", "hw"}, family)) {
     error = "rule id '" + rule.id +
             "' must be family.name with family sync, resource, dataflow or hw";
     return failure();

@@ -35,7 +35,7 @@ const TargetInfo *mlir::cake::lookupTarget(llvm::StringRef arch) {
 bool mlir::cake::isTmaElementTypeName(llvm::StringRef name) {
   // CUtensorMapDataType covers these; sub-byte and complex types are left out.
   static const char *const kNames[] = {
-      "i8",  "ui8", "si8", "i16",  "ui16", "i32",      "ui32",  "si32",
+      "i8",  "ui8", "si8",  "i16", "ui16", "i32", "ui32",     "si32",
       "i64", "f16", "bf16", "f32", "tf32", "f64", "f8E4M3FN", "f8E5M2"};
   for (const char *n : kNames)
     if (name == n)

@@ -91,9 +91,8 @@ namespace {
 struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
   void runOnOperation() override {
     bool ok = true;
-    getOperation().walk([&](KernelOp kernel) {
-      ok &= succeeded(derive(kernel));
-    });
+    getOperation().walk(
+        [&](KernelOp kernel) { ok &= succeeded(derive(kernel)); });
     if (!ok)
       signalPassFailure();
   }
@@ -124,9 +123,9 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
              << target->maxThreadsPerBlock;
     // Registers per thread at launch: what the register file gives each of
     // `threads` threads, in the allocation granularity of 8.
-    int64_t baseline = std::min<int64_t>(
-        target->maxRegistersPerThread / 8 * 8,
-        target->registersPerSM / threads / 8 * 8);
+    int64_t baseline =
+        std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
+                          target->registersPerSM / threads / 8 * 8);
     for (RoleOp role : roles) {
       StringRef action = "none";
       if (auto r = role.getRegs())
@@ -210,12 +209,10 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       }
       op->setAttr("desc", i64(it->second));
     };
-    kernel.walk([&](TmaLoadOp op) {
-      assign(op, op.getSrc(), op.getDst().getType());
-    });
-    kernel.walk([&](TmaStoreOp op) {
-      assign(op, op.getDst(), op.getSrc().getType());
-    });
+    kernel.walk(
+        [&](TmaLoadOp op) { assign(op, op.getSrc(), op.getDst().getType()); });
+    kernel.walk(
+        [&](TmaStoreOp op) { assign(op, op.getDst(), op.getSrc().getType()); });
     kernel->setAttr("tma", b.getArrayAttr(descs));
 
     // wgmma: rows per warpgroup and shared-memory descriptor fields.
@@ -228,8 +225,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t m = a.getShape()[0];
       if (!role || !role.getWarpgroups() || m % (64 * wgs) != 0) {
         emitRuleError(op, RuleId::DataflowFragmentLayout)
-            << "wgmma needs the role's warpgroups to split M="
-            << m << " into multiples of 64 rows";
+            << "wgmma needs the role's warpgroups to split M=" << m
+            << " into multiples of 64 rows";
         ok = false;
         return;
       }

@@ -54,8 +54,8 @@ int64_t getI64(Operation *op, StringRef name) {
 
 /// What the lowered code knows about one global tensor argument.
 struct TensorParams {
-  Value ptr;                // !llvm.ptr<1>
-  SmallVector<Value> dims;  // index, one per dimension
+  Value ptr;               // !llvm.ptr<1>
+  SmallVector<Value> dims; // index, one per dimension
   Type elementType;
 };
 
@@ -80,9 +80,9 @@ struct FragInfo {
 /// The role being emitted.
 struct RoleState {
   RoleOp role;
-  Value warpInRole;                   // i32
-  Value lane;                         // i32
-  llvm::DenseMap<Value, Value> ctr;   // pipe -> !llvm.ptr alloca of i32
+  Value warpInRole;                 // i32
+  Value lane;                       // i32
+  llvm::DenseMap<Value, Value> ctr; // pipe -> !llvm.ptr alloca of i32
 };
 
 class KernelEmitter {
@@ -173,10 +173,10 @@ LogicalResult KernelEmitter::emit() {
   SmallVector<Type> argTypes;
   SmallVector<Attribute> abi;
   auto entry = [&](StringRef kind, int64_t arg, int64_t dim) {
-    abi.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("kind", b.getStringAttr(kind)),
-         b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
-         b.getNamedAttr("dim", b.getI64IntegerAttr(dim))}));
+    abi.push_back(
+        b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr(kind)),
+                             b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
+                             b.getNamedAttr("dim", b.getI64IntegerAttr(dim))}));
   };
   for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
     if (auto g = dyn_cast<GlobalType>(t)) {
@@ -202,8 +202,8 @@ LogicalResult KernelEmitter::emit() {
 
   b.setInsertionPointToEnd(module.getBody());
   auto funcType = b.getFunctionType(argTypes, {});
-  auto func = gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getSymName(),
-                                     funcType);
+  auto func =
+      gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   auto block = kernel->getAttrOfType<DenseI64ArrayAttr>("block");
   int32_t threads = block[0];
@@ -231,17 +231,17 @@ LogicalResult KernelEmitter::emit() {
            b.getNamedAttr("element", TypeAttr::get(t))}));
   }
   launch = b.getDictionaryAttr({
-                      b.getNamedAttr("args", b.getArrayAttr(args)),
-                      b.getNamedAttr("extents", extents),
-                      b.getNamedAttr("module", module.getSymNameAttr()),
-                      b.getNamedAttr("entry", kernel.getSymNameAttr()),
-                      b.getNamedAttr("params", b.getArrayAttr(abi)),
-                      b.getNamedAttr("block", block),
-                      b.getNamedAttr("smem_bytes", kernel->getAttr("smem_bytes")),
-                      b.getNamedAttr("tma", tma),
-                      b.getNamedAttr("schedule", kernel.getSchedule()),
-                      b.getNamedAttr("target", kernel.getTarget()),
-                  });
+      b.getNamedAttr("args", b.getArrayAttr(args)),
+      b.getNamedAttr("extents", extents),
+      b.getNamedAttr("module", module.getSymNameAttr()),
+      b.getNamedAttr("entry", kernel.getSymNameAttr()),
+      b.getNamedAttr("params", b.getArrayAttr(abi)),
+      b.getNamedAttr("block", block),
+      b.getNamedAttr("smem_bytes", kernel->getAttr("smem_bytes")),
+      b.getNamedAttr("tma", tma),
+      b.getNamedAttr("schedule", kernel.getSchedule()),
+      b.getNamedAttr("target", kernel.getTarget()),
+  });
 
   Block &body = func.getBody().front();
   entryBlock = &body;
@@ -257,8 +257,8 @@ LogicalResult KernelEmitter::emit() {
       tp.ptr = body.getArgument(p++);
       tp.elementType = g.getElementType();
       for (int64_t d = 0; d < g.getRank(); ++d)
-        tp.dims.push_back(arith::IndexCastOp::create(
-            b, loc(), b.getIndexType(), body.getArgument(p++)));
+        tp.dims.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                                     body.getArgument(p++)));
       tensors[old] = tp;
     } else {
       map.map(old, arith::IndexCastOp::create(b, loc(), b.getIndexType(),
@@ -279,8 +279,8 @@ LogicalResult KernelEmitter::emit() {
         /*addrSpace=*/3);
     (void)global;
   }
-  Value raw = LLVM::AddressOfOp::create(b, loc(), smemPtrTy(),
-                                        "__cake_dynamic_smem");
+  Value raw =
+      LLVM::AddressOfOp::create(b, loc(), smemPtrTy(), "__cake_dynamic_smem");
   Value rawInt = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), raw);
   Value aligned = arith::AndIOp::create(
       b, loc(), arith::AddIOp::create(b, loc(), rawInt, i32c(1023)),
@@ -295,15 +295,15 @@ LogicalResult KernelEmitter::emit() {
   warp = arith::DivUIOp::create(b, loc(), tid, i32c(32));
 
   // Pipes and rings: barrier init by thread 0.
-  Value isT0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, tid,
-                                     i32c(0));
+  Value isT0 =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, tid, i32c(0));
   auto initIf = scf::IfOp::create(b, loc(), isT0, /*withElse=*/false);
   for (Operation &op : kernel.getBody().front()) {
     if (auto ring = dyn_cast<RingOp>(op)) {
       rings[ring] = {getI64(ring, "offset"), ring.getType().getTileBytes()};
     } else if (auto pipe = dyn_cast<PipeOp>(op)) {
-      PipeInfo info{pipe.getType().getStages(), getI64(pipe, "full"),
-                    getI64(pipe, "empty"),      getI64(pipe, "full_count"),
+      PipeInfo info{pipe.getType().getStages(),  getI64(pipe, "full"),
+                    getI64(pipe, "empty"),       getI64(pipe, "full_count"),
                     getI64(pipe, "empty_count"), getI64(pipe, "tx_bytes")};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
@@ -313,8 +313,7 @@ LogicalResult KernelEmitter::emit() {
       for (int64_t s = 0; s < info.stages; ++s) {
         NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.full + 8 * s)),
                                      i32c(info.fullCount), Value());
-        NVVM::MBarrierInitOp::create(b, loc(),
-                                     smemAt(i32c(info.empty + 8 * s)),
+        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.empty + 8 * s)),
                                      i32c(info.emptyCount), Value());
       }
     }
@@ -340,8 +339,9 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
                                    i32c(first));
   Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
                                    i32c(first + n));
-  auto inRole = scf::IfOp::create(b, loc(), arith::AndIOp::create(b, loc(), ge, lt),
-                                  /*withElse=*/false);
+  auto inRole =
+      scf::IfOp::create(b, loc(), arith::AndIOp::create(b, loc(), ge, lt),
+                        /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(inRole.thenBlock());
 
@@ -350,10 +350,10 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
     if (!r.getWarpgroups())
       return r.emitError("[hw.warpgroup-alignment] regs() needs a "
                          "warpgroups(n) role: setmaxnreg is per warpgroup");
-    NVVM::SetMaxRegisterOp::create(
-        b, loc(), (uint32_t)*r.getRegs(),
-        action == "inc" ? NVVM::SetMaxRegisterAction::increase
-                        : NVVM::SetMaxRegisterAction::decrease);
+    NVVM::SetMaxRegisterOp::create(b, loc(), (uint32_t)*r.getRegs(),
+                                   action == "inc"
+                                       ? NVVM::SetMaxRegisterAction::increase
+                                       : NVVM::SetMaxRegisterAction::decrease);
   }
 
   RoleState state;
@@ -428,14 +428,16 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         // copies finish the phase: nothing to emit. Otherwise arrive.
         auto acquire = c.getStage().getDefiningOp<PipeAcquireOp>();
         bool filledByTma =
-            acquire && llvm::any_of(acquire.getStage().getUsers(),
-                                    [](Operation *u) { return isa<TmaLoadOp>(u); });
+            acquire &&
+            llvm::any_of(acquire.getStage().getUsers(),
+                         [](Operation *u) { return isa<TmaLoadOp>(u); });
         if (filledByTma)
           return success();
         const PipeInfo &info = pipes[c.getPipe()];
         Value full = smemAt(arith::AddIOp::create(
             b, loc(), i32c(info.full),
-            arith::MulIOp::create(b, loc(), map.lookup(c.getStage()), i32c(8))));
+            arith::MulIOp::create(b, loc(), map.lookup(c.getStage()),
+                                  i32c(8))));
         NVVM::MBarrierArriveOp::create(b, loc(), Type(), full, Value());
         return success();
       })
@@ -528,8 +530,7 @@ static bool isPipelinedMmaLoop(scf::ForOp forOp) {
   return mma.getAStage() == wait.getStage() &&
          mma.getBStage() == wait.getStage() &&
          release.getStage() == wait.getStage() &&
-         release.getPipe() == wait.getPipe() &&
-         yield.getNumOperands() == 1 &&
+         release.getPipe() == wait.getPipe() && yield.getNumOperands() == 1 &&
          yield.getOperand(0) == mma.getResult();
 }
 
@@ -552,10 +553,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
   SmallVector<Value> inits;
   for (Value v : forOp.getInitArgs())
     inits.push_back(map.lookupOrDefault(v));
-  auto newFor = scf::ForOp::create(
-      b, loc(), map.lookupOrDefault(forOp.getLowerBound()),
-      map.lookupOrDefault(forOp.getUpperBound()),
-      map.lookupOrDefault(forOp.getStep()), inits);
+  auto newFor =
+      scf::ForOp::create(b, loc(), map.lookupOrDefault(forOp.getLowerBound()),
+                         map.lookupOrDefault(forOp.getUpperBound()),
+                         map.lookupOrDefault(forOp.getStep()), inits);
   map.map(forOp.getInductionVar(), newFor.getInductionVar());
   for (auto [o, n] :
        llvm::zip(forOp.getRegionIterArgs(), newFor.getRegionIterArgs()))
@@ -589,8 +590,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
 
 void KernelEmitter::releaseDeferred(Value pipe) {
   Value prev = LLVM::LoadOp::create(b, loc(), b.getI32Type(), deferredStage);
-  Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, prev,
-                                    i32c(0));
+  Value any =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, prev, i32c(0));
   auto ifAny = scf::IfOp::create(b, loc(), any, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
@@ -607,9 +608,9 @@ void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
-  Value bar = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(info.empty),
-      arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  Value bar = smemAt(
+      arith::AddIOp::create(b, loc(), i32c(info.empty),
+                            arith::MulIOp::create(b, loc(), stage, i32c(8))));
   NVVM::MBarrierArriveOp::create(b, loc(), Type(), bar, Value());
 }
 
@@ -681,17 +682,17 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   // A producer waits for the consumers to have released the stage, i.e. for
   // the completion of the empty barrier's previous phase: parity ^ 1, which
   // a freshly initialized barrier reports complete.
-  Value parity = producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1))
-                          : phase;
+  Value parity =
+      producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1)) : phase;
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
-  NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity,
-                                        i32c(10000000));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
   // A stage filled by TMA arms its full barrier with the bytes the copies
   // will deliver; their completion ends the phase. A stage without copies
   // is a pure signal: its commit arrives instead.
-  bool filledByTma = llvm::any_of(op->getResult(0).getUsers(),
-                                  [](Operation *u) { return isa<TmaLoadOp>(u); });
+  bool filledByTma =
+      llvm::any_of(op->getResult(0).getUsers(),
+                   [](Operation *u) { return isa<TmaLoadOp>(u); });
   if (producer && filledByTma) {
     Value full =
         smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
@@ -733,9 +734,9 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
   Value dst = smemAt(arith::AddIOp::create(
       b, loc(), i32c(ring.offset),
       arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
-  Value mbar = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(pipe->full),
-      arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  Value mbar = smemAt(
+      arith::AddIOp::create(b, loc(), i32c(pipe->full),
+                            arith::MulIOp::create(b, loc(), stage, i32c(8))));
   // TMA coordinates run innermost first.
   SmallVector<Value> coords;
   for (Value c : llvm::reverse(op.getCoords()))
@@ -745,8 +746,8 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
   Value dstCluster = LLVM::AddrSpaceCastOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{}, Value(),
-      Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{},
+      Value(), Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       NVVM::CTAGroupKindAttr(), Value());
   return success();
 }
@@ -852,8 +853,8 @@ LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
     }
     auto yield = cast<FragYieldOp>(body.getTerminator());
     for (auto [r, v] : llvm::enumerate(yield.getValues()))
-      results[r] = LLVM::InsertValueOp::create(
-          b, loc(), results[r], scalar.lookupOrDefault(v), i);
+      results[r] = LLVM::InsertValueOp::create(b, loc(), results[r],
+                                               scalar.lookupOrDefault(v), i);
   }
   for (auto [r, v] : llvm::zip(op.getResults(), results))
     map.map(r, v);
@@ -880,7 +881,8 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   Value acc = map.lookup(op.getInput());
   Value quad = arith::MulIOp::create(
       b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(2));
-  Value base = op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value base =
+      op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
   Value colBase = arith::AddIOp::create(b, loc(), base, quad);
   Value vals = LLVM::UndefOp::create(b, loc(), vo->type);
   Value idxs = LLVM::UndefOp::create(b, loc(), io->type);
@@ -889,7 +891,8 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
     Value best, bestIdx;
     for (int64_t j = 0; j < n / 8; ++j)
       for (int64_t e = 0; e < 2; ++e) {
-        Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
         Value c = arith::AddIOp::create(b, loc(), colBase, i32c(8 * j + e));
         if (!best) {
           best = v;
@@ -897,17 +900,17 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
           continue;
         }
         // Strictly less: the first (lowest) column wins ties.
-        Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT,
-                                         v, best);
+        Value lt =
+            arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, v, best);
         best = arith::SelectOp::create(b, loc(), lt, v, best);
         bestIdx = arith::SelectOp::create(b, loc(), lt, c, bestIdx);
       }
     for (int32_t off : {1, 2}) {
       Value ov = quadShuffle(best, off), oi = quadShuffle(bestIdx, off);
-      Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, ov,
-                                       best);
-      Value eq = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, ov,
-                                       best);
+      Value lt =
+          arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, ov, best);
+      Value eq =
+          arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, ov, best);
       Value lower = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt,
                                           oi, bestIdx);
       Value take = arith::OrIOp::create(
@@ -950,7 +953,8 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
     Value r;
     for (int64_t j = 0; j < n / 8; ++j)
       for (int64_t e = 0; e < 2; ++e) {
-        Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
         r = r ? combine(r, v) : v;
       }
     for (int32_t off : {1, 2})
@@ -983,10 +987,10 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
                         "fragments are lowered today");
   const TensorParams &tp = tensors[op.getSrc()];
   Type elt = op.getType().getElementType();
-  Value pad = op.getPad() ? map.lookupOrDefault(op.getPad())
-                          : arith::ConstantOp::create(b, loc(), elt,
-                                                      b.getZeroAttr(elt))
-                                .getResult();
+  Value pad = op.getPad()
+                  ? map.lookupOrDefault(op.getPad())
+                  : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
+                        .getResult();
   Value start = map.lookupOrDefault(op.getCoords()[0]);
   Value out = LLVM::UndefOp::create(b, loc(), info->type);
   auto idx = [&](Value v) {
@@ -998,10 +1002,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
       int64_t j = k / 2, e = k % 2;
       off = arith::AddIOp::create(
           b, loc(),
-          arith::MulIOp::create(b, loc(),
-                                arith::RemUIOp::create(b, loc(), role->lane,
-                                                       i32c(4)),
-                                i32c(2)),
+          arith::MulIOp::create(
+              b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
+              i32c(2)),
           i32c(8 * j + e));
     } else {
       off = arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
@@ -1014,11 +1017,11 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value ptr = LLVM::GEPOp::create(
-          b, loc(), globalPtrTy(), elt, tp.ptr,
-          ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), pos)});
-      scf::YieldOp::create(b, loc(),
-                           ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
+      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                      ValueRange{arith::IndexCastOp::create(
+                                          b, loc(), b.getI64Type(), pos)});
+      scf::YieldOp::create(
+          b, loc(), ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
       b.setInsertionPointToStart(ifOp.elseBlock());
       scf::YieldOp::create(b, loc(), ValueRange{pad});
     }
@@ -1081,7 +1084,7 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   FailureOr<Type> accTy = fragStructType(op.getAcc().getType(), op);
   if (failed(accTy))
     return failure();
-  RingType a = op.getA().getType(), bt = op.getB().getType();
+  RingType a = op.getA().getType();
   auto ta = wgmmaType(a.getElementType());
   auto td = wgmmaType(op.getAcc().getType().getElementType());
   if (failed(ta) || failed(td))
@@ -1097,10 +1100,10 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
   Value aBase = arith::AddIOp::create(
       b, loc(),
-      arith::AddIOp::create(
-          b, loc(), i32c(ra.offset),
-          arith::MulIOp::create(b, loc(), map.lookup(op.getAStage()),
-                                i32c(ra.tileBytes))),
+      arith::AddIOp::create(b, loc(), i32c(ra.offset),
+                            arith::MulIOp::create(b, loc(),
+                                                  map.lookup(op.getAStage()),
+                                                  i32c(ra.tileBytes))),
       arith::MulIOp::create(b, loc(), wg, i32c(wgRows * rowBytes)));
   Value bBase = arith::AddIOp::create(
       b, loc(), i32c(rb.offset),
@@ -1114,9 +1117,9 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   auto descAt = [&](Value base32, int64_t extra) {
     Value addr = arith::AddIOp::create(
         b, loc(), smemAddr,
-        arith::ExtUIOp::create(b, loc(), b.getI64Type(),
-                               arith::AddIOp::create(b, loc(), base32,
-                                                     i32c(extra))));
+        arith::ExtUIOp::create(
+            b, loc(), b.getI64Type(),
+            arith::AddIOp::create(b, loc(), base32, i32c(extra))));
     Value field = arith::AndIOp::create(
         b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64c(4)),
         i64c(0x3FFF));
@@ -1178,9 +1181,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
           arith::DivUIOp::create(b, loc(), l, i32c(4)))));
   Value col0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(op.getCoords()[1]),
-      idx(arith::MulIOp::create(b, loc(),
-                                arith::RemUIOp::create(b, loc(), l, i32c(4)),
-                                i32c(2))));
+      idx(arith::MulIOp::create(
+          b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2))));
   Value rows = tp.dims[0], cols = tp.dims[1];
   Value ldEven = arith::CmpIOp::create(
       b, loc(), arith::CmpIPredicate::eq,
@@ -1189,8 +1191,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   auto pairTy = VectorType::get({2}, elt);
   for (int64_t h = 0; h < 2; ++h) {
     Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
-    Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                        row, rows);
+    Value rowOk =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, rows);
     Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
     auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);

@@ -211,8 +211,7 @@ bool checkPipeRoles(KernelFacts &f) {
                              << " " << side << " roles, expected exactly one";
       for (RoleOp r : f.roles)
         if (roles.contains(r))
-          d.attachNote(r.getLoc())
-              << side << " role \"" << r.getName() << "\"";
+          d.attachNote(r.getLoc()) << side << " role \"" << r.getName() << "\"";
       ok = false;
     };
     if (producers.size() != 1)
@@ -248,8 +247,9 @@ bool checkHandoffBalance(KernelFacts &f) {
     const char *closeName = producer ? "commit" : "release";
     if (closes.size() != 1) {
       InFlightDiagnostic d = emitRuleError(take, RuleId::SyncUnbalancedPipe)
-                             << "role \"" << roleName << "\": the stage of pipe #"
-                             << pipe << " taken here is "
+                             << "role \"" << roleName
+                             << "\": the stage of pipe #" << pipe
+                             << " taken here is "
                              << (closes.empty() ? "never " : "more than once ")
                              << (producer ? "committed" : "released");
       for (Operation *c : closes)
@@ -287,8 +287,7 @@ bool checkHandoffBalance(KernelFacts &f) {
         InFlightDiagnostic d =
             emitRuleError(user, RuleId::SyncUseAfterHandoff)
             << "role \"" << roleName << "\" uses a stage of pipe #" << pipe
-            << " after its " << closeName
-            << "; the other side may already be "
+            << " after its " << closeName << "; the other side may already be "
             << (producer ? "reading" : "overwriting") << " it";
         d.attachNote(close->getLoc()) << closeName << " here";
         ok = false;
@@ -307,8 +306,7 @@ bool checkHandoffBalance(KernelFacts &f) {
                          : isa_and_nonnull<PipeWaitOp>(def);
     if (!good || def->getOperand(0) != op->getOperand(0)) {
       emitRuleError(op, RuleId::SyncUnbalancedPipe)
-          << (producer ? "commit" : "release")
-          << " of a stage not taken with "
+          << (producer ? "commit" : "release") << " of a stage not taken with "
           << (producer ? "pipe.acquire" : "pipe.wait") << " on the same pipe";
       ok = false;
     }
@@ -385,16 +383,15 @@ bool checkTripCounts(KernelFacts &f) {
       continue;
     }
     if (made != taken) {
-      InFlightDiagnostic d =
-          emitRuleError(pipe, RuleId::SyncTripCountMismatch)
-          << "role \"" << consumer.getName() << "\" waits "
-          << countStr(taken) << " times on pipe #" << index << " but role \""
-          << producer.getName() << "\" commits " << countStr(made)
-          << " times";
-      d.attachNote(producer.getLoc()) << "producer role \""
-                                      << producer.getName() << "\"";
-      d.attachNote(consumer.getLoc()) << "consumer role \""
-                                      << consumer.getName() << "\"";
+      InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncTripCountMismatch)
+                             << "role \"" << consumer.getName() << "\" waits "
+                             << countStr(taken) << " times on pipe #" << index
+                             << " but role \"" << producer.getName()
+                             << "\" commits " << countStr(made) << " times";
+      d.attachNote(producer.getLoc())
+          << "producer role \"" << producer.getName() << "\"";
+      d.attachNote(consumer.getLoc())
+          << "consumer role \"" << consumer.getName() << "\"";
       d.attachNote(pipe.getLoc())
           << "hint: both roles must run the same loops around their "
              "hand-offs on this pipe";
@@ -430,11 +427,12 @@ bool checkTiles(KernelFacts &f) {
       first = key;
       firstTiles = tiles;
     } else if (key != *first) {
-      InFlightDiagnostic d = emitRuleError(tiles, RuleId::SyncTilesMismatch)
-                             << "role \"" << role.getName()
-                             << "\" iterates different tiles than role \""
-                             << firstTiles->getParentOfType<RoleOp>().getName()
-                             << "\"; pipes would pair stages of different tiles";
+      InFlightDiagnostic d =
+          emitRuleError(tiles, RuleId::SyncTilesMismatch)
+          << "role \"" << role.getName()
+          << "\" iterates different tiles than role \""
+          << firstTiles->getParentOfType<RoleOp>().getName()
+          << "\"; pipes would pair stages of different tiles";
       d.attachNote(firstTiles.getLoc()) << "the other tile loop";
       ok = false;
     }
@@ -641,8 +639,9 @@ bool checkRoleResources(KernelFacts &f) {
   // asks for more only gets them once others gave theirs back. Every warp
   // not asking keeps the launch baseline, so the sum at the budgets must
   // fit the register file, or setmaxnreg.inc waits forever.
-  int64_t baseline = std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
-                                       target->registersPerSM / threads / 8 * 8);
+  int64_t baseline =
+      std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
+                        target->registersPerSM / threads / 8 * 8);
   bool anyRegs = false;
   int64_t budgeted = 0, registers = 0;
   for (RoleOp role : f.roles) {
@@ -687,11 +686,10 @@ bool checkSharedMemory(KernelFacts &f) {
                          << f.target->smemPerBlockOptIn << " a CTA of "
                          << f.target->arch << " can have";
   for (auto ring : f.kernel.getBody().getOps<RingOp>())
-    d.attachNote(ring.getLoc()) << "ring #" << f.ringIndex.lookup(ring)
-                                << " of " << ring.getType().getRingBytes()
-                                << " bytes";
-  d.attachNote(f.kernel.getLoc())
-      << "hint: fewer stages or smaller tiles";
+    d.attachNote(ring.getLoc())
+        << "ring #" << f.ringIndex.lookup(ring) << " of "
+        << ring.getType().getRingBytes() << " bytes";
+  d.attachNote(f.kernel.getLoc()) << "hint: fewer stages or smaller tiles";
   return false;
 }
 
@@ -733,8 +731,8 @@ bool checkFragmentRegisters(KernelFacts &f) {
       if (carried > 0 && need > budget) {
         emitRuleError(loop, RuleId::ResourceFragmentRegisters)
             << "role \"" << role.getName() << "\" keeps " << carried
-            << " registers of fragments across this loop and up to "
-            << largest << " more in its body (+16 for addresses): " << need
+            << " registers of fragments across this loop and up to " << largest
+            << " more in its body (+16 for addresses): " << need
             << " > its budget of " << budget << " per thread";
         ok = false;
       }
@@ -753,11 +751,11 @@ bool checkStageAccess(KernelFacts &f) {
     bool rightKind = write ? isa_and_nonnull<PipeAcquireOp>(def)
                            : isa_and_nonnull<PipeWaitOp>(def);
     if (!rightKind) {
-      InFlightDiagnostic d =
-          emitRuleError(op, rule)
-          << (write ? "writes" : "reads") << " ring #" << f.ringIndex.lookup(ring)
-          << " through a stage not taken with "
-          << (write ? "pipe.acquire" : "pipe.wait");
+      InFlightDiagnostic d = emitRuleError(op, rule)
+                             << (write ? "writes" : "reads") << " ring #"
+                             << f.ringIndex.lookup(ring)
+                             << " through a stage not taken with "
+                             << (write ? "pipe.acquire" : "pipe.wait");
       if (def)
         d.attachNote(def->getLoc()) << "stage taken here";
       ok = false;
@@ -765,12 +763,11 @@ bool checkStageAccess(KernelFacts &f) {
     }
     Value pipe = def->getOperand(0);
     if (!KernelFacts::pipeHolds(pipe, ring)) {
-      InFlightDiagnostic d = emitRuleError(op, rule)
-                             << (write ? "writes" : "reads") << " ring #"
-                             << f.ringIndex.lookup(ring)
-                             << " through a stage of pipe #"
-                             << f.pipeIndex.lookup(pipe)
-                             << ", which does not hold that ring";
+      InFlightDiagnostic d =
+          emitRuleError(op, rule)
+          << (write ? "writes" : "reads") << " ring #"
+          << f.ringIndex.lookup(ring) << " through a stage of pipe #"
+          << f.pipeIndex.lookup(pipe) << ", which does not hold that ring";
       d.attachNote(def->getLoc()) << "stage taken here";
       ok = false;
     }

@@ -23,13 +23,14 @@
 #define MAX_ARGS 16
 
 static void usage(void) {
-  fprintf(stderr,
-          "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
-          "                [--check gemm|none] [--iters N] [--warmup N]\n"
-          "                [--timeout-ms T] [--seed S]\n"
-          "  --check gemm  argument 2 must equal argument 0 times argument 1\n"
-          "                transposed (C = A B^T), checked on sampled\n"
-          "                elements against a double-precision host reference\n");
+  fprintf(
+      stderr,
+      "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
+      "                [--check gemm|none] [--iters N] [--warmup N]\n"
+      "                [--timeout-ms T] [--seed S]\n"
+      "  --check gemm  argument 2 must equal argument 0 times argument 1\n"
+      "                transposed (C = A B^T), checked on sampled\n"
+      "                elements against a double-precision host reference\n");
 }
 
 static int cuCheck(CUresult r, const char *what) {
@@ -214,9 +215,9 @@ int main(int argc, char **argv) {
       continue;
     Tensor *t = &tensors[i];
     t->element = cakeRtBundleGetArgElement(bundle, i);
-    t->bytes = (strcmp(t->element, "f32") == 0 || strcmp(t->element, "i32") == 0)
-                   ? 4
-                   : 2;
+    t->bytes =
+        (strcmp(t->element, "f32") == 0 || strcmp(t->element, "i32") == 0) ? 4
+                                                                           : 2;
     t->count = 1;
     for (int d = 0; d < args[i].rank; ++d)
       t->count *= (size_t)args[i].shape[d];

@@ -44,7 +44,7 @@ struct CakeRtBundle {
   int block[3];
   int64_t smemBytes;
   int persistent;
-  int rank;        /* tile rank */
+  int rank; /* tile rank */
   int64_t tile[3];
   int extentArg[3], extentDim[3];
   int numArgs;
@@ -79,8 +79,8 @@ static CakeRtStatus cudaFail(CUresult r, const char *what) {
   const char *name = NULL, *msg = NULL;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &msg);
-  return fail(CAKE_RT_ERROR_CUDA, "%s failed: %s (%s)", what,
-              name ? name : "?", msg ? msg : "?");
+  return fail(CAKE_RT_ERROR_CUDA, "%s failed: %s (%s)", what, name ? name : "?",
+              msg ? msg : "?");
 }
 
 #define CHECK_CU(call)                                                         \
@@ -203,8 +203,10 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
         !getInt(a, "element_bytes", &eb))
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad argument #%d", i);
     if (strlen(elt->valuestring) >= sizeof b->args[i].element)
-      return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad element type of "
-                  "argument #%d", i);
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: bad element type of "
+                  "argument #%d",
+                  i);
     strcpy(b->args[i].element, elt->valuestring);
     b->args[i].isScalar = strcmp(kind->valuestring, "scalar") == 0;
     b->args[i].rank = cJSON_IsArray(shape) ? cJSON_GetArraySize(shape) : 0;
@@ -239,8 +241,10 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
     q->arg = (int)arg;
     q->dim = (int)dim;
     if (q->kind != PARAM_TMA && (arg < 0 || arg >= b->numArgs))
-      return fail(CAKE_RT_ERROR_FORMAT, "bundle: parameter #%d names argument "
-                  "%d of %d", i, (int)arg, b->numArgs);
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: parameter #%d names argument "
+                  "%d of %d",
+                  i, (int)arg, b->numArgs);
   }
 
   const cJSON *grid = cJSON_GetObjectItemCaseSensitive(doc, "grid");
@@ -275,8 +279,7 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
     int64_t arg = -1, swz = -1;
     if (!getInt(t, "arg", &arg) || !getInt(t, "swizzle", &swz) ||
         !cJSON_IsArray(box) || arg < 0 || arg >= b->numArgs ||
-        cJSON_GetArraySize(box) != b->args[arg].rank ||
-        !b->args[arg].dtypeOk)
+        cJSON_GetArraySize(box) != b->args[arg].rank || !b->args[arg].dtypeOk)
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad TMA spec #%d", i);
     b->tma[i].arg = (int)arg;
     b->tma[i].swizzle = (int)swz;
@@ -415,8 +418,8 @@ static CakeRtStatus checkArgs(const CakeRtBundle *b, const CakeRtArg *args,
                   b->args[i].isScalar ? "scalar" : "tensor");
     if (!args[i].isScalar && args[i].rank != b->args[i].rank)
       return fail(CAKE_RT_ERROR_ARGUMENT,
-                  "argument #%d: expected rank %d, got %d", i,
-                  b->args[i].rank, args[i].rank);
+                  "argument #%d: expected rank %d, got %d", i, b->args[i].rank,
+                  args[i].rank);
   }
   return CAKE_RT_SUCCESS;
 }
@@ -535,8 +538,10 @@ CakeRtStatus cakeRtLaunch(CakeRtBundle *b, const CakeRtArg *args, int n,
       break;
     case PARAM_TMA:
       if (p->arg < 0 || p->arg >= b->numTma)
-        return fail(CAKE_RT_ERROR_FORMAT, "bundle: parameter #%d names TMA "
-                    "descriptor %d of %d", i, p->arg, b->numTma);
+        return fail(CAKE_RT_ERROR_FORMAT,
+                    "bundle: parameter #%d names TMA "
+                    "descriptor %d of %d",
+                    i, p->arg, b->numTma);
       values[i] = (uint64_t)b->descriptors + 128ull * (uint64_t)p->arg;
       break;
     }

@@ -107,7 +107,8 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, DictionaryAttr launch) {
   auto target = launch.getAs<TargetAttr>("target");
   cJSON_AddStringToObject(d, "target", target.getArch().str().c_str());
   cJSON_AddItemToObject(
-      d, "block", intArray(launch.getAs<DenseI64ArrayAttr>("block").asArrayRef()));
+      d, "block",
+      intArray(launch.getAs<DenseI64ArrayAttr>("block").asArrayRef()));
   cJSON_AddItemToObject(d, "cluster", intArray({1, 1, 1}));
   cJSON_AddNumberToObject(d, "smem_bytes", double(intOf(launch, "smem_bytes")));
 
@@ -215,8 +216,7 @@ LogicalResult mlir::cake::writeKernelBundleJson(Operation *op,
   if (launches.size() != 1)
     return op->emitError("a bundle holds one kernel; this module has ")
            << launches.size();
-  FailureOr<JsonPtr> doc =
-      buildBundle(top, cast<DictionaryAttr>(launches[0]));
+  FailureOr<JsonPtr> doc = buildBundle(top, cast<DictionaryAttr>(launches[0]));
   if (failed(doc))
     return failure();
   return writeJson(doc->get(), op, os);
@@ -327,7 +327,8 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   os << "/* Launches " << entry << " on `stream`. `scratch` is device memory "
      << "of at least " << 128 * tma.size() << " bytes\n * for the TMA "
      << "descriptors, reserved for this kernel's launches on this stream. */\n"
-     << "static CUresult " << id << "_launch(CUstream stream, CUdeviceptr "
+     << "static CUresult " << id
+     << "_launch(CUstream stream, CUdeviceptr "
         "scratch";
   for (auto [i, a] : llvm::enumerate(args)) {
     auto ad = cast<DictionaryAttr>(a);
@@ -386,8 +387,8 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
       int64_t swz = intOf(td, "swizzle");
       std::string a = "arg" + std::to_string(arg);
       os << "  {\n    cuuint64_t dims[" << rank << "], strides["
-         << std::max<int64_t>(rank - 1, 1) << "];\n    cuuint32_t box["
-         << rank << "] = {";
+         << std::max<int64_t>(rank - 1, 1) << "];\n    cuuint32_t box[" << rank
+         << "] = {";
       for (int64_t k = rank - 1; k >= 0; --k)
         os << box[k] << (k ? ", " : "");
       os << "}, es[" << rank << "] = {";

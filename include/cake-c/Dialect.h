@@ -21,7 +21,8 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Cake, cake);
 
 /// Adds the Cake dialect and the upstream dialects Cake IR uses (arith, math,
 /// scf) to `registry`.
-MLIR_CAPI_EXPORTED void mlirCakeRegisterAllDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+mlirCakeRegisterAllDialects(MlirDialectRegistry registry);
 
 /// Registers Cake's passes (and the upstream ones cake-opt exposes) so that
 /// textual pipelines can name them. Safe to call more than once.
@@ -43,8 +44,8 @@ MLIR_CAPI_EXPORTED MlirType mlirCakeGlobalTypeGetElementType(MlirType type);
 /*===--- !cake.ring<stages x tile x element, swizzle = s> ---------------===*/
 
 MLIR_CAPI_EXPORTED bool mlirTypeIsACakeRingType(MlirType type);
-MLIR_CAPI_EXPORTED MlirType mlirCakeRingTypeGet(MlirContext ctx,
-                                                int64_t stages, intptr_t rank,
+MLIR_CAPI_EXPORTED MlirType mlirCakeRingTypeGet(MlirContext ctx, int64_t stages,
+                                                intptr_t rank,
                                                 const int64_t *shape,
                                                 MlirType elementType,
                                                 int64_t swizzle);
@@ -88,9 +89,10 @@ MLIR_CAPI_EXPORTED MlirStringRef mlirCakeTargetAttrGetArch(MlirAttribute attr);
 /*===--- #cake.persistent<tile = [...], group_m = g>, #cake.grid<...> ---===*/
 
 MLIR_CAPI_EXPORTED bool mlirAttributeIsACakePersistentAttr(MlirAttribute attr);
-MLIR_CAPI_EXPORTED MlirAttribute
-mlirCakePersistentAttrGet(MlirContext ctx, intptr_t rank, const int64_t *tile,
-                          int64_t groupM);
+MLIR_CAPI_EXPORTED MlirAttribute mlirCakePersistentAttrGet(MlirContext ctx,
+                                                           intptr_t rank,
+                                                           const int64_t *tile,
+                                                           int64_t groupM);
 MLIR_CAPI_EXPORTED int64_t mlirCakePersistentAttrGetGroupM(MlirAttribute attr);
 
 MLIR_CAPI_EXPORTED bool mlirAttributeIsACakeGridAttr(MlirAttribute attr);

@@ -1,7 +1,8 @@
 /*===- cake-c/Passes.h - C API for Cake's passes ------------------*- C -*-===*\
 |*                                                                            *|
 |* Creation and registration of each Cake pass, generated from Passes.td:    *|
-|* mlirCreateCake<Pass>(), mlirRegisterCake<Pass>(), mlirRegisterCakePasses(). *|
+|* mlirCreateCake<Pass>(), mlirRegisterCake<Pass>(), mlirRegisterCakePasses().
+*|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

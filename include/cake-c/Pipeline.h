@@ -19,7 +19,8 @@ extern "C" {
 
 /// A note attached to a diagnostic: where, and what.
 typedef struct MlirCakeDiagnosticNote {
-  MlirStringRef location; ///< "file:line:col", or the location as MLIR prints it
+  /// "file:line:col", or the location as MLIR prints it.
+  MlirStringRef location;
   MlirStringRef message;
 } MlirCakeDiagnosticNote;
 
@@ -29,9 +30,10 @@ typedef struct MlirCakeDiagnosticNote {
 /// diagnostic, the same as --cake-diagnostics-json writes.
 typedef struct MlirCakeDiagnostic {
   MlirDiagnosticSeverity severity;
-  MlirStringRef location; ///< "file:line:col", or the location as MLIR prints it
+  /// "file:line:col", or the location as MLIR prints it.
+  MlirStringRef location;
   MlirStringRef message;
-  MlirStringRef rule;     ///< e.g. "sync.pipe-roles"
+  MlirStringRef rule; ///< e.g. "sync.pipe-roles"
   MlirStringRef role;
   MlirStringRef resource;
   MlirStringRef stage;
@@ -71,9 +73,9 @@ typedef MlirLogicalResult (*MlirCakeRuleCallback)(MlirOperation kernel,
 /// dataflow, hw; not a built-in id) that runs inside cake-verify in every
 /// context of this process. Fails, with a diagnostic on `ctx`, on a bad or
 /// taken id.
-MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeRegisterRule(
-    MlirContext ctx, MlirStringRef id, MlirStringRef summary,
-    MlirCakeRuleCallback callback, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirCakeRegisterRule(MlirContext ctx, MlirStringRef id, MlirStringRef summary,
+                     MlirCakeRuleCallback callback, void *userData);
 
 /// Emits an error at `op` reading "[ruleId] message", the form every rule
 /// uses (so it is parsed into the same structured fields).

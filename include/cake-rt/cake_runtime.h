@@ -24,7 +24,8 @@ typedef enum CakeRtStatus {
   CAKE_RT_ERROR_FORMAT,   /* the bundle is malformed */
   CAKE_RT_ERROR_CUDA,     /* a CUDA driver call failed */
   CAKE_RT_ERROR_ARGUMENT, /* the launch arguments do not fit the kernel */
-  CAKE_RT_ERROR_REFUSED,  /* a launch-time rule check failed (rule id in the message) */
+  CAKE_RT_ERROR_REFUSED,  /* a launch-time rule check failed (rule id in the
+                             message) */
   CAKE_RT_ERROR_TIMEOUT   /* the kernel did not finish in time */
 } CakeRtStatus;
 

@@ -24,13 +24,13 @@ struct TargetInfo {
   int64_t registersPerSM;        ///< 32-bit registers in the register file
   int64_t maxRegistersPerThread; ///< architectural cap per thread
   int64_t maxThreadsPerBlock;
-  int64_t numSMs;                ///< of the reference part (H200, A100, B200)
-  int64_t tmemColumns;           ///< tensor-memory columns per SM (0: none)
-  bool hasTma;                   ///< cp.async.bulk.tensor
-  bool hasWgmma;                 ///< wgmma.mma_async (sm_90a only)
-  bool hasSetmaxnreg;            ///< setmaxnreg (sm_90a, sm_100a)
-  bool hasTcgen05;               ///< tcgen05.mma and tensor memory
-  bool hasMmaSync;               ///< mma.sync
+  int64_t numSMs;      ///< of the reference part (H200, A100, B200)
+  int64_t tmemColumns; ///< tensor-memory columns per SM (0: none)
+  bool hasTma;         ///< cp.async.bulk.tensor
+  bool hasWgmma;       ///< wgmma.mma_async (sm_90a only)
+  bool hasSetmaxnreg;  ///< setmaxnreg (sm_90a, sm_100a)
+  bool hasTcgen05;     ///< tcgen05.mma and tensor memory
+  bool hasMmaSync;     ///< mma.sync
 };
 
 /// All known targets, in order of age.

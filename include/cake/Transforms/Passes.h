@@ -8,11 +8,11 @@
 #define CAKE_TRANSFORMS_PASSES_H
 
 #include "cake/Dialect/CakeDialect.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/DenseMap.h"
 
