@@ -14,23 +14,17 @@
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/InitAll.h"
 #include "cake/Translate/Translate.h"
+#include "JsonSupport.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
-#include <cjson/cJSON.h>
-#include <memory>
 
 using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-struct JsonDeleter {
-  void operator()(cJSON *j) const { cJSON_Delete(j); }
-};
-using JsonPtr = std::unique_ptr<cJSON, JsonDeleter>;
-
 std::string base64(StringRef bytes) {
   static const char *tbl =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -55,13 +49,6 @@ std::string base64(StringRef bytes) {
     out += '=';
   }
   return out;
-}
-
-std::string typeStr(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
 }
 
 cJSON *intArray(ArrayRef<int64_t> v) {

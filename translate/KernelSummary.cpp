@@ -9,39 +9,17 @@
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/InitAll.h"
 #include "cake/Translate/Translate.h"
+#include "JsonSupport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
 
-#include <cjson/cJSON.h>
-#include <memory>
 
 using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-struct JsonDeleter {
-  void operator()(cJSON *j) const { cJSON_Delete(j); }
-};
-using JsonPtr = std::unique_ptr<cJSON, JsonDeleter>;
-
-std::string typeStr(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
-
-cJSON *shapeArray(ArrayRef<int64_t> shape) {
-  cJSON *arr = cJSON_CreateArray();
-  for (int64_t d : shape)
-    cJSON_AddItemToArray(arr, ShapedType::isDynamic(d)
-                                  ? cJSON_CreateNull()
-                                  : cJSON_CreateNumber(double(d)));
-  return arr;
-}
-
 cJSON *summarize(KernelOp kernel) {
   cJSON *k = cJSON_CreateObject();
   cJSON_AddStringToObject(k, "name", kernel.getSymName().str().c_str());

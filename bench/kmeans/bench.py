@@ -22,33 +22,8 @@ import sys
 import torch
 
 
-class CakeRtArg(ctypes.Structure):
-    _fields_ = [("isScalar", ctypes.c_int), ("data", ctypes.c_uint64),
-                ("rank", ctypes.c_int32), ("shape", ctypes.c_int64 * 5),
-                ("scalar", ctypes.c_int64)]
-
-
-def arg(t):
-    a = CakeRtArg()
-    a.data = t.data_ptr()
-    a.rank = t.dim()
-    for i, d in enumerate(t.shape):
-        a.shape[i] = d
-    return a
-
-
-def time_ms(fn, iters=20, warmup=3):
-    for _ in range(warmup):
-        fn()
-    s = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
-    e = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
-    for i in range(iters):
-        s[i].record()
-        fn()
-        e[i].record()
-    torch.cuda.synchronize()
-    t = sorted(a.elapsed_time(b) for a, b in zip(s, e))
-    return t[len(t) // 2]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cake_rt import CakeRtArg, load_runtime, tensor_arg as arg, time_ms  # noqa: E402
 
 
 # Indices may differ from the fp32 reference only where the distance Cake's
@@ -85,11 +60,7 @@ def main():
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     torch.empty(1, device="cuda")
-    rt = ctypes.CDLL(args.runtime)
-    rt.cakeRtLastError.restype = ctypes.c_char_p
-    rt.cakeRtLaunch.argtypes = [ctypes.c_void_p, ctypes.POINTER(CakeRtArg),
-                                ctypes.c_int, ctypes.c_void_p]
-    rt.cakeRtSynchronize.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+    rt = load_runtime(args.runtime)
     h = ctypes.c_void_p()
     if rt.cakeRtBundleLoad(args.bundle.encode(), ctypes.byref(h)) != 0:
         sys.exit(rt.cakeRtLastError().decode())
@@ -133,8 +104,8 @@ def main():
             pdiffer, pbad = check(pids[0], x, c)
             tc, tp = [], []
             for _ in range(args.rounds):
-                tc.append(time_ms(cake))
-                tp.append(time_ms(peer))
+                tc.append(time_ms(cake, iters=20, warmup=3))
+                tp.append(time_ms(peer, iters=20, warmup=3))
             tc = sorted(tc)[args.rounds // 2]
             tp = sorted(tp)[args.rounds // 2]
             flops = 2.0 * N * K * D
