@@ -468,15 +468,15 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         FailureOr<FragInfo> toInfo = fragInfo(c.getType(), c);
         if (failed(from) || failed(toInfo))
           return failure();
-        Type *to = &toInfo->type;
+        Type to = toInfo->type;
         Type dst = c.getType().getElementType();
         Type srcElt = c.getInput().getType().getElementType();
         if (!srcElt.isF32() || !(dst.isBF16() || dst.isF16()))
           return c.emitError("frag.convert from ")
                  << srcElt << " to " << dst << " is not lowered yet";
         Value in = map.lookup(c.getInput());
-        Value out = LLVM::UndefOp::create(b, loc(), *to);
-        unsigned n = cast<LLVM::LLVMStructType>(*to).getBody().size();
+        Value out = LLVM::UndefOp::create(b, loc(), to);
+        unsigned n = cast<LLVM::LLVMStructType>(to).getBody().size();
         for (unsigned i = 0; i < n; ++i) {
           Value v = LLVM::ExtractValueOp::create(b, loc(), in, i);
           Value t = LLVM::FPTruncOp::create(b, loc(), dst, v);
