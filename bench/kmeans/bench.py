@@ -7,10 +7,11 @@ only where the two nearest distances are within the stated tolerance of
 each other), then Cake and the peer (euclid_assign_triton with its H200
 heuristic config) timed with CUDA events, interleaved over rounds.
 
-Today's Cake kernel is examples/kmeans_assign.cake.mlir: B = 1, D = 128,
-fp16. Other (B, D, dtype) of the issue's table are not run here yet.
+Cake's kernels are examples/kmeans_assign.cake.mlir and the variants in
+examples/kmeans-variants/ (fp16 and bf16, D = 64, 128, 256); a batch of
+B > 1 runs as B launches.
 
-usage: bench.py --runtime libcake_runtime.so --bundle kmeans.json
+usage: bench.py --runtime libcake_runtime.so --bundles DIR
                 --peer DIR (holding the flash_kmeans package) [--out F]
 """
 import argparse
@@ -50,7 +51,8 @@ def check(ids, x, c):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
-    p.add_argument("--bundle", required=True)
+    p.add_argument("--bundles", required=True,
+                   help="folder with kmeans_assign_<dtype>_d<D>.json bundles")
     p.add_argument("--peer", required=True)
     p.add_argument("--out", default="")
     p.add_argument("--rounds", type=int, default=3)
@@ -61,66 +63,93 @@ def main():
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     torch.empty(1, device="cuda")
     rt = load_runtime(args.runtime)
-    h = ctypes.c_void_p()
-    if rt.cakeRtBundleLoad(args.bundle.encode(), ctypes.byref(h)) != 0:
-        sys.exit(rt.cakeRtLastError().decode())
     stream = torch.cuda.current_stream().cuda_stream
+    handles = {}
+
+    def bundle(dtype, d):
+        name = f"kmeans_assign_{dtype}_d{d}"
+        if name not in handles:
+            h = ctypes.c_void_p()
+            path = os.path.join(args.bundles, name + ".json")
+            if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+                sys.exit(f"{path}: {rt.cakeRtLastError().decode()}")
+            handles[name] = h
+        return handles[name]
+
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
     rows, failures = [], 0
-    shapes = [(1048576, 128, 1024), (75600, 128, 1000), (65536, 128, 256),
-              (131072, 128, 2048)]
-    for N, D, K in shapes:
-        for data in ("noise", "blobs"):
+    # The issue's (B, N, D, K); B > 1 runs as B launches of Cake's kernel.
+    shapes = [(32, 75600, 128, 1000), (1, 1048576, 128, 1024),
+              (8, 65536, 128, 256), (1, 262144, 64, 4096),
+              (4, 131072, 256, 2048)]
+    for B, N, D, K in shapes:
+        for dt in (torch.float16, torch.bfloat16):
+            dname = "f16" if dt == torch.float16 else "bf16"
+            data = "blobs" if (B, N) == (1, 1048576) else "noise"
             if data == "noise":
-                x = torch.randn(N, D, device="cuda", dtype=torch.float16)
-                c = torch.randn(K, D, device="cuda", dtype=torch.float16)
+                x = torch.randn(B, N, D, device="cuda", dtype=dt)
+                c = torch.randn(B, K, D, device="cuda", dtype=dt)
             else:
-                centers = torch.randn(K, D, device="cuda") * 4
-                lab = torch.randint(0, K, (N,), device="cuda")
-                x = (centers[lab] + 0.3 * torch.randn(N, D, device="cuda")).half()
-                c = (centers + 0.1 * torch.randn(K, D, device="cuda")).half()
+                centers = torch.randn(B, K, D, device="cuda") * 4
+                lab = torch.randint(0, K, (B, N), device="cuda")
+                x = (torch.gather(centers, 1, lab[..., None].expand(B, N, D))
+                     + 0.3 * torch.randn(B, N, D, device="cuda")).to(dt)
+                c = (centers + 0.1 * torch.randn(B, K, D, device="cuda")).to(dt)
             cn = (c.float() ** 2).sum(-1).contiguous()
-            out = torch.full((N,), -7, device="cuda", dtype=torch.int32)
-            cargs = (CakeRtArg * 4)(arg(x), arg(c), arg(cn), arg(out))
+            out = torch.full((B, N), -7, device="cuda", dtype=torch.int32)
+            h = bundle(dname, D)
+            cargs = [(CakeRtArg * 4)(arg(x[b]), arg(c[b]), arg(cn[b]),
+                                     arg(out[b])) for b in range(B)]
 
             def cake():
-                if rt.cakeRtLaunch(h, cargs, 4, ctypes.c_void_p(stream)) != 0:
-                    raise RuntimeError(rt.cakeRtLastError().decode())
+                for a in cargs:
+                    if rt.cakeRtLaunch(h, a, 4, ctypes.c_void_p(stream)) != 0:
+                        raise RuntimeError(rt.cakeRtLastError().decode())
 
             cake()
             # A hang must end the run, not the lease: wait with a deadline.
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 10000) != 0:
-                print(f"N={N} K={K} {data}: {rt.cakeRtLastError().decode()}",
-                      flush=True)
+                print(f"{B}x{N}x{D}x{K} {dname}: "
+                      f"{rt.cakeRtLastError().decode()}", flush=True)
                 os._exit(124)
-            differ, bad = check(out, x, c)
+            differ = bad = 0
+            for b in range(B):
+                d_, b_ = check(out[b], x[b], c[b])
+                differ += d_
+                bad += b_
             ok = bad == 0
             failures += not ok
-            xb, cb = x[None], c[None]
-            x_sq = (x.float() ** 2).sum(-1)[None]
-            peer = lambda: euclid_assign_triton(xb, cb, x_sq, use_heuristic=True)
+            x_sq = (x.float() ** 2).sum(-1)
+            peer = lambda: euclid_assign_triton(x, c, x_sq, use_heuristic=True)
             pids = peer()
             torch.cuda.synchronize()
-            pdiffer, pbad = check(pids[0], x, c)
+            pdiffer = sum(check(pids[b], x[b], c[b])[0] for b in range(B))
             tc, tp = [], []
             for _ in range(args.rounds):
                 tc.append(time_ms(cake, iters=20, warmup=3))
                 tp.append(time_ms(peer, iters=20, warmup=3))
             tc = sorted(tc)[args.rounds // 2]
             tp = sorted(tp)[args.rounds // 2]
-            flops = 2.0 * N * K * D
-            rows.append(dict(N=N, D=D, K=K, data=data, cake_ms=tc, peer_ms=tp,
-                             speedup=tp / tc, cake_tflops=flops / tc / 1e9,
-                             differ=differ, bad=bad, peer_differ=pdiffer,
-                             peer_bad=pbad, ok=ok))
-    print(f"{'N':>8} {'D':>4} {'K':>5} {'data':>6} {'cake ms':>8} "
-          f"{'peer ms':>8} {'speedup':>7} {'TFLOP/s':>7} {'differ':>6} "
-          f"{'bad':>4} {'peer differ':>11}")
+            flops = 2.0 * B * N * K * D
+            rows.append(dict(B=B, N=N, D=D, K=K, dtype=dname, data=data,
+                             cake_ms=tc, peer_ms=tp, speedup=tp / tc,
+                             cake_tflops=flops / tc / 1e9, differ=differ,
+                             bad=bad, peer_differ=pdiffer, ok=ok))
+            del x, c, cn, out, cargs
+    print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} {'data':>6} "
+          f"{'cake ms':>8} {'peer ms':>8} {'speedup':>7} {'TFLOP/s':>7} "
+          f"{'differ':>6} {'bad':>4} {'peer differ':>11}")
     for r in rows:
-        print(f"{r['N']:>8} {r['D']:>4} {r['K']:>5} {r['data']:>6} "
-              f"{r['cake_ms']:8.4f} {r['peer_ms']:8.4f} {r['speedup']:7.3f} "
+        print(f"{r['B']:>3} {r['N']:>8} {r['D']:>4} {r['K']:>5} "
+              f"{r['dtype']:>5} {r['data']:>6} {r['cake_ms']:8.4f} "
+              f"{r['peer_ms']:8.4f} {r['speedup']:7.3f} "
               f"{r['cake_tflops']:7.1f} {r['differ']:>6} {r['bad']:>4} "
               f"{r['peer_differ']:>11}" + ("" if r["ok"] else "  FAIL"))
+    sp = [r["speedup"] for r in rows]
+    geo = 1.0
+    for v in sp:
+        geo *= v ** (1.0 / len(sp))
+    print(f"geomean speedup {geo:.3f}x, slowest {min(sp):.3f}x")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(rows, f, indent=1)
