@@ -65,10 +65,11 @@ static LogicalResult verifyTmaCopy(Operation *op, GlobalType global,
     return emitRuleError(op, RuleId::HwTmaRank)
            << "expected " << global.getRank() << " coordinates for a rank-"
            << global.getRank() << " tensor, got " << numCoords;
-  if (ring.getRank() != global.getRank())
+  // A ring tile of lower rank is the box's innermost dimensions; the
+  // leading box dimensions are 1 (e.g. one batch of a [B, N, D] tensor).
+  if (ring.getRank() > global.getRank())
     return emitRuleError(op, RuleId::HwTmaRank)
-           << "expected the ring tile rank to equal the tensor "
-              "rank "
+           << "expected the ring tile rank to be at most the tensor rank "
            << global.getRank() << ", got " << ring.getRank();
   if (ring.getElementType() != global.getElementType())
     return emitRuleError(op, RuleId::DataflowElementType)

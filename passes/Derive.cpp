@@ -201,9 +201,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       auto it = descIndex.find(key);
       if (it == descIndex.end()) {
         it = descIndex.insert({key, (int64_t)descs.size()}).first;
+        // The box has the tensor's rank: leading dimensions beyond the ring
+        // tile's are 1.
+        int64_t rank = cast<GlobalType>(tensor.getType()).getRank();
+        SmallVector<int64_t> box(rank - ring.getRank(), 1);
+        llvm::append_range(box, ring.getShape());
         descs.push_back(b.getDictionaryAttr({
             b.getNamedAttr("arg", i64(arg)),
-            b.getNamedAttr("box", b.getDenseI64ArrayAttr(ring.getShape())),
+            b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
             b.getNamedAttr("swizzle", i64(ring.getSwizzle())),
         }));
       }

@@ -134,6 +134,7 @@ private:
   Value splat(Type structType, Value v);
   Value quadShuffle(Value v, int32_t offset);
   Value threadRow();
+  Value outerOffset(const TensorParams &tp, ValueRange coords);
   LogicalResult emitFragMap(FragMapOp op);
   LogicalResult emitArgmin(FragArgminOp op);
   LogicalResult emitReduce(FragReduceOp op);
@@ -965,6 +966,22 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
   return success();
 }
 
+/// Linear element offset of the line selected by all coordinates but the
+/// innermost (row-major, contiguous): 0 for rank-1 tensors.
+Value KernelEmitter::outerOffset(const TensorParams &tp, ValueRange coords) {
+  Value off = idxc(0);
+  for (size_t i = 0; i + 1 < coords.size(); ++i) {
+    Value stride = idxc(1);
+    for (size_t j = i + 1; j < tp.dims.size(); ++j)
+      stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
+    off = arith::AddIOp::create(
+        b, loc(), off,
+        arith::MulIOp::create(b, loc(), map.lookupOrDefault(coords[i]),
+                              stride));
+  }
+  return off;
+}
+
 /// Row (within the role's 64 W rows) and column offsets of this thread.
 Value KernelEmitter::threadRow() {
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
@@ -981,17 +998,20 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   FailureOr<FragInfo> info = fragInfo(op.getType(), op);
   if (failed(info))
     return failure();
-  GlobalType gt = op.getSrc().getType();
-  if (gt.getRank() != 1 || info->layout == FragLayout::Acc)
-    return op.emitError("loads of rank-1 tensors into row or column "
-                        "fragments are lowered today");
+  if (info->layout == FragLayout::Acc)
+    return op.emitError("loads into accumulator-shaped fragments are not "
+                        "lowered yet (row and column fragments are)");
   const TensorParams &tp = tensors[op.getSrc()];
+  // The fragment runs along the innermost dimension; the outer coordinates
+  // select one line of the tensor.
+  Value lineBase = outerOffset(tp, op.getCoords());
+  Value extent = tp.dims.back();
   Type elt = op.getType().getElementType();
   Value pad = op.getPad()
                   ? map.lookupOrDefault(op.getPad())
                   : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
                         .getResult();
-  Value start = map.lookupOrDefault(op.getCoords()[0]);
+  Value start = map.lookupOrDefault(op.getCoords().back());
   Value out = LLVM::UndefOp::create(b, loc(), info->type);
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
@@ -1011,15 +1031,16 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     }
     Value pos = arith::AddIOp::create(b, loc(), start, idx(off));
     Value inBounds = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                           pos, tp.dims[0]);
+                                           pos, extent);
     auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
                                   /*withElse=*/true);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
+      Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
       Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
                                       ValueRange{arith::IndexCastOp::create(
-                                          b, loc(), b.getI64Type(), pos)});
+                                          b, loc(), b.getI64Type(), lin)});
       scf::YieldOp::create(
           b, loc(), ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
       b.setInsertionPointToStart(ifOp.elseBlock());
@@ -1032,16 +1053,14 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 }
 
 LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
-  GlobalType gt = op.getDst().getType();
-  if (gt.getRank() != 1)
-    return op.emitError("row fragments are stored to rank-1 tensors");
   const TensorParams &tp = tensors[op.getDst()];
   Type elt = op.getValue().getType().getElementType();
+  Value lineBase = outerOffset(tp, op.getCoords());
   // The 4 lanes of a quad hold the same rows: lane l % 4 == 0 writes.
   Value writer = arith::CmpIOp::create(
       b, loc(), arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
-  Value start = map.lookupOrDefault(op.getCoords()[0]);
+  Value start = map.lookupOrDefault(op.getCoords().back());
   Value row0 = threadRow();
   Value val = map.lookup(op.getValue());
   for (int64_t h = 0; h < 2; ++h) {
@@ -1053,13 +1072,14 @@ LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
     Value ok = arith::AndIOp::create(
         b, loc(), writer,
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, pos,
-                              tp.dims[0]));
+                              tp.dims.back()));
     auto ifOp = scf::IfOp::create(b, loc(), ok, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
     Value ptr = LLVM::GEPOp::create(
         b, loc(), globalPtrTy(), elt, tp.ptr,
-        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), pos)});
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
     LLVM::StoreOp::create(b, loc(),
                           LLVM::ExtractValueOp::create(b, loc(), val, h), ptr);
   }

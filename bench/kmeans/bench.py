@@ -8,8 +8,8 @@ each other), then Cake and the peer (euclid_assign_triton with its H200
 heuristic config) timed with CUDA events, interleaved over rounds.
 
 Cake's kernels are examples/kmeans_assign.cake.mlir and the variants in
-examples/kmeans-variants/ (fp16 and bf16, D = 64, 128, 256); a batch of
-B > 1 runs as B launches.
+examples/kmeans-variants/ (fp16 and bf16, D = 64, 128, 256, and batched
+ones that cover B > 1 in one launch).
 
 usage: bench.py --runtime libcake_runtime.so --bundles DIR
                 --peer DIR (holding the flash_kmeans package) [--out F]
@@ -66,8 +66,8 @@ def main():
     stream = torch.cuda.current_stream().cuda_stream
     handles = {}
 
-    def bundle(dtype, d):
-        name = f"kmeans_assign_{dtype}_d{d}"
+    def bundle(dtype, d, batched):
+        name = f"kmeans_assign_{dtype}_d{d}" + ("_batched" if batched else "")
         if name not in handles:
             h = ctypes.c_void_p()
             path = os.path.join(args.bundles, name + ".json")
@@ -78,7 +78,7 @@ def main():
 
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
     rows, failures = [], 0
-    # The (B, N, D, K); B > 1 runs as B launches of Cake's kernel.
+    # The (B, N, D, K); B > 1 uses the batched kernels.
     shapes = [(32, 75600, 128, 1000), (1, 1048576, 128, 1024),
               (8, 65536, 128, 256), (1, 262144, 64, 4096),
               (4, 131072, 256, 2048)]
@@ -97,9 +97,14 @@ def main():
                 c = (centers + 0.1 * torch.randn(B, K, D, device="cuda")).to(dt)
             cn = (c.float() ** 2).sum(-1).contiguous()
             out = torch.full((B, N), -7, device="cuda", dtype=torch.int32)
-            h = bundle(dname, D)
-            cargs = [(CakeRtArg * 4)(arg(x[b]), arg(c[b]), arg(cn[b]),
-                                     arg(out[b])) for b in range(B)]
+            # B > 1: the batched kernel covers every batch in one launch.
+            if B > 1:
+                h = bundle(dname, D, True)
+                cargs = [(CakeRtArg * 4)(arg(x), arg(c), arg(cn), arg(out))]
+            else:
+                h = bundle(dname, D, False)
+                cargs = [(CakeRtArg * 4)(arg(x[0]), arg(c[0]), arg(cn[0]),
+                                         arg(out[0]))]
 
             def cake():
                 for a in cargs:

@@ -94,9 +94,9 @@ cake.kernel @kmeans_assign_bf16_d256(%X: !cake.global<?x256xbf16>, %Cent: !cake.
         %nb:2 = cake.frag.map %best, %idx, %v, %i
             : (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>, !cake.frag<128x1xf32>, !cake.frag<128x1xi32>)
             -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {
-        ^bb0(%b: f32, %bi: i32, %nv: f32, %ni: i32):
-          %lt = arith.cmpf olt, %nv, %b : f32
-          %rb = arith.select %lt, %nv, %b : f32
+        ^bb0(%ob: f32, %bi: i32, %nv: f32, %ni: i32):
+          %lt = arith.cmpf olt, %nv, %ob : f32
+          %rb = arith.select %lt, %nv, %ob : f32
           %ri = arith.select %lt, %ni, %bi : i32
           cake.frag.yield %rb, %ri : f32, i32
         }

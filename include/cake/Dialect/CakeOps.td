@@ -241,8 +241,10 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load"> {
   let description = [{
     An asynchronous bulk tensor copy of the box at element coordinates
     `coords` of the global tensor into the ring's buffer for `stage`. The box
-    is the ring's tile shape; out-of-bounds elements are filled with zero.
-    Completion is signalled on the pipe's `full` barrier.
+    is the ring's tile shape, preceded by 1s when the tensor has more
+    dimensions (one batch of a [B, N, D] tensor into a 128x64 ring);
+    out-of-bounds elements are filled with zero. Completion is signalled on
+    the pipe's `full` barrier.
 
     ```mlir
     cake.tma.load %A[%m, %k] -> %a[%s]

@@ -46,14 +46,14 @@ cake.kernel @tma_dtype(%A: !cake.global<?x?xbf16>) attributes {target = #cake.ta
 
 // -----
 
-cake.kernel @tma_rank(%A: !cake.global<?x?x?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+cake.kernel @tma_rank(%A: !cake.global<?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
   %p = cake.pipe %a : !cake.ring<2 x 64x64xf16, swizzle = 128>
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index
     %s = cake.pipe.acquire %p : !cake.pipe<2>
-    // expected-error @+1 {{expected the ring tile rank to equal the tensor rank 3, got 2}}
-    cake.tma.load %A[%c0, %c0, %c0] -> %a[%s] : !cake.global<?x?x?xf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
+    // expected-error @+1 {{expected the ring tile rank to be at most the tensor rank 1, got 2}}
+    cake.tma.load %A[%c0] -> %a[%s] : !cake.global<?xf16> -> !cake.ring<2 x 64x64xf16, swizzle = 128>
   }
 }
 
