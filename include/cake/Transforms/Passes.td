@@ -122,9 +122,16 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       in a K loop of the form {wait; mma; release; yield} one group stays
       in flight (`mma-in-flight=1`, the default): the loop waits with
       `wgmma.wait_group 1` and releases the previous iteration's stage;
-    - the accumulator is an LLVM struct in the wgmma register layout;
-      `frag.convert` truncates it; `cake.store` writes it with row and
-      column bounds masks (paired 4-byte stores where aligned).
+    - fragments are LLVM structs in the wgmma accumulator's register
+      layout: an M x N tile (N/2 values per thread), its M x 1 rows (2) and
+      1 x N columns (N/4); `frag.zero`/`splat`/`convert` fill or convert
+      them, `frag.map` clones its scalar body per element with size-1
+      dimensions broadcast, `frag.argmin`/`reduce` combine in-thread then
+      across the 4 lanes of a row with shuffles (lowest index on ties),
+      `cake.load` reads rows or columns along a tensor's innermost
+      dimension with a pad value, and `cake.store` writes tiles (paired
+      4-byte stores where aligned) or rows (one lane per row) with bounds
+      masks.
 
     The parameter order (per global tensor: pointer then sizes; then one
     TMA descriptor pointer each) is recorded in a `cake.launch` attribute on
