@@ -8,6 +8,8 @@
 
 #include "cake/Target/TargetInfo.h"
 
+#include <algorithm>
+
 using namespace mlir::cake;
 
 static const TargetInfo kTargets[] = {
@@ -24,6 +26,14 @@ static const TargetInfo kTargets[] = {
 };
 
 llvm::ArrayRef<TargetInfo> mlir::cake::getAllTargets() { return kTargets; }
+
+int64_t mlir::cake::launchBaselineRegisters(const TargetInfo &target,
+                                            int64_t threads) {
+  int64_t cap = target.maxRegistersPerThread / 8 * 8;
+  if (threads <= 0)
+    return cap;
+  return std::min<int64_t>(cap, target.registersPerSM / threads / 8 * 8);
+}
 
 const TargetInfo *mlir::cake::lookupTarget(llvm::StringRef arch) {
   for (const TargetInfo &t : kTargets)

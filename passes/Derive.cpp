@@ -68,6 +68,18 @@ int64_t argIndexOf(Value v, KernelOp kernel) {
 
 } // namespace
 
+RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
+  RoleWarps w;
+  for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
+    // wgmma and setmaxnreg need a warpgroup to start at a multiple of 4.
+    if (role.getWarpgroups())
+      w.totalWarps = alignTo(w.totalWarps, 4);
+    w.firstWarp.push_back(w.totalWarps);
+    w.totalWarps += role.getNumWarps();
+  }
+  return w;
+}
+
 SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
   SharedMemoryLayout layout;
   int64_t offset = 0;
@@ -105,17 +117,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
 
     // Roles: warp ranges, warpgroup roles aligned to a multiple of 4 warps.
-    int64_t warp = 0;
+    RoleWarps warps = computeRoleWarps(kernel);
     SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
-    for (RoleOp role : roles) {
-      if (role.getWarpgroups())
-        warp = alignTo(warp, 4);
-      role->setAttr("first_warp", i64(warp));
-      warp += role.getNumWarps();
+    for (auto [role, first] : llvm::zip(roles, warps.firstWarp)) {
+      role->setAttr("first_warp", i64(first));
       role->setAttr("lanes",
                     b.getStringAttr(isCopyOnlyRole(role) ? "one" : "all"));
     }
-    int64_t threads = warp * 32;
+    int64_t threads = warps.totalWarps * 32;
     if (threads > target->maxThreadsPerBlock)
       return emitRuleError(kernel, RuleId::ResourceThreads)
              << "the roles need " << threads
@@ -123,9 +132,7 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
              << target->maxThreadsPerBlock;
     // Registers per thread at launch: what the register file gives each of
     // `threads` threads, in the allocation granularity of 8.
-    int64_t baseline =
-        std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
-                          target->registersPerSM / threads / 8 * 8);
+    int64_t baseline = launchBaselineRegisters(*target, threads);
     for (RoleOp role : roles) {
       StringRef action = "none";
       if (auto r = role.getRegs())

@@ -605,11 +605,8 @@ bool checkRoleResources(KernelFacts &f) {
   bool ok = true;
   // Warps as launched: warpgroup roles start at a multiple of 4, and the
   // padding warps in between hold registers too.
-  int64_t warps = 0;
+  int64_t warps = computeRoleWarps(f.kernel).totalWarps;
   for (RoleOp role : f.roles) {
-    if (role.getWarpgroups())
-      warps = (warps + 3) / 4 * 4;
-    warps += role.getNumWarps();
     if (role.getRegs() && !target->hasSetmaxnreg) {
       emitRuleError(role, RuleId::HwArchFeature)
           << "role \"" << role.getName() << "\" asks for regs("
@@ -639,9 +636,7 @@ bool checkRoleResources(KernelFacts &f) {
   // asks for more only gets them once others gave theirs back. Every warp
   // not asking keeps the launch baseline, so the sum at the budgets must
   // fit the register file, or setmaxnreg.inc waits forever.
-  int64_t baseline =
-      std::min<int64_t>(target->maxRegistersPerThread / 8 * 8,
-                        target->registersPerSM / threads / 8 * 8);
+  int64_t baseline = launchBaselineRegisters(*target, threads);
   bool anyRegs = false;
   int64_t budgeted = 0, registers = 0;
   for (RoleOp role : f.roles) {
@@ -706,9 +701,7 @@ bool checkFragmentRegisters(KernelFacts &f) {
   int64_t allThreads = 0;
   for (RoleOp role : f.roles)
     allThreads += role.getNumWarps() * 32;
-  int64_t baseline = std::min<int64_t>(
-      f.target->maxRegistersPerThread / 8 * 8,
-      allThreads ? f.target->registersPerSM / allThreads / 8 * 8 : 255);
+  int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
     int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;

@@ -33,6 +33,11 @@ struct TargetInfo {
   bool hasMmaSync;     ///< mma.sync
 };
 
+/// Registers per thread a CTA of `threads` threads gets at launch (what
+/// setmaxnreg moves away from): the register file shared evenly, in the
+/// allocation granularity of 8, capped by the per-thread limit.
+int64_t launchBaselineRegisters(const TargetInfo &target, int64_t threads);
+
 /// All known targets, in order of age.
 llvm::ArrayRef<TargetInfo> getAllTargets();
 

@@ -25,6 +25,14 @@ namespace cake {
 #define GEN_PASS_REGISTRATION
 #include "cake/Transforms/Passes.h.inc"
 
+/// Where cake-derive places each role's warps: warpgroup roles start at a
+/// multiple of 4 (the warps skipped are idle padding).
+struct RoleWarps {
+  llvm::SmallVector<int64_t> firstWarp; ///< per role, in order
+  int64_t totalWarps = 0;               ///< warps launched, padding included
+};
+RoleWarps computeRoleWarps(KernelOp kernel);
+
 /// Where cake-derive places barriers and rings in shared memory.
 struct SharedMemoryLayout {
   llvm::DenseMap<Operation *, int64_t> offsets; ///< pipes' barriers, rings
