@@ -412,7 +412,7 @@ LogicalResult MmaOp::verify() {
   // The tile must be a whole number of hardware instructions. Every family
   // takes 32 bytes of K per instruction (k16 for 16-bit types, k32 for 8-bit,
   // k8 for tf32); M is 64 per warpgroup (wgmma, tcgen05) or 16 (mma.sync).
-  int64_t kStep = 32 / getElementBytes(in);
+  int64_t kStep = kMmaInstructionKBytes / getElementBytes(in);
   int64_t mStep = 64, nStep = 8;
   RuleId rule = RuleId::HwWgmmaShape;
   switch (getKind()) {

@@ -249,7 +249,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t mode = a.getSwizzle() == 128 ? 1 : a.getSwizzle() == 64 ? 2 : 3;
       op->setAttr("wg_rows", i64(m / wgs));
       op->setAttr("instr_n", i64(bt.getShape()[0]));
-      op->setAttr("instr_k", i64(32 / getElementBytes(a.getElementType())));
+      op->setAttr("instr_k", i64(kMmaInstructionKBytes /
+                                 getElementBytes(a.getElementType())));
       op->setAttr("sbo", i64(8 * a.getSwizzle()));
       op->setAttr("swizzle_mode", i64(mode));
     });

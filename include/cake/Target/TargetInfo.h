@@ -38,6 +38,11 @@ struct TargetInfo {
 /// allocation granularity of 8, capped by the per-thread limit.
 int64_t launchBaselineRegisters(const TargetInfo &target, int64_t threads);
 
+/// Bytes of K one tensor-core instruction consumes per operand row: 32 for
+/// wgmma, tcgen05 and mma.sync alike (k16 for 16-bit types, k32 for 8-bit,
+/// k8 for tf32).
+constexpr int64_t kMmaInstructionKBytes = 32;
+
 /// All known targets, in order of age.
 llvm::ArrayRef<TargetInfo> getAllTargets();
 
