@@ -11,8 +11,10 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def kernel(dtype, d, batched=False):
-    """batched: tensors carry a leading batch dimension B (X is B x N x D,
+def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
+    """stages: depth of the centroid ring; bn: centroids per tile.
+
+    batched: tensors carry a leading batch dimension B (X is B x N x D,
     Cent B x K x D, Cn B x K, Out B x N) and one launch covers all batches:
     the schedule's tiles are (batch, 128 rows)."""
     h = d // 64
@@ -21,11 +23,12 @@ def kernel(dtype, d, batched=False):
     bc = "%b, " if batched else ""      # leading batch coordinate
     nd = 1 if batched else 0            # dimension index of N (and K)
     x = f"!cake.ring<{h} x 128x64x{dtype}, swizzle = 128>"
-    c = f"!cake.ring<4 x 128x64x{dtype}, swizzle = 128>"
+    c = f"!cake.ring<{stages} x {bn}x64x{dtype}, swizzle = 128>"
     g = f"!cake.global<{bq}?x{d}x{dtype}>"
     gcn = f"!cake.global<{bq}?xf32>"
     gout = f"!cake.global<{bq}?xi32>"
-    name = f"kmeans_assign_{dtype}_d{d}" + ("_batched" if batched else "")
+    name = name or (f"kmeans_assign_{dtype}_d{d}"
+                    + ("_batched" if batched else ""))
     tiles = "(%b, %m) in (%B, %N)" if batched else "(%m) in (%N)"
     tile = "[1, 128]" if batched else "[128]"
     lines = [
@@ -45,7 +48,7 @@ def kernel(dtype, d, batched=False):
         f"    %N = cake.dim %X, {nd} : {g}",
         f"    %K = cake.dim %Cent, {nd} : {g}",
         f"    %c0 = arith.constant 0 : index",
-        f"    %c128 = arith.constant 128 : index",
+        f"    %c{bn} = arith.constant {bn} : index",
     ]
     for i in range(h):
         lines.append(f"    %d{i} = arith.constant {64 * i} : index")
@@ -56,12 +59,12 @@ def kernel(dtype, d, batched=False):
             f"      cake.tma.load %X[{bc}%m, %d{i}] -> %x[%sx{i}] : {g} -> {x}",
             f"      cake.pipe.commit %px, %sx{i} : !cake.pipe<{h}>",
         ]
-    lines.append("      scf.for %n = %c0 to %K step %c128 {")
+    lines.append(f"      scf.for %n = %c0 to %K step %c{bn} {{")
     for i in range(h):
         lines += [
-            f"        %s{i} = cake.pipe.acquire %pc : !cake.pipe<4>",
+            f"        %s{i} = cake.pipe.acquire %pc : !cake.pipe<{stages}>",
             f"        cake.tma.load %Cent[{bc}%n, %d{i}] -> %c[%s{i}] : {g} -> {c}",
-            f"        cake.pipe.commit %pc, %s{i} : !cake.pipe<4>",
+            f"        cake.pipe.commit %pc, %s{i} : !cake.pipe<{stages}>",
         ]
     lines += ["      }", "    }", "  }"]
     lines += [
@@ -70,7 +73,7 @@ def kernel(dtype, d, batched=False):
         f"    %N = cake.dim %X, {nd} : {g}",
         f"    %K = cake.dim %Cent, {nd} : {g}",
         f"    %c0 = arith.constant 0 : index",
-        f"    %c128 = arith.constant 128 : index",
+        f"    %c{bn} = arith.constant {bn} : index",
         f"    %inf = arith.constant 0x7F800000 : f32",
         f"    %zero_i = arith.constant 0 : i32",
         f"    cake.tiles {tiles} {{",
@@ -80,22 +83,22 @@ def kernel(dtype, d, batched=False):
     lines += [
         "      %best0 = cake.frag.splat %inf : !cake.frag<128x1xf32>",
         "      %idx0 = cake.frag.splat %zero_i : !cake.frag<128x1xi32>",
-        "      %res:2 = scf.for %n = %c0 to %K step %c128",
+        f"      %res:2 = scf.for %n = %c0 to %K step %c{bn}",
         "          iter_args(%best = %best0, %idx = %idx0)",
         "          -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {",
-        "        %a0 = cake.frag.zero : !cake.frag<128x128xf32>",
+        f"        %a0 = cake.frag.zero : !cake.frag<128x{bn}xf32>",
     ]
     for i in range(h):
         lines += [
-            f"        %t{i} = cake.pipe.wait %pc : !cake.pipe<4>",
+            f"        %t{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>",
             f"        %a{i + 1} = cake.mma wgmma %x[%sx{i}], %c[%t{i}], %a{i}",
-            f"          : {x}, {c}, !cake.frag<128x128xf32>",
-            f"        cake.pipe.release %pc, %t{i} : !cake.pipe<4>",
+            f"          : {x}, {c}, !cake.frag<128x{bn}xf32>",
+            f"        cake.pipe.release %pc, %t{i} : !cake.pipe<{stages}>",
         ]
     lines += [
-        f"        %cn = cake.load %Cn[{bc}%n] pad %inf : {gcn} -> !cake.frag<1x128xf32>",
+        f"        %cn = cake.load %Cn[{bc}%n] pad %inf : {gcn} -> !cake.frag<1x{bn}xf32>",
         f"        %dist = cake.frag.map %a{h}, %cn",
-        "            : (!cake.frag<128x128xf32>, !cake.frag<1x128xf32>) -> !cake.frag<128x128xf32> {",
+        f"            : (!cake.frag<128x{bn}xf32>, !cake.frag<1x{bn}xf32>) -> !cake.frag<128x{bn}xf32> {{",
         "        ^bb0(%xc: f32, %c2: f32):",
         "          %two = arith.constant 2.0 : f32",
         "          %t = arith.mulf %xc, %two : f32",
@@ -103,7 +106,7 @@ def kernel(dtype, d, batched=False):
         "          cake.frag.yield %dd : f32",
         "        }",
         "        %v, %i = cake.frag.argmin %dist base %n",
-        "          : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
+        f"          : !cake.frag<128x{bn}xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
         "        %nb:2 = cake.frag.map %best, %idx, %v, %i",
         "            : (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>, !cake.frag<128x1xf32>, !cake.frag<128x1xi32>)",
         "            -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {",

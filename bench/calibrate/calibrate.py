@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Runs the cost model's microbenchmarks on the GPU and writes its
+calibration file (calibration/<gpu>.json; docs/cost-model.md).
+
+The kernels are bench/calibrate/gen_kernels.py's, lowered to bundles by
+scripts/device-pack-cost. Every figure is a median over launches timed with
+CUDA events; nothing is fitted to the kernels the model later ranks.
+
+usage: calibrate.py --runtime libcake_runtime.so --bundles DIR --out F.json
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--bundles", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--commit", default="")
+    args = p.parse_args()
+
+    torch.empty(1, device="cuda")
+    rt = load_runtime(args.runtime)
+    stream = torch.cuda.current_stream().cuda_stream
+    prop = torch.cuda.get_device_properties(0)
+    sms = prop.multi_processor_count
+
+    def load(name):
+        h = ctypes.c_void_p()
+        path = os.path.join(args.bundles, name + ".json")
+        if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+            sys.exit(f"{path}: {rt.cakeRtLastError().decode()}")
+        return h
+
+    def timed(name, tensors, iters=20):
+        h = load(name)
+        cargs = (CakeRtArg * len(tensors))(*[tensor_arg(t) for t in tensors])
+
+        def launch():
+            if rt.cakeRtLaunch(h, cargs, len(tensors),
+                               ctypes.c_void_p(stream)) != 0:
+                raise RuntimeError(rt.cakeRtLastError().decode())
+        launch()
+        if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 10000) != 0:
+            print(f"{name}: {rt.cakeRtLastError().decode()}", flush=True)
+            os._exit(124)
+        return time_ms(launch, iters=iters, warmup=3) * 1e6  # ns
+
+    i32 = dict(device="cuda", dtype=torch.int32)
+    bf = dict(device="cuda", dtype=torch.bfloat16)
+    raw = {}
+    # Launch overhead: one tile, one pipeline step.
+    launch_ns = timed("latency", [torch.randn(64, 64, **bf)], iters=200)
+    raw["launch_ns"] = launch_ns
+    # Pipeline round trip: one CTA, one stage, 4096 steps of one box.
+    steps = 4096
+    t = timed("latency", [torch.randn(64, 64 * steps, **bf)])
+    round_trip_ns = (t - launch_ns) / (steps - 1)
+    raw["latency_4096_steps_ns"] = t
+
+    tma = {}
+    hbm_best = 0.0
+    for rows, cols, sw in ((64, 64, 128), (128, 64, 128), (256, 64, 128),
+                           (128, 32, 64)):
+        box = f"{rows}x{cols}_sw{sw}"
+        # Every box once: a 1 GiB tensor.
+        A = torch.randn(65536, 8192, **bf)
+        tiles = torch.empty(65536, **i32)
+        t = timed(f"tma_{box}_hbm", [A, tiles], iters=10)
+        hbm = A.numel() * 2 / t  # bytes per ns = GB/s
+        del A
+        # Every tile reads the same rows: L2 hits.
+        A = torch.randn(rows, 8192, **bf)
+        ntiles = sms * 16
+        tiles = torch.empty(ntiles * rows, **i32)
+        t = timed(f"tma_{box}_l2", [A, tiles])
+        l2 = ntiles * rows * 8192 * 2 / (t - launch_ns)
+        tma[box] = dict(hbm_gbps=round(hbm, 1),
+                        l2_gbps_per_sm=round(l2 / sms, 2))
+        hbm_best = max(hbm_best, hbm)
+
+    wgmma = {}
+    for dt, dname in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
+        wgmma[dname] = {}
+        for n in (64, 128, 256):
+            R = 1024
+            per_sm = 4
+            A = torch.randn(128, 64, device="cuda", dtype=dt)
+            B = torch.randn(n, 64, device="cuda", dtype=dt)
+            C = torch.empty(128 * sms, n * per_sm, device="cuda", dtype=dt)
+            t = timed(f"wgmma_{dname}_n{n}", [A, B, torch.empty(R, **i32), C])
+            flops = sms * per_sm * 2.0 * 128 * n * 64 * R
+            wgmma[dname][str(n)] = round(flops / (t - launch_ns) / sms / 1e3, 4)
+
+    # ALU: 8 ops per element per iteration, 256 iterations, 4 tiles per SM.
+    R = 256
+    C = torch.empty(128 * sms, 128 * 4, **bf)
+    t = timed("alu", [torch.empty(R, **i32), C])
+    alu = C.numel() * 8.0 * R / (t - launch_ns) / sms  # ops per ns per SM
+    # Stores: the same kernel, R = 1, a 512 MiB output.
+    C = torch.empty(16384, 16384, **bf)
+    t = timed("alu", [torch.empty(1, **i32), C], iters=10)
+    store = C.numel() * 2 / t
+
+    cal = {
+        "gpu": prop.name,
+        "target": "sm_90a",
+        "calibrated": True,
+        "date": datetime.date.today().isoformat(),
+        "commit": args.commit,
+        "source": "bench/calibrate/calibrate.py on the GPU named above",
+        "sm_count": sms,
+        "l2_bytes": prop.L2_cache_size,
+        "hbm_gbps": round(hbm_best, 1),
+        "store_gbps": round(store, 1),
+        "tma": tma,
+        "pipe_round_trip_ns": round(round_trip_ns, 1),
+        "wgmma_tflops_per_sm": wgmma,
+        "alu_ops_per_ns_per_sm": round(alu, 2),
+        "launch_ns": round(launch_ns, 1),
+        # Not measured by a microbenchmark of its own (the tensor-core rate
+        # by N covers wgmma's shared-memory reads): 128 B/clock at the
+        # boost clock, from the datasheet.
+        "smem_gbps_per_sm": round(128 * prop.clock_rate / 1e6, 1)
+        if hasattr(prop, "clock_rate") else 253.4,
+        "measured": {k: round(v, 1) for k, v in raw.items()},
+    }
+    with open(args.out, "w") as f:
+        json.dump(cal, f, indent=2)
+        f.write("\n")
+    print(json.dumps(cal, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Measures the cost model's rank-study candidates on the GPU.
+
+For each problem (GEMM shapes, k-means assignment shapes) and each legal
+candidate of that family (bench/cost/gen_candidates.py, lowered to bundles
+by scripts/device-pack-cost): fresh random inputs, one checked launch (GEMM:
+||C - A B^T|| / ||A B^T|| <= 1e-2 against torch in fp32 with every element
+written; k-means: bench/kmeans's tie-tolerant check), then the median of
+CUDA-event-timed launches. Writes JSON: one row per (problem, candidate).
+
+usage: measure.py --runtime libcake_runtime.so --bundles DIR --out F.json
+"""
+import argparse
+import ctypes
+import json
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "kmeans"))
+from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+from bench import check as kmeans_check  # noqa: E402
+
+GEMM = [(8192, 8192, 8192), (2048, 2048, 2048), (4000, 3000, 2000)]
+KMEANS = [(1048576, 128, 1024), (262144, 128, 4096)]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--bundles", required=True)
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    torch.empty(1, device="cuda")
+    rt = load_runtime(args.runtime)
+    stream = torch.cuda.current_stream().cuda_stream
+    names = sorted(f[:-5] for f in os.listdir(args.bundles)
+                   if f.endswith(".json"))
+    handles = {}
+    for n in names:
+        h = ctypes.c_void_p()
+        path = os.path.join(args.bundles, n + ".json")
+        if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+            sys.exit(f"{path}: {rt.cakeRtLastError().decode()}")
+        handles[n] = h
+
+    def run(h, tensors):
+        cargs = (CakeRtArg * len(tensors))(*[tensor_arg(t) for t in tensors])
+
+        def launch():
+            if rt.cakeRtLaunch(h, cargs, len(tensors),
+                               ctypes.c_void_p(stream)) != 0:
+                raise RuntimeError(rt.cakeRtLastError().decode())
+        return launch
+
+    def sync(what):
+        if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 10000) != 0:
+            print(f"{what}: {rt.cakeRtLastError().decode()}", flush=True)
+            os._exit(124)
+
+    rows = []
+    # Warm the clocks.
+    W = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    time_ms(lambda: W @ W, iters=50, warmup=5)
+    del W
+    for M, N, K in GEMM:
+        A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+        ref = A.float() @ B.float().T
+        for n in names:
+            if not n.startswith("gemm_"):
+                continue
+            C = torch.full((M, N), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            launch = run(handles[n], [A, B, C])
+            launch()
+            sync(n)
+            ok = (int(torch.isnan(C).sum()) == 0 and
+                  float((C.float() - ref).norm() / ref.norm()) <= 1e-2)
+            ms = time_ms(launch, iters=10, warmup=2)
+            rows.append(dict(problem=f"gemm {M}x{N}x{K}", candidate=n,
+                             shapes=f"{M}x{K},{N}x{K},{M}x{N}",
+                             ms=ms, ok=ok))
+        del A, B, ref, C
+    for N, D, K in KMEANS:
+        x = torch.randn(N, D, device="cuda", dtype=torch.float16)
+        c = torch.randn(K, D, device="cuda", dtype=torch.float16)
+        cn = (c.float() ** 2).sum(-1).contiguous()
+        for n in names:
+            if not n.startswith("kmeans_"):
+                continue
+            out = torch.full((N,), -7, device="cuda", dtype=torch.int32)
+            launch = run(handles[n], [x, c, cn, out])
+            launch()
+            sync(n)
+            _, bad = kmeans_check(out, x, c)
+            ms = time_ms(launch, iters=10, warmup=2)
+            rows.append(dict(problem=f"kmeans 1x{N}x{D}x{K} f16", candidate=n,
+                             shapes=f"{N}x{D},{K}x{D},{K},{N}", ms=ms,
+                             ok=bad == 0))
+    bad = [r for r in rows if not r["ok"]]
+    for r in rows:
+        print(f"{r['problem']:>26} {r['candidate']:>32} {r['ms']:9.4f} ms"
+              + ("" if r["ok"] else "  WRONG"))
+    print(f"{len(rows)} measurements, {len(bad)} wrong, GPU "
+          f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
+    with open(args.out, "w") as f:
+        json.dump(dict(gpu=torch.cuda.get_device_name(),
+                       torch=torch.__version__, rows=rows), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
