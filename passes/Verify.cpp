@@ -632,11 +632,14 @@ bool checkRoleResources(KernelFacts &f) {
   }
   if (threads == 0)
     return ok;
-  // setmaxnreg moves registers between warpgroups of one CTA: a role that
-  // asks for more only gets them once others gave theirs back. Every warp
-  // not asking keeps the launch baseline, so the sum at the budgets must
-  // fit the register file, or setmaxnreg.inc waits forever.
+  // setmaxnreg moves registers between warpgroups of one CTA through a
+  // per-CTA pool (PTX ISA, setmaxnreg): a role that asks for more only gets
+  // what others gave back. The CTA is launched with `threads` x the launch
+  // baseline registers (ptxas is held to the baseline), and every warp not
+  // asking keeps the baseline, so the sum at the budgets must fit that
+  // allocation, not just the register file, or setmaxnreg.inc waits forever.
   int64_t baseline = launchBaselineRegisters(*target, threads);
+  int64_t allocation = threads * baseline;
   bool anyRegs = false;
   int64_t budgeted = 0, registers = 0;
   for (RoleOp role : f.roles) {
@@ -648,14 +651,15 @@ bool checkRoleResources(KernelFacts &f) {
   }
   int64_t others = warps - budgeted;
   registers += others * 32 * baseline;
-  if (anyRegs && registers > target->registersPerSM) {
+  if (anyRegs && registers > allocation) {
     InFlightDiagnostic d =
         emitRuleError(f.kernel, RuleId::ResourceRegisterBudget)
         << "the roles' register budgets add up to " << registers
-        << " registers, more than the " << target->registersPerSM
-        << " of the register file (" << others
-        << " warps without regs() keep the launch baseline of " << baseline
-        << "): setmaxnreg.inc would wait forever";
+        << " registers, more than the " << allocation
+        << " the CTA is launched with (" << threads
+        << " threads at the launch baseline of " << baseline << "; " << others
+        << " warps without regs() keep the baseline): setmaxnreg.inc would "
+           "wait forever";
     for (RoleOp role : f.roles)
       if (!role.getRegs())
         d.attachNote(role.getLoc())
@@ -663,7 +667,7 @@ bool checkRoleResources(KernelFacts &f) {
             << " registers per thread";
     d.attachNote(f.kernel.getLoc())
         << "hint: give the roles that need few registers a small regs() "
-           "(e.g. a copy warpgroup regs(40))";
+           "(e.g. a copy warpgroup regs(40)), or lower the others' budgets";
     ok = false;
   }
   return ok;

@@ -60,11 +60,12 @@ def main():
     bf = dict(device="cuda", dtype=torch.bfloat16)
     raw = {}
     # Launch overhead: one tile, one pipeline step.
-    launch_ns = timed("latency", [torch.randn(64, 64, **bf)], iters=200)
+    one = torch.empty(1, **i32)  # %Tiles of extent 1: one tile
+    launch_ns = timed("latency", [torch.randn(64, 64, **bf), one], iters=200)
     raw["launch_ns"] = launch_ns
     # Pipeline round trip: one CTA, one stage, 4096 steps of one box.
     steps = 4096
-    t = timed("latency", [torch.randn(64, 64 * steps, **bf)])
+    t = timed("latency", [torch.randn(64, 64 * steps, **bf), one])
     round_trip_ns = (t - launch_ns) / (steps - 1)
     raw["latency_4096_steps_ns"] = t
 
@@ -104,12 +105,13 @@ def main():
 
     # ALU: 8 ops per element per iteration, 256 iterations, 4 tiles per SM.
     R = 256
+    A = torch.randn(128, 64, **bf)
     C = torch.empty(128 * sms, 128 * 4, **bf)
-    t = timed("alu", [torch.empty(R, **i32), C])
+    t = timed("alu", [A, A, torch.empty(R, **i32), C])
     alu = C.numel() * 8.0 * R / (t - launch_ns) / sms  # ops per ns per SM
     # Stores: the same kernel, R = 1, a 512 MiB output.
     C = torch.empty(16384, 16384, **bf)
-    t = timed("alu", [torch.empty(1, **i32), C], iters=10)
+    t = timed("alu", [A, A, torch.empty(1, **i32), C], iters=10)
     store = C.numel() * 2 / t
 
     cal = {

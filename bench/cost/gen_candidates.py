@@ -23,9 +23,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 
 def gemm(tm, tn, stages, group_m):
     wgs = tm // 64
-    # Consumers take what the producer (40 registers) leaves, capped at 240
-    # and a multiple of 8.
-    regs = min(240, (65536 // 128 - 40) // wgs // 8 * 8)
+    # Consumers take what the producer (40 registers) leaves of the CTA's
+    # launch allocation (threads x baseline: setmaxnreg draws on a per-CTA
+    # pool), capped at 240 and a multiple of 8.
+    threads = 128 * (wgs + 1)
+    baseline = min(248, 65536 // threads // 8 * 8)
+    regs = min(240, (threads * baseline - 128 * 40) // (128 * wgs) // 8 * 8)
     name = f"gemm_{tm}x{tn}x64_s{stages}_g{group_m}"
     g = "!cake.global<?x?xbf16>"
     ra = f"!cake.ring<{stages} x {tm}x64xbf16, swizzle = 128>"

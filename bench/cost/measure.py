@@ -8,12 +8,19 @@ by scripts/device-pack-cost): fresh random inputs, one checked launch (GEMM:
 written; k-means: bench/kmeans's tie-tolerant check), then the median of
 CUDA-event-timed launches. Writes JSON: one row per (problem, candidate).
 
-usage: measure.py --runtime libcake_runtime.so --bundles DIR --out F.json
+Every bundle first runs once in a child cake-run with a timeout on a small
+problem: a candidate that hangs or faults there is recorded as a finding
+(it passed cake-verify) and left out of the timed runs, which share one
+CUDA context a hang would poison.
+
+usage: measure.py --runtime libcake_runtime.so --cake-run BIN --bundles DIR
+                  --out F.json
 """
 import argparse
 import ctypes
 import json
 import os
+import subprocess
 import sys
 
 import torch
@@ -33,6 +40,7 @@ def main():
     p.add_argument("--runtime", required=True)
     p.add_argument("--bundles", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--cake-run", required=True)
     args = p.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     torch.empty(1, device="cuda")
@@ -40,6 +48,27 @@ def main():
     stream = torch.cuda.current_stream().cuda_stream
     names = sorted(f[:-5] for f in os.listdir(args.bundles)
                    if f.endswith(".json"))
+    findings = []
+    for n in list(names):
+        if n.startswith("gemm_"):
+            argv = ["--arg", "0=1024x512", "--arg", "1=768x512",
+                    "--arg", "2=1024x768", "--check", "gemm"]
+        else:
+            argv = ["--arg", "0=65536x128", "--arg", "1=1000x128",
+                    "--arg", "2=1000", "--arg", "3=65536", "--check", "none"]
+        r = subprocess.run([args.cake_run, os.path.join(args.bundles,
+                                                         n + ".json")]
+                           + argv + ["--iters", "1", "--warmup", "0",
+                                     "--timeout-ms", "5000"],
+                           capture_output=True, text=True, timeout=60)
+        print(f"screen: {n}: exit {r.returncode}", flush=True)
+        if r.returncode != 0:
+            what = "hang (timeout)" if r.returncode == 124 else \
+                f"exit {r.returncode}"
+            tail = (r.stderr.strip().splitlines() or [""])[-1]
+            findings.append(dict(candidate=n, result=what, stderr=tail))
+            print(f"screen: {n}: {what}: {tail}", flush=True)
+            names.remove(n)
     handles = {}
     for n in names:
         h = ctypes.c_void_p()
@@ -85,6 +114,7 @@ def main():
             rows.append(dict(problem=f"gemm {M}x{N}x{K}", candidate=n,
                              shapes=f"{M}x{K},{N}x{K},{M}x{N}",
                              ms=ms, ok=ok))
+            print(f"gemm {M}x{N}x{K} {n} {ms:.4f} ms ok={ok}", flush=True)
         del A, B, ref, C
     for N, D, K in KMEANS:
         x = torch.randn(N, D, device="cuda", dtype=torch.float16)
@@ -102,15 +132,15 @@ def main():
             rows.append(dict(problem=f"kmeans 1x{N}x{D}x{K} f16", candidate=n,
                              shapes=f"{N}x{D},{K}x{D},{K},{N}", ms=ms,
                              ok=bad == 0))
+            print(f"kmeans {N}x{D}x{K} {n} {ms:.4f} ms bad={bad}", flush=True)
     bad = [r for r in rows if not r["ok"]]
-    for r in rows:
-        print(f"{r['problem']:>26} {r['candidate']:>32} {r['ms']:9.4f} ms"
-              + ("" if r["ok"] else "  WRONG"))
+    print(f"{len(findings)} candidates failed the screen")
     print(f"{len(rows)} measurements, {len(bad)} wrong, GPU "
           f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
     with open(args.out, "w") as f:
         json.dump(dict(gpu=torch.cuda.get_device_name(),
-                       torch=torch.__version__, rows=rows), f, indent=1)
+                       torch=torch.__version__, rows=rows,
+                       findings=findings), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -67,8 +67,8 @@ cake.kernel @self_wait() attributes {target = #cake.target<"sm_90a">, schedule =
 
 // -----
 
-// 3 warpgroups x 128 threads x 232 registers = 89088 > 65536.
-// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 89088 registers, more than the 65536 of the register file (0 warps without regs() keep the launch baseline of 168): setmaxnreg.inc would wait forever}}
+// 3 warpgroups x 128 threads x 232 registers = 89088 > 384 x 168.
+// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 89088 registers, more than the 64512 the CTA is launched with (384 threads at the launch baseline of 168; 0 warps without regs() keep the baseline): setmaxnreg.inc would wait forever}}
 // expected-note @+1 {{hint: give the roles that need few registers a small regs()}}
 cake.kernel @too_many_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "a" warpgroups(3) regs(232) {}
@@ -94,7 +94,7 @@ cake.kernel @setmaxnreg_on_ampere() attributes {target = #cake.target<"sm_80">, 
 // Found on the H200: 8 consumer warps at regs(232) next to a copy warp and
 // 3 padding warps that keep the launch baseline (168) need 80896 registers;
 // setmaxnreg.inc then waits forever and the kernel hangs.
-// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 80896 registers, more than the 65536 of the register file (4 warps without regs() keep the launch baseline of 168): setmaxnreg.inc would wait forever}}
+// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 80896 registers, more than the 64512 the CTA is launched with (384 threads at the launch baseline of 168; 4 warps without regs() keep the baseline): setmaxnreg.inc would wait forever}}
 // expected-note @+1 {{hint:}}
 cake.kernel @baseline_warps_hold_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   // expected-note @+1 {{role "load" keeps 168 registers per thread}}
@@ -105,8 +105,29 @@ cake.kernel @baseline_warps_hold_registers() attributes {target = #cake.target<"
 // -----
 
 // Near miss: the same consumers beside a copy warpgroup at regs(40) fit
-// (128 x 40 + 256 x 232 = 64512).
+// (128 x 40 + 256 x 232 = 64512 = 384 x 168).
 cake.kernel @copy_warpgroup_gives_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "load" warpgroups(1) regs(40) {}
   cake.role "math" warpgroups(2) regs(232) {}
+}
+
+// -----
+
+// Found on the H200 by the cost model's rank study (a 256x128 GEMM tile):
+// 128 x 40 + 512 x 112 = 62464 fits the 65536-register file but not the
+// 640 x 96 = 61440 the CTA is launched with; setmaxnreg.inc draws only on
+// the per-CTA pool, so the consumers waited forever.
+// expected-error @+2 {{[resource.register-budget] the roles' register budgets add up to 62464 registers, more than the 61440 the CTA is launched with (640 threads at the launch baseline of 96; 0 warps without regs() keep the baseline): setmaxnreg.inc would wait forever}}
+// expected-note @+1 {{hint:}}
+cake.kernel @launch_allocation_not_register_file() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "load" warpgroups(1) regs(40) {}
+  cake.role "math" warpgroups(4) regs(112) {}
+}
+
+// -----
+
+// Near miss: at regs(104) the consumers fit (128 x 40 + 512 x 104 = 58368).
+cake.kernel @launch_allocation_fits() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "load" warpgroups(1) regs(40) {}
+  cake.role "math" warpgroups(4) regs(104) {}
 }

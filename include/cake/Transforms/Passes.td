@@ -23,8 +23,8 @@ def Verify : Pass<"cake-verify", "::mlir::ModuleOp"> {
       (warning "unproven" where they cannot be), the same tile sequence in
       every role, a bounded deadlock search that reports the waiting cycle,
       proxy fences before async reads;
-    - resource: threads, the register file at the roles' budgets (warps
-      without regs() keep the launch baseline), shared memory with every
+    - resource: threads, the CTA's launch allocation of registers at the
+      roles' budgets (warps without regs() keep the launch baseline), shared memory with every
       alignment, fragment registers per loop;
     - dataflow: stages read through pipe.wait and written through
       pipe.acquire of a pipe holding the ring, hand-offs inside roles,
