@@ -128,19 +128,32 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
 
 
 def main():
-    out = os.path.join(ROOT, "examples", "kmeans-variants")
+    """Without arguments: the committed examples/kmeans-variants/.
+    With --out DIR --stages S --bn BN: every dtype, D and batching with a
+    centroid ring of S stages and BN-centroid tiles, named with the suffix
+    _bnBN_sS (for the benches and the dispatcher's table)."""
+    import argparse
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default="")
+    p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--bn", type=int, default=128)
+    args = p.parse_args()
+    default = not args.out
+    out = args.out or os.path.join(ROOT, "examples", "kmeans-variants")
+    suffix = "" if default else f"_bn{args.bn}_s{args.stages}"
     os.makedirs(out, exist_ok=True)
     for dtype in ("f16", "bf16"):
         for d in (64, 128, 256):
             for batched in (False, True):
-                if dtype == "f16" and d == 128 and not batched:
+                if default and dtype == "f16" and d == 128 and not batched:
                     continue  # examples/kmeans_assign.cake.mlir
                 name = f"kmeans_assign_{dtype}_d{d}" + (
-                    "_batched" if batched else "")
+                    "_batched" if batched else "") + suffix
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as f:
-                    f.write(kernel(dtype, d, batched))
-                print("wrote", os.path.relpath(path, ROOT))
+                    f.write(kernel(dtype, d, batched, stages=args.stages,
+                                   bn=args.bn, name=name))
+                print("wrote", os.path.relpath(path, ROOT) if default else path)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,15 @@ def main():
                         l2_gbps_per_sm=round(l2 / sms, 2))
         hbm_best = max(hbm_best, hbm)
 
+    # Aggregate L2 -> shared memory bandwidth: each CTA rereads its own
+    # 128 rows of a 34 MB tensor (L2-resident), 32 times.
+    A = torch.randn(sms * 128, 1024, **bf)
+    ntiles = sms * 32
+    t = timed("tma_128x64_sw128_l2spread",
+              [A, torch.empty(ntiles * 128, **i32)])
+    l2_gbps = ntiles * 128 * 1024 * 2 / (t - launch_ns)
+    del A
+
     wgmma = {}
     for dt, dname in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
         wgmma[dname] = {}
@@ -102,6 +111,25 @@ def main():
             t = timed(f"wgmma_{dname}_n{n}", [A, B, torch.empty(R, **i32), C])
             flops = sms * per_sm * 2.0 * 128 * n * 64 * R
             wgmma[dname][str(n)] = round(flops / (t - launch_ns) / sms / 1e3, 4)
+
+    # Hand-off cost: the same wgmma through a 4-stage pipe, one wait, mma
+    # and release per step; the step time over the pure wgmma time.
+    pipe_step = {}
+    handoff = []
+    for n in (64, 128, 256):
+        R = 512
+        per_sm = 4
+        A = torch.randn(128, 64, **bf)
+        B = torch.randn(n, 64, **bf)
+        C = torch.empty(128 * sms, n * per_sm, **bf)
+        t = timed(f"pipe_mma_bf16_n{n}", [A, B, torch.empty(R, **i32), C])
+        step = (t - launch_ns) / (per_sm * R)
+        pure = 2.0 * 128 * n * 64 / (wgmma["bf16"][str(n)] * 1e3)
+        pipe_step[str(n)] = round(step, 1)
+        # At N = 64 the step is bound by the copies, not the hand-off.
+        if n >= 128:
+            handoff.append(step - pure)
+    raw["pipe_mma_step_ns_bf16"] = pipe_step
 
     # ALU: 8 ops per element per iteration, 256 iterations, 4 tiles per SM.
     R = 256
@@ -124,10 +152,14 @@ def main():
         "sm_count": sms,
         "l2_bytes": prop.L2_cache_size,
         "hbm_gbps": round(hbm_best, 1),
+        "l2_gbps": round(l2_gbps, 1),
         "store_gbps": round(store, 1),
         "tma": tma,
         "pipe_round_trip_ns": round(round_trip_ns, 1),
-        "wgmma_tflops_per_sm": wgmma,
+        # Consumer time per hand-off of a stage an mma reads (wait, issue,
+        # retire, release) beyond the mma itself: mean over N >= 128.
+        "mma_handoff_ns": round(max(0.0, sum(handoff) / len(handoff)), 1),
+        "mma_tflops_per_sm": wgmma,
         "alu_ops_per_ns_per_sm": round(alu, 2),
         "launch_ns": round(launch_ns, 1),
         # Not measured by a microbenchmark of its own (the tensor-core rate
@@ -135,7 +167,7 @@ def main():
         # boost clock, from the datasheet.
         "smem_gbps_per_sm": round(128 * prop.clock_rate / 1e6, 1)
         if hasattr(prop, "clock_rate") else 253.4,
-        "measured": {k: round(v, 1) for k, v in raw.items()},
+        "measured": raw,
     }
     with open(args.out, "w") as f:
         json.dump(cal, f, indent=2)

@@ -24,6 +24,8 @@ struct TargetInfo {
   int64_t registersPerSM;        ///< 32-bit registers in the register file
   int64_t maxRegistersPerThread; ///< architectural cap per thread
   int64_t maxThreadsPerBlock;
+  int64_t smemPerSM;       ///< shared memory of one SM, all CTAs together
+  int64_t maxThreadsPerSM; ///< resident threads per SM
   int64_t numSMs;      ///< of the reference part (H200, A100, B200)
   int64_t tmemColumns; ///< tensor-memory columns per SM (0: none)
   bool hasTma;         ///< cp.async.bulk.tensor

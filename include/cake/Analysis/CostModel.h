@@ -1,0 +1,141 @@
+//===- CostModel.h - Predicted time and bottleneck of a kernel --*- C++ -*-===//
+//
+// The cost model: for a verified Cake kernel, a problem (the shape of every
+// tensor argument) and a calibration file measured on one GPU, the predicted
+// time, the bottleneck resource with each resource's share, and the terms
+// behind them, per role and per pipe. docs/cost-model.md has the formula.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_ANALYSIS_COSTMODEL_H
+#define CAKE_ANALYSIS_COSTMODEL_H
+
+#include "cake/Dialect/CakeDialect.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir {
+namespace cake {
+
+/// Figures of one GPU, read from calibration/<gpu>.json.
+struct Calibration {
+  std::string path;
+  std::string gpu;    ///< "NVIDIA H200"
+  std::string target; ///< "sm_90a"
+  std::string date;
+  bool calibrated = false; ///< measured on the GPU, not datasheet figures
+  int64_t smCount = 0;
+  int64_t l2Bytes = 0;
+  double hbmGBps = 0;          ///< read bandwidth, all SMs
+  double l2GBps = 0;           ///< L2 -> shared memory (TMA), all SMs
+  double storeGBps = 0;        ///< register -> global stores, all SMs
+  double launchNs = 0;         ///< per launch of a one-tile kernel
+  double pipeRoundTripNs = 0;  ///< TMA issue -> full -> release -> empty
+  double mmaHandoffNs = 0;     ///< consumer cost per mma-fed stage hand-off
+  double aluOpsPerNsPerSm = 0; ///< f32 ops in an epilogue map
+  double smemGBpsPerSm = 0;    ///< shared-memory reads
+  /// TMA L2 -> shared memory rate per SM by box ("128x64_sw128").
+  llvm::StringMap<double> tmaGBpsPerSm;
+  /// Tensor-core rate per SM by operand type ("bf16") and instruction N,
+  /// sorted by N.
+  llvm::StringMap<llvm::SmallVector<std::pair<int64_t, double>>> mmaTflopsPerSm;
+
+  /// The TMA rate for a box of `rows` x `innerBytes`, from the nearest
+  /// measured box with the same inner bytes (else the nearest overall).
+  double tmaRate(int64_t rows, int64_t innerBytes, int64_t swizzle) const;
+  /// The tensor-core rate for operand `dtype` at instruction N, linear in N
+  /// between measured points; `extrapolated` is set when dtype was not
+  /// measured and a 16-bit rate was scaled by operand width.
+  double mmaRate(llvm::StringRef dtype, int64_t n, int64_t elementBits,
+                 bool &extrapolated) const;
+};
+
+/// Reads a calibration file; on failure returns false with `error` set.
+bool loadCalibration(llvm::StringRef path, Calibration &out,
+                     std::string &error);
+
+/// The calibration file Cake uses for `gpu` ("h200"), or for a target's
+/// reference GPU when `gpu` is empty (sm_90a: h200, sm_100a: b200). Looks in
+/// $CAKE_CALIBRATION_DIR, then the source tree's calibration/. Empty if the
+/// target has none.
+std::string defaultCalibrationPath(llvm::StringRef target, llvm::StringRef gpu);
+
+/// Parses "8192x8192,8192x8192,8192x8192": one shape per tensor argument,
+/// in argument order ("" for a scalar argument).
+bool parseProblemShapes(llvm::StringRef text,
+                        std::vector<std::vector<int64_t>> &shapes,
+                        std::string &error);
+
+/// One resource's busy time on the critical CTA and its share of the
+/// predicted time.
+struct CostResource {
+  std::string name; ///< tensor-core, shared-memory, epilogue-alu, store,
+                    ///< handoff, tma, l2, hbm, pipeline-latency, launch
+  double ns = 0;
+  double share = 0;
+  std::string detail;
+};
+
+/// What one role does per tile.
+struct RoleCost {
+  std::string name;
+  int64_t warps = 0;
+  double mmaNs = 0, smemNs = 0, aluNs = 0, storeNs = 0, copyNs = 0,
+         syncNs = 0;
+  double flops = 0, aluOps = 0, storeBytes = 0, copyBytes = 0;
+};
+
+/// One pipe's stage cycle per tile.
+struct PipeCost {
+  std::string name; ///< "pipe #0"
+  int64_t stages = 0;
+  int64_t stagesInFlight = 0; ///< stages the producer can fill ahead
+  double stepsPerTile = 0;
+  double stageBytes = 0;
+  double roundTripNs = 0; ///< per step: latency + copy + consumer's hold
+  double boundNs = 0;     ///< per tile: steps x round trip / stages ahead
+};
+
+struct CostReport {
+  std::string kernel;
+  std::string target;
+  Calibration calibration;
+  std::vector<std::vector<int64_t>> shapes;
+  double predictedNs = 0;
+  std::string bottleneck;
+  double bottleneckShare = 0;
+  std::vector<CostResource> resources;
+  // Schedule.
+  int64_t tiles = 0, ctas = 0, ctasPerSm = 0, tilesPerCta = 0;
+  double tileNs = 0; ///< one tile on one CTA, steady state
+  // Work and traffic over the whole kernel.
+  double flops = 0, aluOps = 0, tmaBytes = 0, hbmBytes = 0, storeBytes = 0,
+         smemReadBytes = 0;
+  std::vector<RoleCost> roles;
+  std::vector<PipeCost> pipes;
+  std::vector<std::string> notes;
+};
+
+/// Predicts `kernel` on `shapes` with `calibration`, for the lowering's
+/// `mmaInFlight` (convert-cake-to-nvvm's mma-in-flight). On failure (a
+/// shape that does not match, a trip count that depends on data) emits an
+/// error at the op concerned and returns failure.
+LogicalResult estimateCost(KernelOp kernel,
+                           const std::vector<std::vector<int64_t>> &shapes,
+                           const Calibration &calibration, CostReport &report,
+                           unsigned mmaInFlight = 1);
+
+/// The report as text (what --cake-cost prints).
+void printCostReport(const CostReport &report, llvm::raw_ostream &os);
+
+/// The report as JSON (cJSON), an object per kernel.
+std::string costReportToJson(llvm::ArrayRef<CostReport> reports);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_ANALYSIS_COSTMODEL_H
