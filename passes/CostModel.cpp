@@ -361,7 +361,7 @@ private:
     double roundTripSum = 0; ///< sum over steps of latency + copy + hold
     double stageBytes = 0;
     double copyNs = 0;
-    bool asyncReader = false;
+    bool asyncReader = false; ///< read by mma kept in flight past release
   };
   llvm::MapVector<Operation *, PipeAccum> pipes;
 
@@ -573,7 +573,9 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     acc.steps += mult;
     acc.stageBytes = stageBytes;
     acc.copyNs = copy;
-    acc.asyncReader |= asyncRead;
+    // Only a pipelined K loop keeps mma in flight past the release.
+    if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp()))
+      acc.asyncReader |= asyncRead && isPipelinedMmaLoop(loop);
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
     return handoff * mult;
   }

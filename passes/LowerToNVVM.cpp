@@ -504,7 +504,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
 /// True if `forOp` is a consumer K loop whose stage can stay in flight for
 /// one more iteration: one wait, one wgmma reading only that stage, one
 /// release of it after the mma, the mma result yielded.
-static bool isPipelinedMmaLoop(scf::ForOp forOp) {
+static bool pipelinedMmaLoop(scf::ForOp forOp) {
   PipeWaitOp wait;
   MmaOp mma;
   PipeReleaseOp release;
@@ -536,7 +536,7 @@ static bool isPipelinedMmaLoop(scf::ForOp forOp) {
 }
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
-  bool pipelined = mmaInFlight > 0 && isPipelinedMmaLoop(forOp);
+  bool pipelined = mmaInFlight > 0 && pipelinedMmaLoop(forOp);
   Value pipe;
   if (pipelined) {
     for (Operation &op : *forOp.getBody())
@@ -1296,3 +1296,7 @@ struct ConvertCakeToNVVMPass
 };
 
 } // namespace
+
+bool mlir::cake::isPipelinedMmaLoop(scf::ForOp forOp) {
+  return pipelinedMmaLoop(forOp);
+}

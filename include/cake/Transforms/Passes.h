@@ -44,6 +44,11 @@ SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 /// descriptors ([hw.mma-smem-descriptor]).
 LogicalResult verifyWgmmaOperands(MmaOp op);
 
+/// Whether convert-cake-to-nvvm keeps wgmma groups in flight across the
+/// iterations of `forOp`: a K loop of the form {wait; wgmma on the stage;
+/// release; yield}. The cost model mirrors it.
+bool isPipelinedMmaLoop(scf::ForOp forOp);
+
 /// Registers the `cake-lower` pipeline: cake-derive, convert-cake-to-nvvm,
 /// the upstream GPU/NVVM/LLVM lowering and gpu-module-to-binary (cubin by
 /// default, PTX with format=ptx).
