@@ -1,0 +1,36 @@
+/*===- cake-c/Cost.h - The cost model from C ---------------------*- C -*-===*\
+|*                                                                            *|
+|* Predicted time, bottleneck and the terms behind them for Cake kernels      *|
+|* (the cake-cost analysis; docs/cost-model.md).                              *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CAKE_C_COST_H
+#define CAKE_C_COST_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Runs the cost model on every cake.kernel under `op` (a kernel or a
+/// module) for the problem `shapes` (one shape per kernel argument, in
+/// order: "8192x8192,8192x8192,8192x8192") with the calibration file
+/// `calibrationPath` (empty: the target's reference GPU, from
+/// $CAKE_CALIBRATION_DIR or Cake's calibration/), assuming the lowering's
+/// `mmaInFlight`. Writes the reports as one JSON array (the same as
+/// --cake-cost-json) through `callback`, and the predicted time of the last
+/// kernel in nanoseconds to `*predictedNs` (may be null). On failure emits
+/// located errors on the op's context and returns failure.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeEstimateCost(
+    MlirOperation op, MlirStringRef shapes, MlirStringRef calibrationPath,
+    unsigned mmaInFlight, MlirStringCallback callback, void *userData,
+    double *predictedNs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // CAKE_C_COST_H
