@@ -41,7 +41,17 @@ def main():
     p.add_argument("--bundles", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--cake-run", required=True)
+    p.add_argument("--gemm", default=",".join("x".join(map(str, g))
+                                              for g in GEMM),
+                   help="GEMM problems MxNxK,...")
+    p.add_argument("--kmeans", default=",".join("x".join(map(str, k))
+                                                for k in KMEANS),
+                   help="k-means problems NxDxK,...")
     args = p.parse_args()
+    gemm = [tuple(int(v) for v in s.split("x"))
+            for s in args.gemm.split(",") if s]
+    kmeans = [tuple(int(v) for v in s.split("x"))
+              for s in args.kmeans.split(",") if s]
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     torch.empty(1, device="cuda")
     rt = load_runtime(args.runtime)
@@ -96,7 +106,7 @@ def main():
     W = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
     time_ms(lambda: W @ W, iters=50, warmup=5)
     del W
-    for M, N, K in GEMM:
+    for M, N, K in gemm:
         A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
         B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
         ref = A.float() @ B.float().T
@@ -116,7 +126,7 @@ def main():
                              ms=ms, ok=ok))
             print(f"gemm {M}x{N}x{K} {n} {ms:.4f} ms ok={ok}", flush=True)
         del A, B, ref, C
-    for N, D, K in KMEANS:
+    for N, D, K in kmeans:
         x = torch.randn(N, D, device="cuda", dtype=torch.float16)
         c = torch.randn(K, D, device="cuda", dtype=torch.float16)
         cn = (c.float() ** 2).sum(-1).contiguous()
