@@ -97,6 +97,8 @@ bool mlir::cake::loadCalibration(llvm::StringRef path, Calibration &out,
   out.pipeRoundTripNs = number(doc, "pipe_round_trip_ns");
   out.mmaHandoffNs = number(doc, "mma_handoff_ns");
   out.aluOpsPerNsPerSm = number(doc, "alu_ops_per_ns_per_sm");
+  out.argminOpsPerElement = number(doc, "argmin_ops_per_element", 3.0);
+  out.loadNs = number(doc, "load_ns");
   out.smemGBpsPerSm = number(doc, "smem_gbps_per_sm");
   const cJSON *entry;
   cJSON_ArrayForEach(entry, cJSON_GetObjectItem(doc, "tma")) {
@@ -502,13 +504,19 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     return alu(double(fragElements(map->getResult(0).getType())) * perElement);
   }
   if (auto argmin = dyn_cast<FragArgminOp>(op))
-    return alu(3.0 * double(fragElements(argmin.getInput().getType())));
+    return alu(cal.argminOpsPerElement *
+               double(fragElements(argmin.getInput().getType())));
   if (auto reduce = dyn_cast<FragReduceOp>(op))
     return alu(double(fragElements(reduce.getInput().getType())));
   if (auto convert = dyn_cast<FragConvertOp>(op))
     return alu(double(fragElements(convert.getInput().getType())));
-  if (auto load = dyn_cast<LoadOp>(op))
-    return alu(double(fragElements(load.getResult().getType())));
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    // The loaded row is used right away: its latency is exposed.
+    double ns = alu(double(fragElements(load.getResult().getType())));
+    if (record)
+      work->cost.aluNs += cal.loadNs * mult;
+    return ns + cal.loadNs * mult;
+  }
   if (auto store = dyn_cast<StoreOp>(op)) {
     auto f = cast<FragType>(store.getValue().getType());
     double bytes = double(f.getNumElements()) *

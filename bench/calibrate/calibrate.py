@@ -142,6 +142,24 @@ def main():
     t = timed("alu", [A, A, torch.empty(1, **i32), C], iters=10)
     store = C.numel() * 2 / t
 
+    # The k-means epilogue: a row argmin (+ merge) per element and a 1x128
+    # row load per call, beyond what their maps cost at the ALU rate.
+    R, per_sm, E = 256, 4, 128 * 128
+    A = torch.randn(128, 64, **bf)
+    C = torch.empty(128 * sms, 128 * per_sm, **bf)
+    Cn = torch.randn(R + 128, device="cuda", dtype=torch.float32)
+    Out = torch.empty(128 * sms, **i32)
+    ep = [A, A, torch.empty(R, **i32), Cn, Out, C]
+    t = timed("epilogue_argmin", ep)
+    it = (t - launch_ns) / (per_sm * R)
+    argmin_ops = (it * alu - 2 * E - 3 * 128) / E
+    t = timed("epilogue_load", ep)
+    it = (t - launch_ns) / (per_sm * R)
+    load_ns = max(0.0, it - E / alu)
+    raw["epilogue_iteration_ns"] = dict(
+        argmin=round((timed("epilogue_argmin", ep) - launch_ns)
+                     / (per_sm * R), 1), load=round(it, 1))
+
     cal = {
         "gpu": prop.name,
         "target": "sm_90a",
@@ -161,6 +179,10 @@ def main():
         "mma_handoff_ns": round(max(0.0, sum(handoff) / len(handoff)), 1),
         "mma_tflops_per_sm": wgmma,
         "alu_ops_per_ns_per_sm": round(alu, 2),
+        # frag.argmin per element (with its cross-lane shuffles), in ALU ops.
+        "argmin_ops_per_element": round(argmin_ops, 2),
+        # cake.load of a 1x128 row: exposed latency per call.
+        "load_ns": round(load_ns, 1),
         "launch_ns": round(launch_ns, 1),
         # Not measured by a microbenchmark of its own (the tensor-core rate
         # by N covers wgmma's shared-memory reads): 128 B/clock at the

@@ -37,6 +37,8 @@ struct Calibration {
   double pipeRoundTripNs = 0;  ///< TMA issue -> full -> release -> empty
   double mmaHandoffNs = 0;     ///< consumer cost per mma-fed stage hand-off
   double aluOpsPerNsPerSm = 0; ///< f32 ops in an epilogue map
+  double argminOpsPerElement = 3; ///< frag.argmin, in ALU ops per element
+  double loadNs = 0;           ///< exposed latency of a cake.load
   double smemGBpsPerSm = 0;    ///< shared-memory reads
   /// TMA L2 -> shared memory rate per SM by box ("128x64_sw128").
   llvm::StringMap<double> tmaGBpsPerSm;
