@@ -11,8 +11,10 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
-    """stages: depth of the centroid ring; bn: centroids per tile.
+def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1):
+    """stages: depth of the centroid ring; bn: centroids per tile; xbuf: 2
+    double-buffers the point tile (the next tile's points load while this
+    one is computed).
 
     batched: tensors carry a leading batch dimension B (X is B x N x D,
     Cent B x K x D, Cn B x K, Out B x N) and one launch covers all batches:
@@ -22,7 +24,8 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
     bq = "?x" if batched else ""        # leading batch dimension in types
     bc = "%b, " if batched else ""      # leading batch coordinate
     nd = 1 if batched else 0            # dimension index of N (and K)
-    x = f"!cake.ring<{h} x 128x64x{dtype}, swizzle = 128>"
+    xs = h * xbuf  # stages of the point ring
+    x = f"!cake.ring<{xs} x 128x64x{dtype}, swizzle = 128>"
     c = f"!cake.ring<{stages} x {bn}x64x{dtype}, swizzle = 128>"
     g = f"!cake.global<{bq}?x{d}x{dtype}>"
     gcn = f"!cake.global<{bq}?xf32>"
@@ -55,9 +58,9 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
     lines.append(f"    cake.tiles {tiles} {{")
     for i in range(h):
         lines += [
-            f"      %sx{i} = cake.pipe.acquire %px : !cake.pipe<{h}>",
+            f"      %sx{i} = cake.pipe.acquire %px : !cake.pipe<{xs}>",
             f"      cake.tma.load %X[{bc}%m, %d{i}] -> %x[%sx{i}] : {g} -> {x}",
-            f"      cake.pipe.commit %px, %sx{i} : !cake.pipe<{h}>",
+            f"      cake.pipe.commit %px, %sx{i} : !cake.pipe<{xs}>",
         ]
     lines.append(f"      scf.for %n = %c0 to %K step %c{bn} {{")
     for i in range(h):
@@ -79,7 +82,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
         f"    cake.tiles {tiles} {{",
     ]
     for i in range(h):
-        lines.append(f"      %sx{i} = cake.pipe.wait %px : !cake.pipe<{h}>")
+        lines.append(f"      %sx{i} = cake.pipe.wait %px : !cake.pipe<{xs}>")
     lines += [
         "      %best0 = cake.frag.splat %inf : !cake.frag<128x1xf32>",
         "      %idx0 = cake.frag.splat %zero_i : !cake.frag<128x1xi32>",
@@ -120,7 +123,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None):
         "      }",
     ]
     for i in range(h):
-        lines.append(f"      cake.pipe.release %px, %sx{i} : !cake.pipe<{h}>")
+        lines.append(f"      cake.pipe.release %px, %sx{i} : !cake.pipe<{xs}>")
     lines += [
         f"      cake.store %res#1 -> %Out[{bc}%m] : !cake.frag<128x1xi32> -> {gout}",
         "    }", "  }", "}", ""]
@@ -137,10 +140,12 @@ def main():
     p.add_argument("--out", default="")
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--bn", type=int, default=128)
+    p.add_argument("--xbuf", type=int, default=1)
     args = p.parse_args()
     default = not args.out
     out = args.out or os.path.join(ROOT, "examples", "kmeans-variants")
-    suffix = "" if default else f"_bn{args.bn}_s{args.stages}"
+    suffix = "" if default else f"_bn{args.bn}_s{args.stages}" + (
+        f"_x{args.xbuf}" if args.xbuf > 1 else "")
     os.makedirs(out, exist_ok=True)
     for dtype in ("f16", "bf16"):
         for d in (64, 128, 256):
@@ -152,7 +157,7 @@ def main():
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as f:
                     f.write(kernel(dtype, d, batched, stages=args.stages,
-                                   bn=args.bn, name=name))
+                                   bn=args.bn, name=name, xbuf=args.xbuf))
                 print("wrote", os.path.relpath(path, ROOT) if default else path)
 
 
