@@ -147,6 +147,85 @@ def Cost : Pass<"cake-cost", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Tactics: each rewrites one decision of every kernel in the module. The
+// result is checked by the op verifiers; run cake-verify after them.
+//===----------------------------------------------------------------------===//
+
+def SetStages : Pass<"cake-set-stages", "::mlir::ModuleOp"> {
+  let summary = "Tactic: set the stage count of one pipe and its rings";
+  let description = [{
+    Sets pipe number `pipe` (in the order the pipes are declared) and every
+    ring it holds to `stages` stages. Shared-memory offsets, barriers and
+    phases follow in cake-derive; whether the new depth fits shared memory
+    is cake-verify's `resource.smem-capacity`.
+
+    ```
+    $ cake-opt --cake-set-stages="pipe=0 stages=3" --cake-verify gemm.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"pipe", "pipe", "unsigned", /*default=*/"0", "which pipe (declaration order)">,
+    Option<"stages", "stages", "unsigned", /*default=*/"2", "the new stage count (>= 1)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def SetSwizzle : Pass<"cake-set-swizzle", "::mlir::ModuleOp"> {
+  let summary = "Tactic: set the shared-memory swizzle of one ring";
+  let description = [{
+    Sets ring number `ring` (declaration order) to swizzle `swizzle` (0, 32,
+    64 or 128 bytes); the ring type's verifier rejects a tile whose inner
+    dimension spans more than the swizzle.
+  }];
+  let options = [
+    Option<"ring", "ring", "unsigned", /*default=*/"0", "which ring (declaration order)">,
+    Option<"swizzle", "swizzle", "unsigned", /*default=*/"128", "0, 32, 64 or 128">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def SetRegs : Pass<"cake-set-regs", "::mlir::ModuleOp"> {
+  let summary = "Tactic: set a role's register budget";
+  let description = [{
+    Sets the `regs()` of the role named `role` to `regs` (0 removes it, so
+    the role keeps the launch baseline). `resource.register-budget` checks
+    the result against the CTA's launch allocation.
+  }];
+  let options = [
+    Option<"role", "role", "std::string", /*default=*/"\"\"", "the role's name">,
+    Option<"regs", "regs", "unsigned", /*default=*/"0", "registers per thread (0: none)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def SetRaster : Pass<"cake-set-raster", "::mlir::ModuleOp"> {
+  let summary = "Tactic: set the persistent schedule's group-M raster order";
+  let description = [{
+    Sets `group_m` of a `#cake.persistent` schedule: the tile loop walks
+    `group-m` tile rows at a time so that consecutive tiles share operand
+    tiles in L2. Fails on a `#cake.grid` schedule.
+  }];
+  let options = [
+    Option<"groupM", "group-m", "unsigned", /*default=*/"1", "tile rows per group (>= 1)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
+  let summary = "Tactic: switch between a persistent and a one-CTA-per-tile schedule";
+  let description = [{
+    `kind=persistent` makes the schedule `#cake.persistent` (one CTA per SM
+    loops over tiles; group_m 1 unless it already was persistent);
+    `kind=grid` makes it `#cake.grid` (one CTA per tile). The tile shape is
+    kept.
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"persistent\"", "persistent or grid">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower derived Cake kernels to gpu.func with NVVM and LLVM ops";
   let description = [{
