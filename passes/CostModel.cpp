@@ -735,8 +735,10 @@ LogicalResult Interpreter::run() {
       p.stages = cast<PipeType>(pipe.getType()).getStages();
     // A stage read by an asynchronous mma is released n mma later, so the
     // producer runs that many fewer stages ahead.
+    // (The lowering does not defer releases on a pipe of no more stages.)
+    bool deferred = acc.asyncReader && p.stages > int64_t(mmaInFlight);
     p.stagesInFlight = std::max<int64_t>(
-        1, p.stages - (acc.asyncReader ? int64_t(mmaInFlight) : 0));
+        1, p.stages - (deferred ? int64_t(mmaInFlight) : 0));
     p.stepsPerTile = acc.steps;
     p.stageBytes = acc.stageBytes;
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;

@@ -542,6 +542,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     for (Operation &op : *forOp.getBody())
       if (auto r = dyn_cast<PipeReleaseOp>(op))
         pipe = r.getPipe();
+    // A deferred release holds mma-in-flight stages past the next wait: a
+    // pipe with no more stages than that would wait for itself forever.
+    if (cast<PipeType>(pipe.getType()).getStages() <= int64_t(mmaInFlight))
+      pipelined = false;
+  }
+  if (pipelined) {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(entryBlock);

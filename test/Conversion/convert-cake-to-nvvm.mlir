@@ -104,3 +104,11 @@ cake.kernel @small(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !
 // DEPTH0-NOT: nvvm.wgmma.wait.group.sync.aligned 1
 // DEPTH0: nvvm.wgmma.wait.group.sync.aligned 0
 // DEPTH0-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+
+// A one-stage pipe cannot keep a group in flight: the deferred release
+// would hold the only stage while the next iteration waits for it to be
+// refilled (found by cake-evolve's grid, which ranked one-stage variants).
+// RUN: cake-opt --cake-set-stages="pipe=0 stages=1" --cake-derive --convert-cake-to-nvvm %s | FileCheck %s --check-prefix=STAGE1
+// STAGE1-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+// STAGE1: nvvm.wgmma.wait.group.sync.aligned 0
+// STAGE1-NOT: nvvm.wgmma.wait.group.sync.aligned 1

@@ -249,7 +249,9 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       memory descriptors, then commit and wait before the stage's release;
       in a K loop of the form {wait; mma; release; yield} one group stays
       in flight (`mma-in-flight=1`, the default): the loop waits with
-      `wgmma.wait_group 1` and releases the previous iteration's stage;
+      `wgmma.wait_group 1` and releases the previous iteration's stage
+      (only on pipes of more stages than that: with fewer the deferred
+      release would wait for itself);
     - fragments are LLVM structs in the wgmma accumulator's register
       layout: an M x N tile (N/2 values per thread), its M x 1 rows (2) and
       1 x N columns (N/4); `frag.zero`/`splat`/`convert` fill or convert
