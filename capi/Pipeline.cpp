@@ -123,6 +123,27 @@ MlirLogicalResult mlirCakeWriteKernelSummaryJson(MlirOperation op,
   return wrap(cake::writeKernelSummaryJson(unwrap(op), stream));
 }
 
+MlirLogicalResult mlirCakeWriteBundleJson(MlirOperation op,
+                                         MlirStringCallback callback,
+                                         void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  return wrap(cake::writeKernelBundleJson(unwrap(op), stream));
+}
+
+MlirLogicalResult mlirCakeWritePtx(MlirOperation op,
+                                   MlirStringCallback callback,
+                                   void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  return wrap(cake::writeKernelPtx(unwrap(op), stream));
+}
+
+MlirLogicalResult mlirCakeWriteCHeader(MlirOperation op,
+                                       MlirStringCallback callback,
+                                       void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  return wrap(cake::writeKernelCHeader(unwrap(op), stream));
+}
+
 MlirLogicalResult mlirCakeRegisterRule(MlirContext ctx, MlirStringRef id,
                                        MlirStringRef summary,
                                        MlirCakeRuleCallback callback,

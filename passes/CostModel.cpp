@@ -248,6 +248,9 @@ namespace {
 /// Index values known from the problem: cake.dim of an argument, constants
 /// and integer arithmetic on them. Tile coordinates stay unknown.
 struct IndexEvaluator {
+  IndexEvaluator(KernelOp kernel,
+                 const std::vector<std::vector<int64_t>> &shapes)
+      : kernel(kernel), shapes(shapes) {}
   KernelOp kernel;
   const std::vector<std::vector<int64_t>> &shapes;
   llvm::DenseMap<Value, std::optional<int64_t>> memo;
@@ -340,7 +343,7 @@ class Interpreter {
 public:
   Interpreter(KernelOp kernel, const std::vector<std::vector<int64_t>> &shapes,
               const Calibration &cal, CostReport &report)
-      : kernel(kernel), eval{kernel, shapes, {}}, cal(cal), report(report) {}
+      : kernel(kernel), eval(kernel, shapes), cal(cal), report(report) {}
 
   LogicalResult run();
 

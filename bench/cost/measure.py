@@ -15,6 +15,11 @@ CUDA context a hang would poison.
 
 usage: measure.py --runtime libcake_runtime.so --cake-run BIN --bundles DIR
                   --out F.json
+       measure.py --runtime ... --cake-run BIN --manifest DIR/manifest.json
+                  --out F.json
+           (cake-evolve --export's candidates: the manifest's bundles on
+           its one problem; bring the results back with cake-evolve
+           --import F.json)
 """
 import argparse
 import ctypes
@@ -38,7 +43,8 @@ KMEANS = [(1048576, 128, 1024), (262144, 128, 4096)]
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
-    p.add_argument("--bundles", required=True)
+    p.add_argument("--bundles", default="")
+    p.add_argument("--manifest", default="")
     p.add_argument("--out", required=True)
     p.add_argument("--cake-run", required=True)
     p.add_argument("--gemm", default=",".join("x".join(map(str, g))
@@ -56,11 +62,27 @@ def main():
     torch.empty(1, device="cuda")
     rt = load_runtime(args.runtime)
     stream = torch.cuda.current_stream().cuda_stream
-    names = sorted(f[:-5] for f in os.listdir(args.bundles)
-                   if f.endswith(".json"))
+    if args.manifest:
+        # cake-evolve's export: candidate ids, one problem for all.
+        man = json.load(open(args.manifest))
+        args.bundles = os.path.dirname(os.path.abspath(args.manifest))
+        dims = [[int(v) for v in a.split("x")] for a in man["shapes"].split(",")]
+        family = "gemm_" if man["check"] == "gemm" else "kmeans_"
+        if family == "gemm_":
+            (M, K), (N, _), _ = dims
+            gemm, kmeans = [(M, N, K)], []
+        else:
+            (N, D), (K, _) = dims[0], dims[1]
+            gemm, kmeans = [], [(N, D, K)]
+        names = [c["id"] for c in man["candidates"]]
+        kind = {n: family for n in names}
+    else:
+        names = sorted(f[:-5] for f in os.listdir(args.bundles)
+                       if f.endswith(".json"))
+        kind = {n: n[:n.index("_") + 1] for n in names}
     findings = []
     for n in list(names):
-        if n.startswith("gemm_"):
+        if kind[n] == "gemm_":
             argv = ["--arg", "0=1024x512", "--arg", "1=768x512",
                     "--arg", "2=1024x768", "--check", "gemm"]
         else:
@@ -111,7 +133,7 @@ def main():
         B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
         ref = A.float() @ B.float().T
         for n in names:
-            if not n.startswith("gemm_"):
+            if kind[n] != "gemm_":
                 continue
             C = torch.full((M, N), float("nan"), device="cuda",
                            dtype=torch.bfloat16)
@@ -131,7 +153,7 @@ def main():
         c = torch.randn(K, D, device="cuda", dtype=torch.float16)
         cn = (c.float() ** 2).sum(-1).contiguous()
         for n in names:
-            if not n.startswith("kmeans_"):
+            if kind[n] != "kmeans_":
                 continue
             out = torch.full((N,), -7, device="cuda", dtype=torch.int32)
             launch = run(handles[n], [x, c, cn, out])

@@ -63,6 +63,18 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeRunPipelineOnSource(
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteKernelSummaryJson(
     MlirOperation op, MlirStringCallback callback, void *userData);
 
+/// Writes a lowered module (after `cake-lower`) through `callback` as a
+/// bundle (the `cake-to-bundle` translation: cubin and launch metadata as
+/// JSON, what libcake_runtime loads), as PTX (`cake-to-ptx`, after
+/// `cake-lower{format=ptx}`) or as a self-contained C header
+/// (`cake-to-c-header`). Fails with diagnostics on the op's context.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteBundleJson(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWritePtx(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteCHeader(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+
 /// A rule written in C: called by cake-verify on every cake.kernel (after
 /// the built-in rules); report violations with mlirCakeEmitRuleError and
 /// return failure.

@@ -7,11 +7,19 @@
 |*   2. filter: cake-verify (rejections counted per rule id), then the cost   *|
 |*      model ranks the legal candidates;                                     *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
-|* Stage 3 (timing on the GPU) is not built yet: --no-gpu is required.        *|
+|* Stage 3 runs on a GPU host without MLIR: --export DIR lowers the top       *|
+|* candidates to bundles with a manifest; bench/cost/measure.py --manifest    *|
+|* screens each in a child cake-run with a timeout and times the rest;        *|
+|* --import RESULTS adds the measurements to the ledger and reports the cost  *|
+|* model's rank quality, the failures (proposed rules) and large              *|
+|* mispredictions (proposed calibrations). Timing in-process is not built:    *|
+|* --no-gpu is required.                                                      *|
 |*                                                                            *|
 |* cake-evolve --seed K.cake.mlir --space S.json --shapes 8192x8192,...       *|
 |*             --ledger L.jsonl --no-gpu [--top K] [--sample N]               *|
-|*             [--rng-seed S] [--resume]                                      *|
+|*             [--rng-seed S] [--resume] [--export DIR --export-top K         *|
+|*             --check gemm|none]                                             *|
+|* cake-evolve --import RESULTS.json --ledger L.jsonl                         *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -23,6 +31,7 @@
 #include "mlir-c/IR.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +147,151 @@ static void usage(void) {
           "usage: cake-evolve --seed K.cake.mlir --space S.json --shapes "
           "SHAPES --ledger L.jsonl --no-gpu\n"
           "                   [--top K] [--sample N] [--rng-seed S] "
-          "[--resume]\n");
+          "[--resume]\n"
+          "                   [--export DIR [--export-top K] [--check "
+          "gemm|none]]\n"
+          "       cake-evolve --import RESULTS.json --ledger L.jsonl\n");
+}
+
+static void writeCallback(MlirStringRef s, void *userData) {
+  fwrite(s.data, 1, s.length, (FILE *)userData);
+}
+
+/* Kendall tau-b between two series. */
+static double kendall(const double *a, const double *b, int n) {
+  long conc = 0, disc = 0, ta = 0, tb = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      double da = a[i] - a[j], db = b[i] - b[j];
+      if (da == 0 && db == 0)
+        continue;
+      if (da == 0)
+        ++ta;
+      else if (db == 0)
+        ++tb;
+      else if ((da > 0) == (db > 0))
+        ++conc;
+      else
+        ++disc;
+    }
+  double den = (double)(conc + disc + ta) * (double)(conc + disc + tb);
+  return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
+}
+
+/* Stage 4 for measurements made elsewhere: bench/cost/measure.py's
+ * results ({"rows": [{candidate, ms, ok}], "findings": [{candidate,
+ * result}]}) joined with the ledger's predictions. */
+static int importResults(const char *resultsPath, const char *ledgerPath) {
+  char *text = readFile(resultsPath);
+  char *ledgerText = readFile(ledgerPath);
+  if (!text || !ledgerText) {
+    fprintf(stderr, "cake-evolve: cannot read '%s'\n",
+            text ? ledgerPath : resultsPath);
+    return 1;
+  }
+  cJSON *doc = cJSON_Parse(text);
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+  const cJSON *findings = cJSON_GetObjectItemCaseSensitive(doc, "findings");
+  if (!cJSON_IsArray(rows)) {
+    fprintf(stderr, "cake-evolve: %s: expected {\"rows\": [...]} from "
+                    "bench/cost/measure.py\n", resultsPath);
+    return 1;
+  }
+  FILE *ledger = fopen(ledgerPath, "a");
+  if (!ledger) {
+    fprintf(stderr, "cake-evolve: cannot append to '%s'\n", ledgerPath);
+    return 1;
+  }
+  int n = cJSON_GetArraySize(rows);
+  double *pred = calloc((size_t)n + 1, sizeof *pred);
+  double *meas = calloc((size_t)n + 1, sizeof *meas);
+  char(*ids)[24] = calloc((size_t)n + 1, 24);
+  int m = 0, wrong = 0;
+  const cJSON *r;
+  printf("cake-evolve: importing %s\n", resultsPath);
+  cJSON_ArrayForEach(r, rows) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r, "ok");
+    if (!cJSON_IsString(cand) || !cJSON_IsNumber(ms))
+      continue;
+    /* The prediction from the candidate's ranked ledger line. */
+    char key[64];
+    snprintf(key, sizeof key, "{\"id\":\"%.24s\"", cand->valuestring);
+    const char *line = strstr(ledgerText, key);
+    const char *p = line ? strstr(line, "\"predicted_ns\":") : NULL;
+    const char *eol = line ? strchr(line, '\n') : NULL;
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "id", cand->valuestring);
+    cJSON_AddStringToObject(out, "stage", "measured");
+    cJSON_AddNumberToObject(out, "measured_ns", ms->valuedouble * 1e6);
+    cJSON_AddBoolToObject(out, "ok", cJSON_IsTrue(ok));
+    if (!cJSON_IsTrue(ok)) {
+      ++wrong;
+      printf("  proposed rule: %s passed cake-verify but computed a wrong "
+             "result (minimize it and add a rule)\n", cand->valuestring);
+    } else if (p && (!eol || p < eol)) {
+      pred[m] = strtod(p + strlen("\"predicted_ns\":"), NULL);
+      meas[m] = ms->valuedouble * 1e6;
+      snprintf(ids[m], 24, "%.23s", cand->valuestring);
+      cJSON_AddNumberToObject(out, "predicted_ns", pred[m]);
+      ++m;
+    }
+    char *s = cJSON_PrintUnformatted(out);
+    fprintf(ledger, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(out);
+  }
+  const cJSON *f;
+  int failed = 0;
+  cJSON_ArrayForEach(f, findings) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(f, "candidate");
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(f, "result");
+    if (!cJSON_IsString(cand))
+      continue;
+    ++failed;
+    printf("  proposed rule: %s passed cake-verify but failed on the GPU "
+           "(%s): minimize it and add a rule\n", cand->valuestring,
+           cJSON_IsString(res) ? res->valuestring : "?");
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "id", cand->valuestring);
+    cJSON_AddStringToObject(out, "stage", "failed-on-gpu");
+    cJSON_AddStringToObject(out, "result",
+                            cJSON_IsString(res) ? res->valuestring : "?");
+    char *s = cJSON_PrintUnformatted(out);
+    fprintf(ledger, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(out);
+  }
+  fclose(ledger);
+  printf("  measured: %d with a prediction, %d wrong, %d failed on the GPU\n",
+         m, wrong, failed);
+  if (m >= 2) {
+    int bestM = 0, bestP = 0;
+    for (int i = 1; i < m; ++i) {
+      if (meas[i] < meas[bestM])
+        bestM = i;
+      if (pred[i] < pred[bestP])
+        bestP = i;
+    }
+    printf("  cost model on this run: Kendall tau %.3f, top-1 regret %.1f%%\n",
+           kendall(pred, meas, m), 100 * (meas[bestP] / meas[bestM] - 1));
+    printf("  fastest measured: %s %.1f us\n", ids[bestM], meas[bestM] / 1e3);
+    for (int i = 0; i < m; ++i) {
+      double err = pred[i] / meas[i] - 1;
+      if (err > 0.25 || err < -0.25)
+        printf("  proposed calibration: %s predicted %.1f us, measured "
+               "%.1f us (%+.0f%%)\n", ids[i], pred[i] / 1e3, meas[i] / 1e3,
+               100 * err);
+    }
+  }
+  free(pred);
+  free(meas);
+  free(ids);
+  cJSON_Delete(doc);
+  free(text);
+  free(ledgerText);
+  return 0;
 }
 
 /* Reads the space: {"tactics": [{"pass", "fixed"?, "option", "values"}]}. */
@@ -225,6 +378,7 @@ static uint64_t rngNext(void) { /* xorshift64 */
 typedef struct {
   char id[24];
   char tactics[1024];
+  char pipeline[1024];
   double predictedNs;
   char bottleneck[32];
 } Ranked;
@@ -238,7 +392,8 @@ static int byPredicted(const void *a, const void *b) {
 int main(int argc, char **argv) {
   const char *seedPath = NULL, *spacePath = NULL, *shapes = "",
              *ledgerPath = NULL;
-  int noGpu = 0, top = 10, resume = 0;
+  int noGpu = 0, top = 10, resume = 0, exportTop = 8;
+  const char *exportDir = NULL, *importPath = NULL, *check = "none";
   long sample = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -259,6 +414,14 @@ int main(int argc, char **argv) {
       top = atoi(argv[++i]);
     else if (next && !strcmp(a, "--sample"))
       sample = atol(argv[++i]);
+    else if (next && !strcmp(a, "--export"))
+      exportDir = argv[++i];
+    else if (next && !strcmp(a, "--export-top"))
+      exportTop = atoi(argv[++i]);
+    else if (next && !strcmp(a, "--check"))
+      check = argv[++i];
+    else if (next && !strcmp(a, "--import"))
+      importPath = argv[++i];
     else if (next && !strcmp(a, "--rng-seed"))
       rngState = strtoull(argv[++i], NULL, 10) | 1;
     else {
@@ -266,6 +429,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  if (importPath && ledgerPath)
+    return importResults(importPath, ledgerPath);
   if (!seedPath || !spacePath || !ledgerPath) {
     usage();
     return 2;
@@ -435,6 +600,7 @@ int main(int argc, char **argv) {
           Ranked *x = &ranked[numRanked++];
           snprintf(x->id, sizeof x->id, "%s", id);
           snprintf(x->tactics, sizeof x->tactics, "%.1000s", tacticList.data);
+          snprintf(x->pipeline, sizeof x->pipeline, "%.1000s", pipeline.data);
           x->predictedNs = ns;
           snprintf(x->bottleneck, sizeof x->bottleneck, "%s",
                    cJSON_IsString(b) ? b->valuestring : "?");
@@ -492,6 +658,75 @@ int main(int argc, char **argv) {
            ranked[k].predictedNs / 1e3, ranked[k].bottleneck,
            ranked[k].tactics);
   printf("  ledger: %s\n", ledgerPath);
+
+  /* Stage 3 elsewhere: the top candidates as bundles and a manifest. */
+  if (exportDir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.json", exportDir);
+    FILE *mf = fopen(path, "w");
+    if (!mf) {
+      fprintf(stderr, "cake-evolve: cannot write '%s' (does the folder "
+                      "exist?)\n", path);
+      return 1;
+    }
+    cJSON *manifest = cJSON_CreateObject();
+    cJSON_AddStringToObject(manifest, "seed", seedPath);
+    cJSON_AddStringToObject(manifest, "shapes", shapes);
+    cJSON_AddStringToObject(manifest, "check", check);
+    cJSON *list = cJSON_AddArrayToObject(manifest, "candidates");
+    int exported = 0;
+    for (long k = 0; k < numRanked && k < exportTop; ++k) {
+      Buffer pipeline = {0}, lowered = {0};
+      bufferAppend(&pipeline, ranked[k].pipeline, strlen(ranked[k].pipeline));
+      bufferAppend(&pipeline, ",cake-lower", strlen(",cake-lower"));
+      DiagnosticSink sink = {cJSON_CreateArray(), ""};
+      MlirLogicalResult r = mlirCakeRunPipelineOnSource(
+          ctx, mlirStringRefCreateFromCString(seed),
+          mlirStringRefCreateFromCString(seedPath),
+          mlirStringRefCreateFromCString(pipeline.data), onDiagnostic, &sink,
+          appendCallback, &lowered);
+      MlirModule module =
+          mlirLogicalResultIsSuccess(r)
+              ? mlirModuleCreateParse(ctx, mlirStringRefCreate(lowered.data,
+                                                               lowered.length))
+              : (MlirModule){NULL};
+      snprintf(path, sizeof path, "%s/%s.json", exportDir, ranked[k].id);
+      FILE *bf = mlirModuleIsNull(module) ? NULL : fopen(path, "w");
+      MlirLogicalResult w =
+          bf ? mlirCakeWriteBundleJson(mlirModuleGetOperation(module),
+                                       writeCallback, bf)
+             : mlirLogicalResultFailure();
+      if (bf)
+        fclose(bf);
+      if (mlirLogicalResultIsFailure(w)) {
+        char *d = cJSON_PrintUnformatted(sink.diagnostics);
+        fprintf(stderr, "cake-evolve: %s did not lower: %s %s\n",
+                ranked[k].id, d, costDiagnostics.data ? costDiagnostics.data
+                                                       : "");
+        cJSON_free(d);
+      } else {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "id", ranked[k].id);
+        snprintf(path, sizeof path, "%s.json", ranked[k].id);
+        cJSON_AddStringToObject(e, "bundle", path);
+        cJSON_AddNumberToObject(e, "predicted_ns", ranked[k].predictedNs);
+        cJSON_AddItemToArray(list, e);
+        ++exported;
+      }
+      cJSON_Delete(sink.diagnostics);
+      if (!mlirModuleIsNull(module))
+        mlirModuleDestroy(module);
+      free(pipeline.data);
+      free(lowered.data);
+    }
+    char *mtext = cJSON_Print(manifest);
+    fprintf(mf, "%s\n", mtext);
+    cJSON_free(mtext);
+    cJSON_Delete(manifest);
+    fclose(mf);
+    printf("  exported: %d bundles and manifest.json to %s\n", exported,
+           exportDir);
+  }
 
   free(hashes);
   free(hashIds);
