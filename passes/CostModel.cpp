@@ -532,6 +532,26 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     }
     return ns * mult;
   }
+  if (auto write = dyn_cast<SmemWriteOp>(op)) {
+    // Registers into a ring stage (an epilogue staged for a TMA store).
+    auto f = cast<FragType>(write.getValue().getType());
+    double bytes = double(f.getNumElements()) *
+                   double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+    double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
+    if (record)
+      work->cost.storeNs += ns * mult;
+    return ns * mult;
+  }
+  if (auto tmaStore = dyn_cast<TmaStoreOp>(op)) {
+    // The copy engine writes the stage to global memory asynchronously.
+    auto ring = cast<RingType>(tmaStore.getSrc().getType());
+    if (record) {
+      work->cost.storeBytes += double(ring.getTileBytes()) * mult;
+      work->cost.copyBytes += double(ring.getTileBytes()) * mult;
+      work->cost.copyNs += copyNs(ring) / perSmShare * mult;
+    }
+    return 0;
+  }
   if (auto copy = dyn_cast<TmaLoadOp>(op)) {
     auto ring = cast<RingType>(copy.getDst().getType());
     double ns = copyNs(ring) / perSmShare;
@@ -818,9 +838,9 @@ LogicalResult Interpreter::run() {
   add("tensor-core", n * tensor, "mma issue at the calibrated rate");
   add("shared-memory", n * smemT, "mma operand reads");
   add("epilogue-alu", n * alu, "frag.map / argmin / reduce / convert ops");
-  add("store", n * store, "register -> global stores");
+  add("store", n * store, "register -> global and shared-memory stores");
   add("handoff", n * sync, "per-step stage hand-offs around the mma");
-  add("tma", n * copy, "copies into shared memory (L2 -> SM)");
+  add("tma", n * copy, "TMA copies between shared memory and L2");
   add("l2", l2Ns, "TMA bytes through L2 to the SMs, all SMs together");
   add("hbm", hbmNs, "HBM reads after L2 reuse, plus stores");
   add("pipeline-latency", n * stall + fill,
