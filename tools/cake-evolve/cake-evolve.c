@@ -20,6 +20,8 @@
 |*             [--rng-seed S] [--resume] [--export DIR --export-top K         *|
 |*             --check gemm|none]                                             *|
 |* cake-evolve --import RESULTS.json --ledger L.jsonl                         *|
+|* cake-evolve --agent-dir DIR [--shapes S]  (an agent's drop folder: every   *|
+|*             NAME.cake.mlir without a newer NAME.feedback.json gets one)    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -36,6 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_TACTICS 16
@@ -150,7 +154,8 @@ static void usage(void) {
           "[--resume]\n"
           "                   [--export DIR [--export-top K] [--check "
           "gemm|none]]\n"
-          "       cake-evolve --import RESULTS.json --ledger L.jsonl\n");
+          "       cake-evolve --import RESULTS.json --ledger L.jsonl\n"
+          "       cake-evolve --agent-dir DIR [--shapes SHAPES]\n");
 }
 
 static void writeCallback(MlirStringRef s, void *userData) {
@@ -389,11 +394,125 @@ static int byPredicted(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The agent protocol (docs/agents.md): every NAME.cake.mlir in `dir` that
+ * has no NAME.feedback.json newer than itself is verified and, if legal,
+ * predicted; the verdict goes to NAME.feedback.json. A first line
+ * "// cake-shapes: 8192x8192,..." gives the problem (else `shapes`). */
+static int agentDir(const char *dir, const char *shapes) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    fprintf(stderr, "cake-evolve: cannot open agent folder '%s'\n", dir);
+    return 1;
+  }
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirCakeRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  Buffer costDiagnostics = {0};
+  mlirContextAttachDiagnosticHandler(ctx, onContextDiagnostic,
+                                     &costDiagnostics, NULL);
+  int seen = 0, answered = 0, rejected = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    const char *ext = ".cake.mlir";
+    if (len <= strlen(ext) || strcmp(e->d_name + len - strlen(ext), ext))
+      continue;
+    ++seen;
+    char src[4096], out[4096];
+    snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
+    snprintf(out, sizeof out, "%s/%.*s.feedback.json", dir,
+             (int)(len - strlen(ext)), e->d_name);
+    struct stat ss, so;
+    if (stat(src, &ss) == 0 && stat(out, &so) == 0 &&
+        so.st_mtime >= ss.st_mtime)
+      continue; /* answered already */
+    char *text = readFile(src);
+    if (!text)
+      continue;
+    char problem[1024];
+    snprintf(problem, sizeof problem, "%s", shapes);
+    const char *tag = "// cake-shapes:";
+    if (!strncmp(text, tag, strlen(tag))) {
+      const char *v = text + strlen(tag);
+      while (*v == ' ')
+        ++v;
+      size_t n = strcspn(v, "\n");
+      snprintf(problem, sizeof problem, "%.*s", (int)n, v);
+    }
+    DiagnosticSink sink = {cJSON_CreateArray(), ""};
+    Buffer verified = {0};
+    MlirLogicalResult r = mlirCakeRunPipelineOnSource(
+        ctx, mlirStringRefCreateFromCString(text),
+        mlirStringRefCreateFromCString(src),
+        mlirStringRefCreateFromCString("cake-verify"), onDiagnostic, &sink,
+        appendCallback, &verified);
+    cJSON *fb = cJSON_CreateObject();
+    cJSON_AddStringToObject(fb, "candidate", e->d_name);
+    cJSON_AddStringToObject(fb, "shapes", problem);
+    if (mlirLogicalResultIsFailure(r)) {
+      ++rejected;
+      cJSON_AddStringToObject(fb, "verdict", "rejected");
+      cJSON_AddItemToObject(fb, "diagnostics", sink.diagnostics);
+    } else {
+      cJSON_Delete(sink.diagnostics);
+      MlirModule module = mlirModuleCreateParse(
+          ctx, mlirStringRefCreate(verified.data, verified.length));
+      Buffer report = {0};
+      double ns = 0;
+      costDiagnostics.length = 0;
+      MlirLogicalResult cr =
+          mlirModuleIsNull(module)
+              ? mlirLogicalResultFailure()
+              : mlirCakeEstimateCost(mlirModuleGetOperation(module),
+                                     mlirStringRefCreateFromCString(problem),
+                                     mlirStringRefCreateFromCString(""), 1,
+                                     appendCallback, &report, &ns);
+      if (mlirLogicalResultIsFailure(cr)) {
+        cJSON_AddStringToObject(fb, "verdict", "verified");
+        cJSON_AddStringToObject(fb, "cost_error", costDiagnostics.data
+                                                      ? costDiagnostics.data
+                                                      : "");
+      } else {
+        cJSON_AddStringToObject(fb, "verdict", "ranked");
+        cJSON_AddNumberToObject(fb, "predicted_ns", ns);
+        cJSON *rep = cJSON_Parse(report.data);
+        cJSON_AddItemToObject(fb, "cost", cJSON_DetachItemFromArray(rep, 0));
+        cJSON_Delete(rep);
+      }
+      free(report.data);
+      if (!mlirModuleIsNull(module))
+        mlirModuleDestroy(module);
+    }
+    FILE *f = fopen(out, "w");
+    if (f) {
+      char *t = cJSON_Print(fb);
+      fprintf(f, "%s\n", t);
+      cJSON_free(t);
+      fclose(f);
+      ++answered;
+    } else {
+      fprintf(stderr, "cake-evolve: cannot write '%s'\n", out);
+    }
+    cJSON_Delete(fb);
+    free(verified.data);
+    free(text);
+  }
+  closedir(d);
+  printf("cake-evolve: agent folder %s: %d candidates, %d answered now "
+         "(%d rejected)\n", dir, seen, answered, rejected);
+  free(costDiagnostics.data);
+  mlirContextDestroy(ctx);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *seedPath = NULL, *spacePath = NULL, *shapes = "",
              *ledgerPath = NULL;
   int noGpu = 0, top = 10, resume = 0, exportTop = 8;
-  const char *exportDir = NULL, *importPath = NULL, *check = "none";
+  const char *exportDir = NULL, *importPath = NULL, *check = "none",
+             *agentPath = NULL;
   long sample = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -420,6 +539,8 @@ int main(int argc, char **argv) {
       exportTop = atoi(argv[++i]);
     else if (next && !strcmp(a, "--check"))
       check = argv[++i];
+    else if (next && !strcmp(a, "--agent-dir"))
+      agentPath = argv[++i];
     else if (next && !strcmp(a, "--import"))
       importPath = argv[++i];
     else if (next && !strcmp(a, "--rng-seed"))
@@ -431,6 +552,8 @@ int main(int argc, char **argv) {
   }
   if (importPath && ledgerPath)
     return importResults(importPath, ledgerPath);
+  if (agentPath)
+    return agentDir(agentPath, shapes);
   if (!seedPath || !spacePath || !ledgerPath) {
     usage();
     return 2;
