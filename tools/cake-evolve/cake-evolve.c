@@ -17,7 +17,8 @@
 |*                                                                            *|
 |* cake-evolve --seed K.cake.mlir --space S.json --shapes 8192x8192,...       *|
 |*             --ledger L.jsonl --no-gpu [--top K] [--sample N]               *|
-|*             [--rng-seed S] [--resume] [--export DIR --export-top K         *|
+|*             [--rng-seed S] [--resume] [--mutate ROUNDS]                    *|
+|*             [--export DIR --export-top K                                   *|
 |*             --check gemm|none]                                             *|
 |* cake-evolve --import RESULTS.json --ledger L.jsonl                         *|
 |* cake-evolve --agent-dir DIR [--shapes S]  (an agent's drop folder: every   *|
@@ -44,6 +45,8 @@
 
 #define MAX_TACTICS 16
 #define MAX_RULES 64
+#define MUTATE_TOP 8 /* candidates whose neighbours each round tries */
+#define MAX_GRID 100000000L
 
 /* A growable string. */
 typedef struct {
@@ -151,7 +154,7 @@ static void usage(void) {
           "usage: cake-evolve --seed K.cake.mlir --space S.json --shapes "
           "SHAPES --ledger L.jsonl --no-gpu\n"
           "                   [--top K] [--sample N] [--rng-seed S] "
-          "[--resume]\n"
+          "[--resume] [--mutate ROUNDS]\n"
           "                   [--export DIR [--export-top K] [--check "
           "gemm|none]]\n"
           "       cake-evolve --import RESULTS.json --ledger L.jsonl\n"
@@ -382,6 +385,7 @@ static uint64_t rngNext(void) { /* xorshift64 */
 /* A ranked candidate for the summary. */
 typedef struct {
   char id[24];
+  long point; /* in the grid */
   char tactics[1024];
   char pipeline[1024];
   double predictedNs;
@@ -510,7 +514,7 @@ static int agentDir(const char *dir, const char *shapes) {
 int main(int argc, char **argv) {
   const char *seedPath = NULL, *spacePath = NULL, *shapes = "",
              *ledgerPath = NULL;
-  int noGpu = 0, top = 10, resume = 0, exportTop = 8;
+  int noGpu = 0, top = 10, resume = 0, exportTop = 8, mutateRounds = 0;
   const char *exportDir = NULL, *importPath = NULL, *check = "none",
              *agentPath = NULL;
   long sample = 0;
@@ -539,6 +543,8 @@ int main(int argc, char **argv) {
       exportTop = atoi(argv[++i]);
     else if (next && !strcmp(a, "--check"))
       check = argv[++i];
+    else if (next && !strcmp(a, "--mutate"))
+      mutateRounds = atoi(argv[++i]);
     else if (next && !strcmp(a, "--agent-dir"))
       agentPath = argv[++i];
     else if (next && !strcmp(a, "--import"))
@@ -574,8 +580,16 @@ int main(int argc, char **argv) {
   if (!readSpace(spacePath, tactics, &numTactics))
     return 1;
   long total = 1;
-  for (int t = 0; t < numTactics; ++t)
+  long radix[MAX_TACTICS]; /* grid point = sum of digit[t] * radix[t] */
+  for (int t = 0; t < numTactics; ++t) {
+    radix[t] = total;
+    if (total > MAX_GRID / tactics[t].numValues) {
+      fprintf(stderr, "cake-evolve: the space has more than %ld points\n",
+              MAX_GRID);
+      return 1;
+    }
     total *= tactics[t].numValues;
+  }
 
   /* Candidates already in the ledger (resume). */
   char *previous = resume ? readFile(ledgerPath) : NULL;
@@ -595,18 +609,16 @@ int main(int argc, char **argv) {
                                      &costDiagnostics, NULL);
 
   long count = sample > 0 && sample < total ? sample : total;
-  uint64_t *hashes = calloc((size_t)count, sizeof *hashes);
-  char(*hashIds)[24] = calloc((size_t)count, 24);
-  Ranked *ranked = calloc((size_t)count, sizeof *ranked);
-  RuleCount rules[MAX_RULES];
-  int numRules = 0;
-  long numHashes = 0, numRanked = 0, numRejected = 0, numDuplicates = 0,
-       numSkipped = 0, numCostFailed = 0;
-
-  int tty = isatty(2);
+  /* The work queue: the grid or a sample of it, then each mutation
+   * round's neighbours (one tactic value moved by one) of the best. */
+  long capacity = count + (long)mutateRounds * MUTATE_TOP * 2 * numTactics;
+  long *queue = calloc((size_t)capacity, sizeof *queue);
+  char(*parents)[24] = calloc((size_t)capacity, 24);
+  unsigned char *visited = calloc((size_t)total / 8 + 1, 1);
+  long qlen = 0;
   for (long c = 0; c < count; ++c) {
-    /* Which grid point: in order, or sampled without replacement when the
-     * sample is a fraction of the grid (a stride coprime with it). */
+    /* In order, or sampled without replacement when the sample is a
+     * fraction of the grid (a stride coprime with it). */
     long point = c;
     if (count < total) {
       static long stride = 0, offset = 0;
@@ -618,6 +630,23 @@ int main(int argc, char **argv) {
       }
       point = (offset + c * stride) % total;
     }
+    visited[point / 8] |= (unsigned char)(1u << (point % 8));
+    queue[qlen] = point;
+    snprintf(parents[qlen++], 24, "seed");
+  }
+  int round = 0;
+  long mutated = 0;
+  uint64_t *hashes = calloc((size_t)capacity, sizeof *hashes);
+  char(*hashIds)[24] = calloc((size_t)capacity, 24);
+  Ranked *ranked = calloc((size_t)capacity, sizeof *ranked);
+  RuleCount rules[MAX_RULES];
+  int numRules = 0;
+  long numHashes = 0, numRanked = 0, numRejected = 0, numDuplicates = 0,
+       numSkipped = 0, numCostFailed = 0;
+
+  int tty = isatty(2);
+  for (long c = 0; c < qlen; ++c) {
+    long point = queue[c];
     char id[24];
     snprintf(id, sizeof id, "c%05ld", point % 10000000);
     if (previous) {
@@ -625,7 +654,7 @@ int main(int argc, char **argv) {
       snprintf(key, sizeof key, "\"id\":\"%s\"", id);
       if (strstr(previous, key)) {
         ++numSkipped;
-        continue;
+        goto next; /* already in the ledger: not ranked in this run */
       }
     }
     /* The pipeline: each tactic with its value, then cake-verify. */
@@ -658,7 +687,7 @@ int main(int argc, char **argv) {
 
     cJSON *line = cJSON_CreateObject();
     cJSON_AddStringToObject(line, "id", id);
-    cJSON_AddStringToObject(line, "parent", "seed");
+    cJSON_AddStringToObject(line, "parent", parents[c]);
     cJSON_AddItemToObject(line, "tactics", tacticJson);
     if (mlirLogicalResultIsFailure(r)) {
       ++numRejected;
@@ -722,6 +751,7 @@ int main(int argc, char **argv) {
               "resource");
           Ranked *x = &ranked[numRanked++];
           snprintf(x->id, sizeof x->id, "%s", id);
+          x->point = point;
           snprintf(x->tactics, sizeof x->tactics, "%.1000s", tacticList.data);
           snprintf(x->pipeline, sizeof x->pipeline, "%.1000s", pipeline.data);
           x->predictedNs = ns;
@@ -743,8 +773,29 @@ int main(int argc, char **argv) {
     free(tacticList.data);
     free(output.data);
 
+  next:
+    /* Mutation: when the queue runs dry, the neighbours of the best. */
+    if (c + 1 == qlen && round < mutateRounds) {
+      ++round;
+      qsort(ranked, (size_t)numRanked, sizeof *ranked, byPredicted);
+      for (long k = 0; k < numRanked && k < MUTATE_TOP; ++k)
+        for (int t = 0; t < numTactics; ++t)
+          for (int dir = -1; dir <= 1; dir += 2) {
+            long digit = ranked[k].point / radix[t] % tactics[t].numValues;
+            if (digit + dir < 0 || digit + dir >= tactics[t].numValues)
+              continue;
+            long next = ranked[k].point + dir * radix[t];
+            if (visited[next / 8] & (1u << (next % 8)) || qlen == capacity)
+              continue;
+            visited[next / 8] |= (unsigned char)(1u << (next % 8));
+            queue[qlen] = next;
+            snprintf(parents[qlen++], 24, "%s", ranked[k].id);
+            ++mutated;
+          }
+    }
+
     /* A live progress line, every 25 candidates and at the end. */
-    if ((c + 1) % 25 && c + 1 != count)
+    if ((c + 1) % 25 && c + 1 != qlen)
       continue;
     double best = 0;
     for (long k = 0; k < numRanked; ++k)
@@ -753,7 +804,7 @@ int main(int argc, char **argv) {
     fprintf(stderr,
             "%scake-evolve: %ld/%ld generated, %ld rejected, %ld duplicate, "
             "%ld ranked, best predicted %.1f us%s",
-            tty ? "\r" : "", c + 1, count, numRejected, numDuplicates,
+            tty ? "\r" : "", c + 1, qlen, numRejected, numDuplicates,
             numRanked, best / 1e3, tty ? "" : "\n");
   }
   if (tty)
@@ -763,8 +814,11 @@ int main(int argc, char **argv) {
   /* Summary. */
   printf("cake-evolve: seed %s, %d tactics, grid of %ld, %ld candidates "
          "generated%s\n",
-         seedPath, numTactics, total, count,
+         seedPath, numTactics, total, qlen,
          count < total ? " (sampled)" : "");
+  if (mutateRounds)
+    printf("  mutation: %d rounds, %ld neighbours of the best %d\n", round,
+           mutated, MUTATE_TOP);
   if (numSkipped)
     printf("  resumed: %ld already in the ledger\n", numSkipped);
   printf("  rejected by cake-verify: %ld\n", numRejected);
@@ -851,6 +905,9 @@ int main(int argc, char **argv) {
            exportDir);
   }
 
+  free(queue);
+  free(parents);
+  free(visited);
   free(hashes);
   free(hashIds);
   free(ranked);
