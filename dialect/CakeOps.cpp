@@ -188,6 +188,22 @@ int64_t RoleOp::getNumWarps() {
   return getWarps() ? int64_t(*getWarps()) : 0;
 }
 
+LogicalResult BarrierSyncOp::verify() {
+  // Named barrier 0 is the CTA-wide barrier of the prologue; bar.sync
+  // counts whole warps.
+  if (getId() < 1 || getId() > 15)
+    return emitRuleError(*this, RuleId::SyncNamedBarrier)
+           << "named barrier id " << getId()
+           << " is out of range: ids 1 to 15 are free (0 is the CTA-wide "
+              "barrier)";
+  if (getThreads() <= 0 || getThreads() % 32 != 0)
+    return emitRuleError(*this, RuleId::SyncNamedBarrier)
+           << "named barrier " << getId() << " counts " << getThreads()
+           << " threads, not a positive multiple of 32 (bar.sync counts "
+              "whole warps)";
+  return success();
+}
+
 LogicalResult RoleOp::verify() {
   if (getName().empty())
     return emitRuleError(*this, RuleId::SyncRoleNames)

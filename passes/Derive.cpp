@@ -46,13 +46,15 @@ int64_t ringAlignment(RingType t) {
   }
 }
 
-/// True if the role only moves data (no fragments, no math): one elected
+/// True if the role only moves data (no fragments, no math, no named
+/// barriers, which count whole warps): one elected
 /// thread then issues its copies and handoffs.
 bool isCopyOnlyRole(RoleOp role) {
   bool math = false;
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp>(op))
+            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp,
+            BarrierSyncOp>(op))
       math = true;
   });
   return !math;

@@ -443,6 +443,13 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case([&](PipeReleaseOp r) { return emitRelease(r); })
+      .Case([&](BarrierSyncOp bar) -> LogicalResult {
+        // bar.sync id, threads (barrier 0 stays the CTA-wide one).
+        NVVM::BarrierOp::create(b, loc(), Type(), i32c(bar.getId()),
+                                i32c(bar.getThreads()),
+                                NVVM::BarrierReductionAttr(), Value());
+        return success();
+      })
       .Case([&](TmaLoadOp t) { return emitTmaLoad(t); })
       .Case([&](MmaOp m) { return emitMma(m); })
       .Case([&](FragZeroOp z) -> LogicalResult {

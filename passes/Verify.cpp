@@ -131,15 +131,15 @@ std::string countStr(const Count &c) {
   return s;
 }
 
-/// Counts the hand-offs of `kind` on `pipe` in `block`. Sets `unproven`
-/// where a trip count has no canonical key or control flow is not a loop.
-template <typename HandoffOp>
-Count countHandoffs(Block &block, Value pipe, KernelOp kernel, bool &unproven) {
+/// Counts the ops `match` accepts in `block`, as a polynomial in loop trip
+/// counts. Sets `unproven` where a trip count has no canonical key or
+/// control flow is not a loop.
+Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
+               KernelOp kernel, bool &unproven) {
   Count total;
   for (Operation &op : block) {
-    if (auto h = dyn_cast<HandoffOp>(op)) {
-      if (h.getPipe() == pipe)
-        total[""] += 1;
+    if (match(&op)) {
+      total[""] += 1;
       continue;
     }
     if (op.getNumRegions() == 0)
@@ -158,14 +158,14 @@ Count countHandoffs(Block &block, Value pipe, KernelOp kernel, bool &unproven) {
     } else if (!isa<FragMapOp>(op)) {
       // scf.if and friends: the count depends on a condition.
       bool any = false;
-      op.walk([&](HandoffOp h) { any |= h.getPipe() == pipe; });
+      op.walk([&](Operation *inner) { any |= match(inner); });
       if (any)
         unproven = true;
       continue;
     }
     for (Region &r : op.getRegions())
       for (Block &b : r) {
-        Count inner = countHandoffs<HandoffOp>(b, pipe, kernel, unproven);
+        Count inner = countOps(b, match, kernel, unproven);
         for (auto &[mono, coef] : inner) {
           std::string m = factor;
           if (!mono.empty())
@@ -177,9 +177,84 @@ Count countHandoffs(Block &block, Value pipe, KernelOp kernel, bool &unproven) {
   return total;
 }
 
+/// Counts the hand-offs of `kind` on `pipe` in `block`.
+template <typename HandoffOp>
+Count countHandoffs(Block &block, Value pipe, KernelOp kernel, bool &unproven) {
+  return countOps(
+      block,
+      [&](Operation *op) {
+        auto h = dyn_cast<HandoffOp>(op);
+        return h && h.getPipe() == pipe;
+      },
+      kernel, unproven);
+}
+
 //===----------------------------------------------------------------------===//
 // The rules
 //===----------------------------------------------------------------------===//
+
+/// sync.named-barrier: the roles that pass a named barrier are the ones
+/// its thread count counts, and they pass it equally often.
+bool checkNamedBarriers(KernelFacts &f) {
+  bool ok = true;
+  std::map<int64_t, SmallVector<BarrierSyncOp>> byId;
+  f.kernel.walk([&](BarrierSyncOp op) { byId[op.getId()].push_back(op); });
+  for (auto &[id, ops] : byId) {
+    SmallVector<RoleOp> roles;
+    for (BarrierSyncOp op : ops) {
+      auto role = op->getParentOfType<RoleOp>();
+      if (role && !llvm::is_contained(roles, role))
+        roles.push_back(role);
+    }
+    int64_t threads = 0;
+    for (RoleOp role : roles)
+      threads += role.getNumWarps() * 32;
+    for (BarrierSyncOp op : ops)
+      if (int64_t(op.getThreads()) != threads) {
+        InFlightDiagnostic d =
+            emitRuleError(op, RuleId::SyncNamedBarrier)
+            << "named barrier " << id << " counts " << op.getThreads()
+            << " threads but the roles that pass it have " << threads;
+        for (RoleOp role : roles)
+          d.attachNote(role.getLoc())
+              << "role \"" << role.getName() << "\" passes it with "
+              << role.getNumWarps() * 32 << " threads";
+        d.attachNote(op.getLoc())
+            << "hint: threads(" << threads
+            << "), or move the barrier into the roles it should order";
+        ok = false;
+        break;
+      }
+    // Every participant passes the barrier equally often, or the last
+    // passes of the busier role wait forever.
+    bool unproven = false;
+    std::optional<Count> first;
+    RoleOp firstRole;
+    for (RoleOp role : roles) {
+      Count c = countOps(
+          role.getBody().front(),
+          [&](Operation *op) {
+            auto b = dyn_cast<BarrierSyncOp>(op);
+            return b && int64_t(b.getId()) == id;
+          },
+          f.kernel, unproven);
+      if (!first) {
+        first = c;
+        firstRole = role;
+      } else if (!unproven && c != *first) {
+        InFlightDiagnostic d =
+            emitRuleError(role, RuleId::SyncNamedBarrier)
+            << "role \"" << role.getName() << "\" passes named barrier " << id
+            << " " << countStr(c) << " times but role \""
+            << firstRole.getName() << "\" passes it " << countStr(*first)
+            << " times";
+        d.attachNote(firstRole.getLoc()) << "the other role";
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
 
 /// sync.pipe-roles
 bool checkPipeRoles(KernelFacts &f) {
@@ -899,6 +974,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkFragmentRegisters(f);
       ok &= checkStageAccess(f);
       ok &= checkProxyFence(f);
+      ok &= checkNamedBarriers(f);
       ok &= checkExpectTx(f);
       bool balanced = checkHandoffBalance(f);
       ok &= balanced;

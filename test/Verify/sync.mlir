@@ -320,3 +320,88 @@ cake.kernel @missing_copy(%A: !cake.global<?x?xbf16>) attributes {target = #cake
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// sync.named-barrier: id 0 is the CTA-wide barrier.
+cake.kernel @barrier_zero(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      // expected-error @+1 {{[sync.named-barrier] named barrier id 0 is out of range: ids 1 to 15 are free (0 is the CTA-wide barrier)}}
+      cake.barrier.sync id(0) threads(128)
+    }
+  }
+}
+
+// -----
+
+cake.kernel @barrier_part_warp(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      // expected-error @+1 {{[sync.named-barrier] named barrier 2 counts 100 threads, not a positive multiple of 32 (bar.sync counts whole warps)}}
+      cake.barrier.sync id(2) threads(100)
+    }
+  }
+}
+
+// -----
+
+// Two warpgroups pass barrier 1 but it counts only one of them: the first
+// to arrive would go on alone.
+cake.kernel @barrier_count(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{role "a" passes it with 128 threads}}
+  cake.role "a" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      // expected-error @+2 {{[sync.named-barrier] named barrier 1 counts 128 threads but the roles that pass it have 256}}
+      // expected-note @+1 {{hint: threads(256), or move the barrier into the roles it should order}}
+      cake.barrier.sync id(1) threads(128)
+    }
+  }
+  // expected-note @+1 {{role "b" passes it with 128 threads}}
+  cake.role "b" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      cake.barrier.sync id(1) threads(128)
+    }
+  }
+}
+
+// -----
+
+// Role "a" passes barrier 3 once per K step, role "b" once per tile.
+cake.kernel @barrier_unbalanced(%n: index, %k: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{the other role}}
+  cake.role "a" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%t) in (%n) {
+      scf.for %i = %c0 to %k step %c64 {
+        cake.barrier.sync id(3) threads(256)
+      }
+    }
+  }
+  // expected-error @+1 {{[sync.named-barrier] role "b" passes named barrier 3 tiles times but role "a" passes it tiles*trip(c0..arg1 by c64) times}}
+  cake.role "b" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      cake.barrier.sync id(3) threads(256)
+    }
+  }
+}
+
+// -----
+
+// Near miss: two consumer warpgroups take turns at the epilogue through two
+// barriers, each passed once per tile by both.
+cake.kernel @barrier_pingpong(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "even" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      cake.barrier.sync id(1) threads(256)
+      cake.barrier.sync id(2) threads(256)
+    }
+  }
+  cake.role "odd" warpgroups(1) {
+    cake.tiles (%t) in (%n) {
+      cake.barrier.sync id(1) threads(256)
+      cake.barrier.sync id(2) threads(256)
+    }
+  }
+}

@@ -301,6 +301,26 @@ def Cake_SmemWriteOp : Cake_Op<"smem.write"> {
   let hasVerifier = 1;
 }
 
+def Cake_BarrierSyncOp : Cake_Op<"barrier.sync"> {
+  let summary = "wait at a named barrier shared by some of the kernel's roles";
+  let description = [{
+    `bar.sync id, threads`: the executing warps wait until `threads`
+    threads (whole warps) have arrived at named barrier `id`. It orders
+    roles that do not exchange data through a pipe, e.g. two consumer
+    warpgroups taking turns at the epilogue. `id` 0 is the CTA-wide barrier
+    the prologue uses, so named barriers take 1 to 15; `threads` must be the
+    threads of the roles that execute it (cake-verify checks both, and that
+    every participating role passes the barrier equally often).
+
+    ```mlir
+    cake.barrier.sync id(1) threads(256)
+    ```
+  }];
+  let arguments = (ins I32Attr:$id, I32Attr:$threads);
+  let assemblyFormat = "`id` `(` $id `)` `threads` `(` $threads `)` attr-dict";
+  let hasVerifier = 1;
+}
+
 def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async"> {
   let summary = "order generic-proxy shared-memory writes before async reads";
   let description = [{
