@@ -75,6 +75,11 @@ static CakeRtStatus fail(CakeRtStatus status, const char *fmt, ...) {
   return status;
 }
 
+/* For the runtime's other files (kmeans.c): set the last error. */
+CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message) {
+  return fail(status, "%s", message);
+}
+
 static CakeRtStatus cudaFail(CUresult r, const char *what) {
   const char *name = NULL, *msg = NULL;
   cuGetErrorName(r, &name);

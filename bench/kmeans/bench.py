@@ -10,7 +10,9 @@ heuristic config and autotuned (Triton's autotuner over its config space,
 tuned before timing); Cake is compared against the better of the two. Both
 get the precomputed ||c||^2, as Cake does.
 
---variants lists Cake kernel families by suffix ("" is the committed
+--dispatch DIR adds the dispatcher (runtime/kmeans.c through
+bench/kmeans/cake_kmeans.py) over DIR's kmeans-table.json as family
+"dispatch". --variants lists Cake kernel families by suffix ("" is the committed
 kernels, "_bn256_s2" those of scripts/gen-kmeans-variants.py --bn 256
 --stages 2); every family runs on every row, checked and timed, and the
 table shows each family and the best.
@@ -66,6 +68,9 @@ def main():
     p.add_argument("--out", default="")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--variants", default="")
+    p.add_argument("--dispatch", default="",
+                   help="also time the dispatcher (runtime/kmeans.c) over "
+                   "the table in this folder, as family 'dispatch'")
     args = p.parse_args()
     sys.path.insert(0, args.peer)
     from flash_kmeans.assign_euclid_triton import euclid_assign_triton
@@ -77,6 +82,10 @@ def main():
     handles = {}
 
     variants = args.variants.split(",")
+    km = None
+    if args.dispatch:
+        from cake_kmeans import CakeKmeans
+        km = CakeKmeans(args.runtime, args.dispatch)
 
     def bundle(dtype, d, batched, suffix):
         name = (f"kmeans_assign_{dtype}_d{d}" + ("_batched" if batched else "")
@@ -138,6 +147,23 @@ def main():
                     bad += b_
                 differ = max(differ, dv)  # the worst variant
                 cake[v or "base"] = launch
+            if km is not None:
+                out = torch.full((B, N), -7, device="cuda", dtype=torch.int32)
+                launch = (lambda out=out: km.assign(x, c, cn, out))
+                launch()
+                if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 10000) != 0:
+                    print(f"dispatch: {rt.cakeRtLastError().decode()}",
+                          flush=True)
+                    os._exit(124)
+                dv = 0
+                for b in range(B):
+                    d_, b_ = check(out[b], x[b], c[b])
+                    dv += d_
+                    bad += b_
+                differ = max(differ, dv)
+                cake["dispatch"] = launch
+                print(f"  dispatch chose {km.choose(dname, B, N, D, K)[0]}",
+                      flush=True)
             ok = bad == 0
             failures += not ok
             x_sq = (x.float() ** 2).sum(-1)

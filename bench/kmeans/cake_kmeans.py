@@ -1,0 +1,72 @@
+"""Cake's k-means assignment from Python (ctypes over libcake_runtime).
+
+    km = CakeKmeans("/path/libcake_runtime.so", "/path/to/table-dir")
+    ids = km.assign(x, c)            # x [B, N, D] or [N, D], c likewise
+    km.choose("f16", B, N, D, K)     # (bundle, evidence) the table picks
+
+The table folder holds kmeans-table.json and the bundles it names
+(scripts/gen-kmeans-table.py, then lowered by scripts/device-pack-cost).
+Tensors are torch CUDA tensors, contiguous; ||c||^2 is computed here
+unless given.
+"""
+import ctypes
+
+import torch
+
+
+class CakeKmeans:
+    def __init__(self, runtime_path, table_dir):
+        self.rt = ctypes.CDLL(runtime_path)
+        self.rt.cakeRtLastError.restype = ctypes.c_char_p
+        self.rt.cakeKmeansOpen.argtypes = [ctypes.c_char_p,
+                                           ctypes.POINTER(ctypes.c_void_p)]
+        self.rt.cakeKmeansChoose.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p] + [ctypes.c_int64] * 4 + [
+            ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p)]
+        self.rt.cakeKmeansAssign.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p] + [ctypes.c_int64] * 4 + [
+            ctypes.c_uint64] * 4 + [ctypes.c_void_p]
+        self.rt.cakeKmeansClose.argtypes = [ctypes.c_void_p]
+        self.handle = ctypes.c_void_p()
+        if self.rt.cakeKmeansOpen(table_dir.encode(),
+                                  ctypes.byref(self.handle)) != 0:
+            raise RuntimeError(self.rt.cakeRtLastError().decode())
+
+    def _error(self):
+        return RuntimeError(self.rt.cakeRtLastError().decode())
+
+    def choose(self, dtype, B, N, D, K):
+        bundle, evidence = ctypes.c_char_p(), ctypes.c_char_p()
+        if self.rt.cakeKmeansChoose(self.handle, dtype.encode(), B, N, D, K,
+                                    ctypes.byref(bundle),
+                                    ctypes.byref(evidence)) != 0:
+            raise self._error()
+        return bundle.value.decode(), evidence.value.decode()
+
+    def assign(self, x, c, c_norms=None, out=None):
+        batched = x.dim() == 3
+        xb = x if batched else x.unsqueeze(0)
+        cb = c if batched else c.unsqueeze(0)
+        B, N, D = xb.shape
+        K = cb.shape[1]
+        dtype = {torch.float16: "f16", torch.bfloat16: "bf16"}.get(x.dtype)
+        if dtype is None or c.dtype != x.dtype:
+            raise TypeError("x and c must both be float16 or bfloat16")
+        if c_norms is None:
+            c_norms = (cb.float() ** 2).sum(-1)
+        c_norms = c_norms.reshape(B, K).contiguous()
+        if out is None:
+            out = torch.empty(B, N, device=x.device, dtype=torch.int32)
+        stream = torch.cuda.current_stream().cuda_stream
+        if self.rt.cakeKmeansAssign(
+                self.handle, dtype.encode(), B, N, D, K,
+                xb.contiguous().data_ptr(), cb.contiguous().data_ptr(),
+                c_norms.data_ptr(), out.data_ptr(),
+                ctypes.c_void_p(stream)) != 0:
+            raise self._error()
+        return out if batched else out[0]
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            self.rt.cakeKmeansClose(self.handle)
+            self.handle = None

@@ -1,0 +1,132 @@
+/*===- kmeans.c - k-means assignment entry point --------------------------===*\
+|*                                                                            *|
+|* cake_kmeans.h over the dispatch table (kmeans_table.c) and the runtime's   *|
+|* bundle loading and launch.                                                 *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "cake-rt/cake_kmeans.h"
+#include "kmeans_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message);
+
+struct CakeKmeans {
+  char dir[1024];
+  KmeansTable table;
+  CakeRtBundle **bundles; /* per table entry, loaded on first use */
+};
+
+CakeRtStatus cakeKmeansOpen(const char *dir, CakeKmeans **out) {
+  *out = NULL;
+  char path[1200], err[1400];
+  snprintf(path, sizeof path, "%s/kmeans-table.json", dir);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, sizeof err, "k-means: cannot read '%s'", path);
+    return cakeRtFailWith(CAKE_RT_ERROR_IO, err);
+  }
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = malloc((size_t)(size > 0 ? size : 1));
+  size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
+  fclose(f);
+  CakeKmeans *k = calloc(1, sizeof *k);
+  if (!text || !k || got != (size_t)size) {
+    free(text);
+    free(k);
+    return cakeRtFailWith(CAKE_RT_ERROR_IO, "k-means: cannot read the table");
+  }
+  int ok = kmeansTableParse(text, got, &k->table, err, sizeof err);
+  free(text);
+  if (!ok) {
+    free(k);
+    return cakeRtFailWith(CAKE_RT_ERROR_FORMAT, err);
+  }
+  k->bundles = calloc((size_t)(k->table.numEntries + 1), sizeof *k->bundles);
+  snprintf(k->dir, sizeof k->dir, "%s", dir);
+  *out = k;
+  return CAKE_RT_SUCCESS;
+}
+
+void cakeKmeansClose(CakeKmeans *k) {
+  if (!k)
+    return;
+  for (int i = 0; i < k->table.numEntries; ++i)
+    if (k->bundles[i])
+      cakeRtBundleDestroy(k->bundles[i]);
+  free(k->bundles);
+  kmeansTableFree(&k->table);
+  free(k);
+}
+
+static const KmeansEntry *choose(CakeKmeans *k, const char *dtype, int64_t B,
+                                 int64_t N, int64_t D, int64_t K) {
+  char err[512];
+  const KmeansEntry *e =
+      kmeansTableChoose(&k->table, dtype, B, N, D, K, err, sizeof err);
+  if (!e)
+    cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+  return e;
+}
+
+CakeRtStatus cakeKmeansChoose(CakeKmeans *k, const char *dtype, int64_t B,
+                              int64_t N, int64_t D, int64_t K,
+                              const char **bundleFile, const char **evidence) {
+  const KmeansEntry *e = choose(k, dtype, B, N, D, K);
+  if (!e)
+    return CAKE_RT_ERROR_ARGUMENT;
+  if (bundleFile)
+    *bundleFile = e->bundle;
+  if (evidence)
+    *evidence = e->evidence;
+  return CAKE_RT_SUCCESS;
+}
+
+static CakeRtArg tensor(uint64_t data, int rank, const int64_t *shape) {
+  CakeRtArg a;
+  memset(&a, 0, sizeof a);
+  a.data = data;
+  a.rank = rank;
+  for (int i = 0; i < rank; ++i)
+    a.shape[i] = shape[i];
+  return a;
+}
+
+CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
+                              int64_t N, int64_t D, int64_t K, uint64_t x,
+                              uint64_t centroids, uint64_t centroidNorms,
+                              uint64_t out, void *stream) {
+  const KmeansEntry *e = choose(k, dtype, B, N, D, K);
+  if (!e)
+    return CAKE_RT_ERROR_ARGUMENT;
+  int i = (int)(e - k->table.entries);
+  if (!k->bundles[i]) {
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", k->dir, e->bundle);
+    CakeRtStatus s = cakeRtBundleLoad(path, &k->bundles[i]);
+    if (s != CAKE_RT_SUCCESS)
+      return s;
+  }
+  /* Batched kernels take [B, ...] tensors; the others one batch. */
+  CakeRtArg args[4];
+  if (e->batched) {
+    int64_t xs[3] = {B, N, D}, cs[3] = {B, K, D}, ns[2] = {B, K},
+            os[2] = {B, N};
+    args[0] = tensor(x, 3, xs);
+    args[1] = tensor(centroids, 3, cs);
+    args[2] = tensor(centroidNorms, 2, ns);
+    args[3] = tensor(out, 2, os);
+  } else {
+    int64_t xs[2] = {N, D}, cs[2] = {K, D}, ns[1] = {K}, os[1] = {N};
+    args[0] = tensor(x, 2, xs);
+    args[1] = tensor(centroids, 2, cs);
+    args[2] = tensor(centroidNorms, 1, ns);
+    args[3] = tensor(out, 1, os);
+  }
+  return cakeRtLaunch(k->bundles[i], args, 4, stream);
+}

@@ -1,0 +1,103 @@
+/*===- kmeans_table.c - The k-means assignment's dispatch table -----------===*\
+|*                                                                            *|
+|* The table (scripts/gen-kmeans-table.py) names one compiled kernel per      *|
+|* (dtype, 64-wide slice count, batched); each kernel serves every D in its   *|
+|* slice range, the columns past D zero-filled by TMA.                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "kmeans_table.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
+                     char *err, size_t errLength) {
+  memset(table, 0, sizeof *table);
+  cJSON *doc = cJSON_ParseWithLength(json, length);
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "variants");
+  if (!doc || !cJSON_IsArray(list)) {
+    snprintf(err, errLength, "k-means table: expected {\"variants\": [...]}");
+    cJSON_Delete(doc);
+    return 0;
+  }
+  const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
+  if (cJSON_IsString(gpu))
+    snprintf(table->gpu, sizeof table->gpu, "%s", gpu->valuestring);
+  int n = cJSON_GetArraySize(list);
+  table->entries = calloc((size_t)(n > 0 ? n : 1), sizeof *table->entries);
+  if (!table->entries) {
+    snprintf(err, errLength, "k-means table: out of memory");
+    cJSON_Delete(doc);
+    return 0;
+  }
+  const cJSON *v;
+  int i = 0;
+  cJSON_ArrayForEach(v, list) {
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(v, "dtype");
+    const cJSON *slices = cJSON_GetObjectItemCaseSensitive(v, "slices");
+    const cJSON *batched = cJSON_GetObjectItemCaseSensitive(v, "batched");
+    const cJSON *bundle = cJSON_GetObjectItemCaseSensitive(v, "bundle");
+    const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(v, "evidence");
+    if (!cJSON_IsString(dtype) || !cJSON_IsNumber(slices) ||
+        !cJSON_IsBool(batched) || !cJSON_IsString(bundle)) {
+      snprintf(err, errLength,
+               "k-means table: variant #%d needs dtype, slices, batched and "
+               "bundle", i);
+      kmeansTableFree(table);
+      cJSON_Delete(doc);
+      return 0;
+    }
+    KmeansEntry *e = &table->entries[i++];
+    snprintf(e->dtype, sizeof e->dtype, "%s", dtype->valuestring);
+    e->slices = slices->valueint;
+    e->batched = cJSON_IsTrue(batched);
+    snprintf(e->bundle, sizeof e->bundle, "%s", bundle->valuestring);
+    snprintf(e->evidence, sizeof e->evidence, "%s",
+             cJSON_IsString(evidence) ? evidence->valuestring : "");
+  }
+  table->numEntries = i;
+  cJSON_Delete(doc);
+  return 1;
+}
+
+void kmeansTableFree(KmeansTable *table) {
+  free(table->entries);
+  table->entries = NULL;
+  table->numEntries = 0;
+}
+
+const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
+                                     const char *dtype, int64_t B, int64_t N,
+                                     int64_t D, int64_t K, char *err,
+                                     size_t errLength) {
+  if (B < 1 || N < 1 || K < 1) {
+    snprintf(err, errLength,
+             "k-means: B, N and K must be at least 1 (got B=%lld N=%lld "
+             "K=%lld)",
+             (long long)B, (long long)N, (long long)K);
+    return NULL;
+  }
+  if (D < 8 || D > 512 || D % 8 != 0) {
+    snprintf(err, errLength,
+             "k-means: D=%lld is not supported: D must be a multiple of 8 "
+             "(rows 16-byte aligned for TMA) from 8 to 512",
+             (long long)D);
+    return NULL;
+  }
+  int slices = (int)((D + 63) / 64);
+  int batched = B > 1;
+  for (int i = 0; i < table->numEntries; ++i) {
+    const KmeansEntry *e = &table->entries[i];
+    if (!strcmp(e->dtype, dtype) && e->slices == slices &&
+        e->batched == batched)
+      return e;
+  }
+  snprintf(err, errLength,
+           "k-means: no compiled variant for dtype %s, D=%lld (%d slices)%s "
+           "in the table",
+           dtype, (long long)D, slices, batched ? ", batched" : "");
+  return NULL;
+}

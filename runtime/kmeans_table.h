@@ -1,0 +1,40 @@
+/*===- kmeans_table.h - The k-means assignment's dispatch table -*- C -*-===*\
+|*                                                                            *|
+|* Internal to the runtime, and free of CUDA so that it is tested on any     *|
+|* machine: which compiled variant serves a (dtype, B, N, D, K) problem.      *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CAKE_RT_KMEANS_TABLE_H
+#define CAKE_RT_KMEANS_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct KmeansEntry {
+  char dtype[8];     /* "f16", "bf16" */
+  int slices;        /* h: serves D in (64(h-1), 64h] */
+  int batched;       /* a leading batch dimension (B > 1) */
+  char bundle[256];  /* file name, beside the table */
+  char evidence[256];
+} KmeansEntry;
+
+typedef struct KmeansTable {
+  KmeansEntry *entries;
+  int numEntries;
+  char gpu[64];
+} KmeansTable;
+
+/* Parses kmeans-table.json text; 0 and a message in `err` on failure. */
+int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
+                     char *err, size_t errLength);
+void kmeansTableFree(KmeansTable *table);
+
+/* The entry for a problem, or NULL with the reason in `err` (D not a
+ * multiple of 8 or above 512, empty problem, no compiled variant). */
+const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
+                                     const char *dtype, int64_t B, int64_t N,
+                                     int64_t D, int64_t K, char *err,
+                                     size_t errLength);
+
+#endif /* CAKE_RT_KMEANS_TABLE_H */

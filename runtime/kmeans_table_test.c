@@ -1,0 +1,52 @@
+/*===- kmeans_table_test.c - The dispatch table, tested without a GPU -----===*\
+|*                                                                            *|
+|* kmeans-table-test TABLE.json DTYPE:B:N:D:K ...  prints the bundle chosen   *|
+|* for each problem, or the reason none is. See test/Runtime/.                *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "kmeans_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: cake-kmeans-table-test TABLE.json "
+                    "DTYPE:B:N:D:K ...\n");
+    return 2;
+  }
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) {
+    fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 1;
+  }
+  static char text[1 << 20];
+  size_t n = fread(text, 1, sizeof text, f);
+  fclose(f);
+  KmeansTable table;
+  char err[512];
+  if (!kmeansTableParse(text, n, &table, err, sizeof err)) {
+    printf("error: %s\n", err);
+    return 1;
+  }
+  printf("table: %d variants for %s\n", table.numEntries, table.gpu);
+  for (int i = 2; i < argc; ++i) {
+    char dtype[8];
+    long long B, N, D, K;
+    if (sscanf(argv[i], "%7[^:]:%lld:%lld:%lld:%lld", dtype, &B, &N, &D,
+               &K) != 5) {
+      printf("%s: expected DTYPE:B:N:D:K\n", argv[i]);
+      continue;
+    }
+    const KmeansEntry *e =
+        kmeansTableChoose(&table, dtype, B, N, D, K, err, sizeof err);
+    if (e)
+      printf("%s: %s (%s)\n", argv[i], e->bundle, e->evidence);
+    else
+      printf("%s: error: %s\n", argv[i], err);
+  }
+  kmeansTableFree(&table);
+  return 0;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes the k-means assignment's dispatch table and its kernels.
+
+For every dtype (f16, bf16), slice count h (D in (64(h-1), 64h], h = 1..8)
+and batching, one kernel (scripts/gen-kmeans-variants.py --any-d) serves
+every D of the range. Which family (centroid tile 128 or 256, ring depth,
+point tile double-buffered or not): the H200 measurement where one exists
+(docs/benchmarks.md, k-means run 4, made with the fixed-D kernels of the
+same families), else the cost model's best prediction among the families
+cake-verify accepts, at a reference problem. Writes OUT/kmeans-table.json
+and OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
+OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
+both).
+
+usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
+"""
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAMILIES = [(128, 4, 1), (256, 2, 1), (128, 4, 2), (256, 2, 2)]
+# (dtype, h, batched) -> family, from k-means run 4 on the H200: the best
+# family on every measured row of that D and batching.
+MEASURED = {
+    ("f16", 1, False): (256, 2, 2), ("bf16", 1, False): (256, 2, 2),
+    ("f16", 2, False): (256, 2, 2), ("bf16", 2, False): (256, 2, 2),
+    ("f16", 2, True): (256, 2, 2), ("bf16", 2, True): (256, 2, 2),
+    ("f16", 4, True): (128, 4, 1), ("bf16", 4, True): (128, 4, 1),
+}
+
+
+def family_name(f):
+    bn, s, x = f
+    return f"bn{bn}_s{s}" + ("_x2" if x == 2 else "")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("out")
+    p.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin",
+                                                      "cake-opt"))
+    args = p.parse_args()
+    spec = importlib.util.spec_from_file_location(
+        "gen", os.path.join(ROOT, "scripts", "gen-kmeans-variants.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    src = os.path.join(args.out, "src")
+    os.makedirs(src, exist_ok=True)
+    variants = []
+    tmp = tempfile.mkdtemp(prefix="cake-kmeans-table-")
+    for dtype in ("f16", "bf16"):
+        for h in range(1, 9):
+            for batched in (False, True):
+                d = 64 * h
+                # The reference problem for predictions.
+                if batched:
+                    shapes = (f"8x65536x{d},8x1024x{d},8x1024,8x65536")
+                else:
+                    shapes = f"262144x{d},1024x{d},1024,262144"
+                predicted = {}
+                for f in FAMILIES:
+                    name = (f"kmeans_assign_{dtype}_h{h}"
+                            + ("_batched" if batched else "") + "_"
+                            + family_name(f))
+                    path = os.path.join(tmp, name + ".cake.mlir")
+                    with open(path, "w") as fh:
+                        fh.write(gen.kernel(dtype, d, batched, stages=f[1],
+                                            bn=f[0], name=name, xbuf=f[2],
+                                            any_d=True))
+                    r = subprocess.run(
+                        [args.cake_opt, path, "-o", "/dev/null",
+                         "--cake-verify", f"--cake-cost=shapes={shapes} json=-"],
+                        capture_output=True, text=True)
+                    if r.returncode != 0:
+                        continue  # rejected (shared memory, registers)
+                    report = json.loads(r.stdout[r.stdout.index("\n[") + 1:])
+                    predicted[f] = (report[0]["predicted_ns"], name, path)
+                if not predicted:
+                    continue
+                key = (dtype, h, batched)
+                if key in MEASURED and MEASURED[key] in predicted:
+                    f = MEASURED[key]
+                    evidence = ("measured on the H200 (docs/benchmarks.md, "
+                                f"k-means run 4): {family_name(f)}")
+                else:
+                    f = min(predicted, key=lambda k: predicted[k][0])
+                    evidence = (
+                        f"cost model at {shapes}: {family_name(f)} "
+                        f"{predicted[f][0] / 1e3:.1f} us; " + ", ".join(
+                            f"{family_name(g)} {predicted[g][0] / 1e3:.1f}"
+                            for g in predicted if g != f))
+                _, name, path = predicted[f]
+                with open(path) as fi, open(
+                        os.path.join(src, name + ".cake.mlir"), "w") as fo:
+                    fo.write(fi.read())
+                variants.append(dict(dtype=dtype, slices=h, batched=batched,
+                                     bundle=name + ".json",
+                                     family=family_name(f),
+                                     evidence=evidence))
+    with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:
+        json.dump(dict(gpu="NVIDIA H200", calibration="calibration/h200.json",
+                       variants=variants), fh, indent=1)
+        fh.write("\n")
+    print(f"{len(variants)} variants in {args.out}/kmeans-table.json")
+
+
+if __name__ == "__main__":
+    main()
