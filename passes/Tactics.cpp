@@ -16,6 +16,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETREGS
 #define GEN_PASS_DEF_SETRASTER
 #define GEN_PASS_DEF_SETSCHEDULE
+#define GEN_PASS_DEF_SETTILE
 #include "cake/Transforms/Passes.h.inc"
 } // namespace cake
 } // namespace mlir
@@ -152,6 +153,118 @@ struct SetSchedulePass
             PersistentAttr::get(kernel.getContext(), tile, 1));
       }
     });
+  }
+};
+
+/// Which tile coordinates (bits) a value is computed from.
+unsigned tileBits(Value v, Block *tilesBody) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == tilesBody ? 1u << arg.getArgNumber() : 0;
+  unsigned bits = 0;
+  if (Operation *def = v.getDefiningOp())
+    for (Value operand : def->getOperands())
+      bits |= tileBits(operand, tilesBody);
+  return bits;
+}
+
+struct SetTilePass : public mlir::cake::impl::SetTileBase<SetTilePass> {
+  using SetTileBase::SetTileBase;
+
+  LogicalResult retile(KernelOp kernel) {
+    SmallVector<int64_t> oldTile(kernel.getTileShape());
+    SmallVector<int64_t> tile = oldTile;
+    if (m)
+      tile[0] = m;
+    if (n && tile.size() > 1)
+      tile[1] = n;
+    else if (n)
+      return kernel.emitError("cake-set-tile: n applies to a two-dimensional "
+                              "schedule; this kernel's tile is ")
+             << oldTile[0];
+    if (tile[0] % 64 != 0)
+      return kernel.emitError("cake-set-tile: m must be a multiple of 64 "
+                              "(one mma warpgroup per 64 rows), got ")
+             << tile[0];
+    MLIRContext *ctx = kernel.getContext();
+    // Rings: a box dimension indexed by tile coordinate i takes tile[i].
+    llvm::DenseMap<Operation *, SmallVector<int64_t>> ringShapes;
+    WalkResult w = kernel.walk([&](TmaLoadOp load) {
+      auto tiles = load->getParentOfType<TilesOp>();
+      auto ringOp = load.getDst().getDefiningOp<RingOp>();
+      if (!tiles || !ringOp)
+        return WalkResult::advance();
+      auto ring = cast<RingType>(ringOp.getType());
+      SmallVector<int64_t> shape(ring.getShape());
+      auto coords = load.getCoords();
+      int64_t offset = int64_t(coords.size()) - int64_t(shape.size());
+      for (size_t r = 0; r < shape.size(); ++r) {
+        unsigned bits = tileBits(coords[offset + r], &tiles.getBody().front());
+        for (size_t i = 0; i < tile.size(); ++i)
+          if (bits & (1u << i))
+            shape[r] = tile[i];
+      }
+      auto [it, fresh] = ringShapes.try_emplace(ringOp, shape);
+      if (!fresh && it->second != shape) {
+        load.emitError("cake-set-tile: the ring's copies are indexed by "
+                       "different tile coordinates");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return failure();
+    for (auto &[op, shape] : ringShapes) {
+      auto ringOp = cast<RingOp>(op);
+      auto t = cast<RingType>(ringOp.getType());
+      auto emit = [&]() { return ringOp.emitError(); };
+      RingType nt = RingType::getChecked(emit, ctx, t.getStages(),
+                                         ArrayRef<int64_t>(shape),
+                                         t.getElementType(), t.getSwizzle());
+      if (!nt)
+        return failure();
+      ringOp.getResult().setType(nt);
+    }
+    // Fragments: dimension i of a tile-sized fragment follows tile[i].
+    auto retype = [&](Value v) {
+      auto f = dyn_cast<FragType>(v.getType());
+      if (!f || f.getRank() != 2)
+        return;
+      SmallVector<int64_t> shape(f.getShape());
+      for (size_t i = 0; i < std::min<size_t>(2, tile.size()); ++i)
+        if (shape[i] == oldTile[i])
+          shape[i] = tile[i];
+      v.setType(FragType::get(ctx, ArrayRef<int64_t>(shape), f.getElementType()));
+    };
+    kernel.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        retype(r);
+      for (Region &region : op->getRegions())
+        for (Block &b : region)
+          for (BlockArgument a : b.getArguments())
+            retype(a);
+    });
+    // The roles that run the mma: one warpgroup per 64 rows.
+    for (RoleOp role : kernel.getBody().front().getOps<RoleOp>()) {
+      bool mma = false;
+      role.walk([&](MmaOp) { mma = true; });
+      if (mma && role.getWarpgroups())
+        role.setWarpgroupsAttr(
+            IntegerAttr::get(IntegerType::get(ctx, 32), tile[0] / 64));
+    }
+    if (auto p = dyn_cast<PersistentAttr>(kernel.getSchedule()))
+      kernel.setScheduleAttr(PersistentAttr::get(ctx, tile, p.getGroupM()));
+    else
+      kernel.setScheduleAttr(GridAttr::get(ctx, tile));
+    return success();
+  }
+
+  void runOnOperation() override {
+    WalkResult r = getOperation().walk([&](KernelOp kernel) {
+      return failed(retile(kernel)) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
   }
 };
 

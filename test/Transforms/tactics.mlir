@@ -11,6 +11,9 @@
 // RUN: not %cake_bin/cake-opt %s --cake-set-regs="role=mma regs=248" --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // RUN: not %cake_bin/cake-opt %s --cake-set-regs="role=nobody regs=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOROLE
 // RUN: not %cake_bin/cake-opt %s --cake-set-schedule="kind=grid" --cake-set-raster="group-m=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RASTERGRID
+// RUN: %cake_bin/cake-opt %s --cake-set-tile="m=256 n=128" --cake-set-regs="role=mma regs=104" --cake-verify | FileCheck %s --check-prefix=TILE
+// RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=96" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE96
+// RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=256 n=128" --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILEREGS
 
 // STAGES: cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
 // STAGES: cake.ring : !cake.ring<3 x 256x64xbf16, swizzle = 128>
@@ -23,10 +26,21 @@
 // PERSISTENT: schedule = #cake.persistent<tile = [128, 256], group_m = 1>
 // TOODEEP: error: [resource.smem-capacity] barriers and rings need 296960 bytes
 // NOPIPE: error: cake-set-stages: the kernel has 1 pipes, no pipe #1
-// SWIZZLE: 35:8: error: [hw.tma-box] the tile's inner dimension spans 128 bytes, more than the 64-byte swizzle span
+// SWIZZLE: 49:8: error: [hw.tma-box] the tile's inner dimension spans 128 bytes, more than the 64-byte swizzle span
 // REGS: error: [resource.register-budget] the roles' register budgets add up to 68608 registers
 // NOROLE: error: cake-set-regs: no role named "nobody"
 // RASTERGRID: error: cake-set-raster: the raster order is a persistent schedule's; this kernel has a grid schedule
+// The tile follows into the rings its coordinates index, the fragments
+// and the mma role's warpgroups.
+// TILE: schedule = #cake.persistent<tile = [256, 128], group_m = 8>
+// TILE: cake.ring : !cake.ring<4 x 256x64xbf16, swizzle = 128>
+// TILE: cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+// TILE: cake.role "mma" warpgroups(4) regs(104)
+// TILE: cake.frag.zero : !cake.frag<256x128xf32>
+// TILE: cake.frag.convert %{{.*}} : !cake.frag<256x128xf32> -> !cake.frag<256x128xbf16>
+// TILE96: error: cake-set-tile: m must be a multiple of 64 (one mma warpgroup per 64 rows), got 96
+// Four warpgroups at the old budget do not fit the CTA's registers.
+// TILEREGS: error: [resource.register-budget]
 cake.kernel @gemm(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                   %C: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">,

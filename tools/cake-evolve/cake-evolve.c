@@ -666,8 +666,13 @@ int main(int argc, char **argv) {
       const char *value = x->values[rest % x->numValues];
       rest /= x->numValues;
       char step[320];
-      snprintf(step, sizeof step, "%.63s{%.127s%s%.31s=%.31s}", x->pass, x->fixed,
-               x->fixed[0] ? " " : "", x->option, value);
+      /* An empty option: each value is a whole option string. */
+      if (x->option[0])
+        snprintf(step, sizeof step, "%.63s{%.127s%s%.31s=%.31s}", x->pass,
+                 x->fixed, x->fixed[0] ? " " : "", x->option, value);
+      else
+        snprintf(step, sizeof step, "%.63s{%.127s%s%.31s}", x->pass,
+                 x->fixed, x->fixed[0] ? " " : "", value);
       bufferAppend(&pipeline, step, strlen(step));
       bufferAppend(&pipeline, ",", 1);
       cJSON_AddItemToArray(tacticJson, cJSON_CreateString(step));

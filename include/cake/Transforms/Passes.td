@@ -212,6 +212,29 @@ def SetRaster : Pass<"cake-set-raster", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetTile : Pass<"cake-set-tile", "::mlir::ModuleOp"> {
+  let summary = "Tactic: set the schedule's tile shape and what follows from it";
+  let description = [{
+    Sets the schedule's tile to `m` (x `n` for a two-dimensional schedule;
+    0 keeps a size) and carries the change to what holds it: the rows of
+    every ring whose copies are indexed by that tile coordinate, the tile
+    dimensions of every fragment (dimension 0 is the tile's M, dimension 1
+    its N, as in the accumulator layout), and the warpgroups of the roles
+    that run the mma (64 rows each). Register budgets are kept: cake-verify
+    judges them, and cake-set-regs changes them.
+
+    ```
+    $ cake-opt --cake-set-tile="m=256 n=128" --cake-set-regs="role=mma regs=104" \
+        --cake-verify gemm.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"m", "m", "unsigned", /*default=*/"0", "tile rows (0: keep)">,
+    Option<"n", "n", "unsigned", /*default=*/"0", "tile columns (0: keep)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
   let summary = "Tactic: switch between a persistent and a one-CTA-per-tile schedule";
   let description = [{
