@@ -181,7 +181,7 @@ struct SetTilePass : public mlir::cake::impl::SetTileBase<SetTilePass> {
       return kernel.emitError("cake-set-tile: n applies to a two-dimensional "
                               "schedule; this kernel's tile is ")
              << oldTile[0];
-    if (tile[0] % 64 != 0)
+    if (m && tile[0] % 64 != 0)
       return kernel.emitError("cake-set-tile: m must be a multiple of 64 "
                               "(one mma warpgroup per 64 rows), got ")
              << tile[0];
@@ -247,7 +247,7 @@ struct SetTilePass : public mlir::cake::impl::SetTileBase<SetTilePass> {
     for (RoleOp role : kernel.getBody().front().getOps<RoleOp>()) {
       bool mma = false;
       role.walk([&](MmaOp) { mma = true; });
-      if (mma && role.getWarpgroups())
+      if (m && mma && role.getWarpgroups())
         role.setWarpgroupsAttr(
             IntegerAttr::get(IntegerType::get(ctx, 32), tile[0] / 64));
     }
