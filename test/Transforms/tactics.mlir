@@ -1,6 +1,6 @@
 // The tactics: each rewrites one decision; op verifiers and cake-verify
 // judge the result.
-// RUN: %cake_bin/cake-opt %s --cake-set-stages="pipe=0 stages=3" | FileCheck %s --check-prefix=STAGES
+// RUN: %cake_bin/cake-opt %s --cake-set-stages="pipe=0 stages=3" | FileCheck %s
 // RUN: %cake_bin/cake-opt %s --cake-set-raster="group-m=16" --cake-set-regs="role=mma regs=224" | FileCheck %s --check-prefix=RASTER
 // RUN: %cake_bin/cake-opt %s --cake-set-regs="role=load regs=0" | FileCheck %s --check-prefix=NOREGS
 // RUN: %cake_bin/cake-opt %s --cake-set-schedule="kind=grid" | FileCheck %s --check-prefix=GRID
@@ -15,10 +15,10 @@
 // RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=96" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE96
 // RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=256 n=128" --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILEREGS
 
-// STAGES: cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
-// STAGES: cake.ring : !cake.ring<3 x 256x64xbf16, swizzle = 128>
-// STAGES: cake.pipe.acquire %{{.*}} : !cake.pipe<3>
-// STAGES: cake.pipe.wait %{{.*}} : !cake.pipe<3>
+// CHECK: cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+// CHECK: cake.ring : !cake.ring<3 x 256x64xbf16, swizzle = 128>
+// CHECK: cake.pipe.acquire %{{.*}} : !cake.pipe<3>
+// CHECK: cake.pipe.wait %{{.*}} : !cake.pipe<3>
 // RASTER: schedule = #cake.persistent<tile = [128, 256], group_m = 16>
 // RASTER: cake.role "mma" warpgroups(2) regs(224)
 // NOREGS: cake.role "load" warpgroups(1) {

@@ -125,6 +125,22 @@ static MlirLogicalResult onContextDiagnostic(MlirDiagnostic d, void *userData) {
   return mlirLogicalResultSuccess();
 }
 
+/* Predicts the verified module printed in `ir` for `shapes`: the JSON
+ * report into `report` and the time into `*ns`. */
+static MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
+                                 const char *shapes, Buffer *report,
+                                 double *ns) {
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate(ir->data, ir->length));
+  if (mlirModuleIsNull(module))
+    return mlirLogicalResultFailure();
+  MlirLogicalResult r = mlirCakeEstimateCost(
+      mlirModuleGetOperation(module), mlirStringRefCreateFromCString(shapes),
+      mlirStringRefCreateFromCString(""), 1, appendCallback, report, ns);
+  mlirModuleDestroy(module);
+  return r;
+}
+
 static uint64_t fnv1a(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; ++i) {
@@ -461,18 +477,10 @@ static int agentDir(const char *dir, const char *shapes) {
       cJSON_AddItemToObject(fb, "diagnostics", sink.diagnostics);
     } else {
       cJSON_Delete(sink.diagnostics);
-      MlirModule module = mlirModuleCreateParse(
-          ctx, mlirStringRefCreate(verified.data, verified.length));
       Buffer report = {0};
       double ns = 0;
       costDiagnostics.length = 0;
-      MlirLogicalResult cr =
-          mlirModuleIsNull(module)
-              ? mlirLogicalResultFailure()
-              : mlirCakeEstimateCost(mlirModuleGetOperation(module),
-                                     mlirStringRefCreateFromCString(problem),
-                                     mlirStringRefCreateFromCString(""), 1,
-                                     appendCallback, &report, &ns);
+      MlirLogicalResult cr = predict(ctx, &verified, problem, &report, &ns);
       if (mlirLogicalResultIsFailure(cr)) {
         cJSON_AddStringToObject(fb, "verdict", "verified");
         cJSON_AddStringToObject(fb, "cost_error", costDiagnostics.data
@@ -486,8 +494,6 @@ static int agentDir(const char *dir, const char *shapes) {
         cJSON_Delete(rep);
       }
       free(report.data);
-      if (!mlirModuleIsNull(module))
-        mlirModuleDestroy(module);
     }
     FILE *f = fopen(out, "w");
     if (f) {
@@ -728,18 +734,10 @@ int main(int argc, char **argv) {
       } else {
         hashes[numHashes] = h;
         snprintf(hashIds[numHashes++], 24, "%s", id);
-        MlirModule module = mlirModuleCreateParse(
-            ctx, mlirStringRefCreate(output.data, output.length));
         Buffer report = {0};
         double ns = 0;
         costDiagnostics.length = 0;
-        MlirLogicalResult cr =
-            mlirModuleIsNull(module)
-                ? mlirLogicalResultFailure()
-                : mlirCakeEstimateCost(mlirModuleGetOperation(module),
-                                       mlirStringRefCreateFromCString(shapes),
-                                       mlirStringRefCreateFromCString(""), 1,
-                                       appendCallback, &report, &ns);
+        MlirLogicalResult cr = predict(ctx, &output, shapes, &report, &ns);
         if (mlirLogicalResultIsFailure(cr)) {
           ++numCostFailed;
           cJSON_AddStringToObject(line, "stage", "verified");
@@ -766,8 +764,6 @@ int main(int argc, char **argv) {
           cJSON_Delete(rep);
         }
         free(report.data);
-        if (!mlirModuleIsNull(module))
-          mlirModuleDestroy(module);
       }
     }
     char *text = cJSON_PrintUnformatted(line);
