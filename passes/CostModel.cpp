@@ -703,7 +703,9 @@ LogicalResult Interpreter::run() {
   if (!persistent) {
     bool budgets = false;
     kernel.walk([&](RoleOp r) { budgets |= bool(r.getRegs()); });
-    int64_t bySmem = smem > 0 ? target->smemPerSM / (smem + 1024) : 32;
+    int64_t bySmem =
+        smem > 0 ? target->smemPerSM / (smem + target->smemReservedPerBlock)
+                 : 32;
     int64_t byThreads = threads > 0 ? target->maxThreadsPerSM / threads : 32;
     // Warps at the launch baseline fill the register file.
     int64_t byRegs = budgets ? 1 : 32;

@@ -25,6 +25,7 @@ struct TargetInfo {
   int64_t maxRegistersPerThread; ///< architectural cap per thread
   int64_t maxThreadsPerBlock;
   int64_t smemPerSM;       ///< shared memory of one SM, all CTAs together
+  int64_t smemReservedPerBlock; ///< what the driver keeps per resident CTA
   int64_t maxThreadsPerSM; ///< resident threads per SM
   int64_t numSMs;      ///< of the reference part (H200, A100, B200)
   int64_t tmemColumns; ///< tensor-memory columns per SM (0: none)
