@@ -185,6 +185,29 @@ def pipe_mma(dtype, n):
         "}", ""])
 
 
+def resident_operands(g, gc, ra, rb, stages=2):
+    """Ring and pipe declarations and the copy role of a kernel whose
+    operand boxes are the same every tile (A[0, 0], B[0, 0]: L2 hits), one
+    hand-off per 128xN tile of %C."""
+    p = f"!cake.pipe<{stages}>"
+    return [
+        f"  %a = cake.ring : {ra}",
+        f"  %b = cake.ring : {rb}",
+        f"  %p = cake.pipe %a, %b : {ra}, {rb}",
+        '  cake.role "load" warpgroups(1) regs(40) {',
+        f"    %M = cake.dim %C, 0 : {gc}",
+        f"    %N = cake.dim %C, 1 : {gc}",
+        "    %c0 = arith.constant 0 : index",
+        "    cake.tiles (%m, %n) in (%M, %N) {",
+        f"      %st = cake.pipe.acquire %p : {p}",
+        f"      cake.tma.load %A[%c0, %c0] -> %a[%st] : {g} -> {ra}",
+        f"      cake.tma.load %B[%c0, %c0] -> %b[%st] : {g} -> {rb}",
+        f"      cake.pipe.commit %p, %st : {p}",
+        "    }",
+        "  }",
+    ]
+
+
 def alu():
     # One wgmma per tile gives every element its own value (a splat would
     # let the compiler compute one chain per thread and fold the rest).
@@ -206,20 +229,7 @@ def alu():
         "// %C, the register -> global store rate.",
         f"cake.kernel @alu(%A: {g}, %B: {g}, %Iters: {t}, %C: {gc})",
         HEAD.format(tile="[128, 128]"),
-        f"  %a = cake.ring : {ra}",
-        f"  %b = cake.ring : {ra}",
-        f"  %p = cake.pipe %a, %b : {ra}, {ra}",
-        '  cake.role "load" warpgroups(1) regs(40) {',
-        f"    %M = cake.dim %C, 0 : {gc}",
-        f"    %N = cake.dim %C, 1 : {gc}",
-        "    %c0 = arith.constant 0 : index",
-        "    cake.tiles (%m, %n) in (%M, %N) {",
-        "      %st = cake.pipe.acquire %p : !cake.pipe<2>",
-        f"      cake.tma.load %A[%c0, %c0] -> %a[%st] : {g} -> {ra}",
-        f"      cake.tma.load %B[%c0, %c0] -> %b[%st] : {g} -> {ra}",
-        "      cake.pipe.commit %p, %st : !cake.pipe<2>",
-        "    }",
-        "  }",
+    ] + resident_operands(g, gc, ra, ra) + [
         '  cake.role "alu" warpgroups(2) regs(232) {',
         f"    %M = cake.dim %C, 0 : {gc}",
         f"    %N = cake.dim %C, 1 : {gc}",
@@ -303,20 +313,7 @@ def epilogue(kind):
         f"cake.kernel @{name}(%A: {g}, %B: {g}, %Iters: {t}, %Cn: {gcn},",
         f"    %Out: {t}, %C: {gc})",
         HEAD.format(tile="[128, 128]"),
-        f"  %a = cake.ring : {ra}",
-        f"  %b = cake.ring : {ra}",
-        f"  %p = cake.pipe %a, %b : {ra}, {ra}",
-        '  cake.role "load" warpgroups(1) regs(40) {',
-        f"    %M = cake.dim %C, 0 : {gc}",
-        f"    %N = cake.dim %C, 1 : {gc}",
-        "    %c0 = arith.constant 0 : index",
-        "    cake.tiles (%m, %n) in (%M, %N) {",
-        "      %st = cake.pipe.acquire %p : !cake.pipe<2>",
-        f"      cake.tma.load %A[%c0, %c0] -> %a[%st] : {g} -> {ra}",
-        f"      cake.tma.load %B[%c0, %c0] -> %b[%st] : {g} -> {ra}",
-        "      cake.pipe.commit %p, %st : !cake.pipe<2>",
-        "    }",
-        "  }",
+    ] + resident_operands(g, gc, ra, ra) + [
         '  cake.role "epilogue" warpgroups(2) regs(232) {',
         f"    %M = cake.dim %C, 0 : {gc}",
         f"    %N = cake.dim %C, 1 : {gc}",

@@ -125,6 +125,19 @@ static MlirLogicalResult onContextDiagnostic(MlirDiagnostic d, void *userData) {
   return mlirLogicalResultSuccess();
 }
 
+/* A context with Cake's dialects whose own diagnostics (the cost model's)
+ * collect in `diagnostics`. */
+static MlirContext createContext(Buffer *diagnostics) {
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirCakeRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextAttachDiagnosticHandler(ctx, onContextDiagnostic, diagnostics,
+                                     NULL);
+  return ctx;
+}
+
 /* Predicts the verified module printed in `ir` for `shapes`: the JSON
  * report into `report` and the time into `*ns`. */
 static MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
@@ -424,14 +437,8 @@ static int agentDir(const char *dir, const char *shapes) {
     fprintf(stderr, "cake-evolve: cannot open agent folder '%s'\n", dir);
     return 1;
   }
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirCakeRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
   Buffer costDiagnostics = {0};
-  mlirContextAttachDiagnosticHandler(ctx, onContextDiagnostic,
-                                     &costDiagnostics, NULL);
+  MlirContext ctx = createContext(&costDiagnostics);
   int seen = 0, answered = 0, rejected = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
@@ -605,14 +612,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirCakeRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
   Buffer costDiagnostics = {0};
-  mlirContextAttachDiagnosticHandler(ctx, onContextDiagnostic,
-                                     &costDiagnostics, NULL);
+  MlirContext ctx = createContext(&costDiagnostics);
 
   long count = sample > 0 && sample < total ? sample : total;
   /* The work queue: the grid or a sample of it, then each mutation
