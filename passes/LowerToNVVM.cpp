@@ -82,7 +82,12 @@ struct RoleState {
   RoleOp role;
   Value warpInRole;                 // i32
   Value lane;                       // i32
-  llvm::DenseMap<Value, Value> ctr; // pipe -> !llvm.ptr alloca of i32
+  Value leader;                     // i1: lane 0 of the role's first warp
+  bool allLanes = false;            // every thread runs the body
+  // (pipe, producer side?) -> !llvm.ptr alloca of i32: the hand-offs the
+  // role has taken on that side. A role that fills its own pipe counts
+  // its acquires and its waits apart.
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> ctr;
 };
 
 class KernelEmitter {
@@ -361,13 +366,13 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   state.role = r;
   state.warpInRole = arith::SubIOp::create(b, loc(), warp, i32c(first));
   state.lane = arith::RemUIOp::create(b, loc(), tid, i32c(32));
-  // One handoff counter per pipe the role uses; LLVM promotes them to
-  // registers.
+  // One handoff counter per pipe and side the role uses; LLVM promotes
+  // them to registers.
   r.walk([&](Operation *op) {
     if (!isa<PipeAcquireOp, PipeWaitOp>(op))
       return;
-    Value pipe = op->getOperand(0);
-    if (state.ctr.count(pipe))
+    std::pair<Value, unsigned> key{op->getOperand(0), isa<PipeAcquireOp>(op)};
+    if (state.ctr.count(key))
       return;
     Value slot;
     {
@@ -378,20 +383,22 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
                                     b.getI32Type(), one);
     }
     LLVM::StoreOp::create(b, loc(), i32c(0), slot);
-    state.ctr[pipe] = slot;
+    state.ctr[key] = slot;
   });
   role = &state;
 
-  bool single = r->getAttrOfType<StringAttr>("lanes").getValue() == "one";
-  if (single) {
-    // Copy roles: one elected thread (lane 0 of the role's first warp).
-    Value leader = arith::AndIOp::create(
-        b, loc(),
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                              state.warpInRole, i32c(0)),
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
-                              i32c(0)));
-    auto lead = scf::IfOp::create(b, loc(), leader, /*withElse=*/false);
+  // The role's leader: lane 0 of its first warp. Copy roles run on it
+  // alone; a role that also computes runs everywhere and lets the leader
+  // issue its TMA copies.
+  state.leader = arith::AndIOp::create(
+      b, loc(),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                            state.warpInRole, i32c(0)),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
+                            i32c(0)));
+  state.allLanes = r->getAttrOfType<StringAttr>("lanes").getValue() != "one";
+  if (!state.allLanes) {
+    auto lead = scf::IfOp::create(b, loc(), state.leader, /*withElse=*/false);
     b.setInsertionPointToStart(lead.thenBlock());
   }
   LogicalResult result = emitBlock(r.getBody().front());
@@ -679,12 +686,20 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   if (!role)
     return op->emitError("pipe handoffs must be inside a role");
   const PipeInfo &info = pipes[pipe];
-  bool single =
-      role->role->getAttrOfType<StringAttr>("lanes").getValue() == "one";
-  if (producer && !single)
+  // A stage filled by TMA arms its full barrier with the bytes the copies
+  // will deliver; their completion ends the phase. A stage without copies
+  // is a pure signal: its commit arrives instead.
+  bool filledByTma =
+      llvm::any_of(op->getResult(0).getUsers(),
+                   [](Operation *u) { return isa<TmaLoadOp>(u); });
+  // In a role whose threads all run (it also consumes), only the leader
+  // takes the stage; every thread counts the hand-off, so all agree on the
+  // stage index and phase.
+  bool leaderOnly = producer && role->allLanes;
+  if (leaderOnly && !filledByTma)
     return op->emitError("acquire in a role whose threads all run (stages "
                          "filled by ordinary stores) is not lowered yet");
-  Value slot = role->ctr.lookup(pipe);
+  Value slot = role->ctr.lookup({pipe, unsigned(producer)});
   Value n = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
   LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), n, i32c(1)),
                         slot);
@@ -698,15 +713,17 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   // a freshly initialized barrier reports complete.
   Value parity =
       producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1)) : phase;
+  OpBuilder::InsertionGuard g(b);
+  if (leaderOnly) {
+    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
+    // The leader's warp reconverges behind it: the role's wgmma are
+    // .sync.aligned instructions a warp must reach converged.
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
   NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
-  // A stage filled by TMA arms its full barrier with the bytes the copies
-  // will deliver; their completion ends the phase. A stage without copies
-  // is a pure signal: its commit arrives instead.
-  bool filledByTma =
-      llvm::any_of(op->getResult(0).getUsers(),
-                   [](Operation *u) { return isa<TmaLoadOp>(u); });
   if (producer && filledByTma) {
     Value full =
         smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
@@ -757,6 +774,14 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
     coords.push_back(toI32(map.lookupOrDefault(c)));
   // The copy writes through the shared::cluster window (address space 7);
   // a CTA's own shared memory is part of it.
+  OpBuilder::InsertionGuard g(b);
+  if (role && role->allLanes) {
+    // The leader issues the copy for the whole role; its warp reconverges
+    // behind it, as after the acquire.
+    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
   Value dstCluster = LLVM::AddrSpaceCastOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(

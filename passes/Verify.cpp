@@ -293,16 +293,34 @@ bool checkPipeRoles(KernelFacts &f) {
       describe("producer", producers);
     if (consumers.size() != 1)
       describe("consumer", consumers);
+    // One role may fill and drain its own pipe (a kernel that is not warp
+    // specialized) when TMA fills every stage: its leader thread issues the
+    // copies and the whole role waits for them. Stages written by ordinary
+    // stores would need a barrier among the role's own threads, which the
+    // lowering does not emit. Whether the role's order can make progress
+    // is sync.deadlock's question.
     if (producers.size() == 1 && consumers.size() == 1 &&
         producers.front() == consumers.front()) {
-      InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
-                             << "pipe #" << index
-                             << " is both produced and consumed by role \""
-                             << RoleOp(producers.front()).getName()
-                             << "\"; a role cannot wait on itself";
-      d.attachNote(firstProducerUse->getLoc()) << "produced here";
-      d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
-      ok = false;
+      Operation *untilled = nullptr;
+      f.kernel.walk([&](PipeAcquireOp a) {
+        if (a.getPipe() == pipe.getResult() && !untilled &&
+            llvm::none_of(a.getStage().getUsers(),
+                          [](Operation *u) { return isa<TmaLoadOp>(u); }))
+          untilled = a;
+      });
+      if (untilled) {
+        InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
+                               << "pipe #" << index
+                               << " is both produced and consumed by role \""
+                               << RoleOp(producers.front()).getName()
+                               << "\", which fills a stage without TMA";
+        d.attachNote(untilled->getLoc()) << "stage acquired here";
+        d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
+        d.attachNote(pipe.getLoc())
+            << "hint: fill the stage with cake.tma.load, or move the "
+               "producing side into its own role (cake-warp-specialize)";
+        ok = false;
+      }
     }
   }
   return ok;
@@ -442,7 +460,7 @@ bool checkTripCounts(KernelFacts &f) {
       if (isa<PipeWaitOp>(user))
         consumer = user->getParentOfType<RoleOp>();
     }
-    if (!producer || !consumer || producer == consumer)
+    if (!producer || !consumer)
       continue; // sync.pipe-roles reports these
     bool unproven = false;
     Count made = countHandoffs<PipeAcquireOp>(producer.getBody().front(), pipe,
@@ -767,11 +785,6 @@ bool checkSharedMemory(KernelFacts &f) {
   return false;
 }
 
-int64_t fragRegisters(FragType t, int64_t threads) {
-  int64_t bytes = t.getNumElements() * getElementBytes(t.getElementType());
-  return (bytes + 4 * threads - 1) / (4 * threads);
-}
-
 /// resource.fragment-registers: per loop, the fragments carried across it
 /// plus the largest one defined in its body (mma results accumulate in
 /// place and are not counted twice).
@@ -785,19 +798,7 @@ bool checkFragmentRegisters(KernelFacts &f) {
     int64_t threads = role.getNumWarps() * 32;
     int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;
     role.walk([&](scf::ForOp loop) {
-      int64_t carried = 0, largest = 0;
-      for (Value v : loop.getRegionIterArgs())
-        if (auto t = dyn_cast<FragType>(v.getType()))
-          carried += fragRegisters(t, threads);
-      loop.getBody()->walk([&](Operation *op) {
-        // An mma accumulates in place: its result reuses the accumulator's
-        // registers.
-        if (isa<MmaOp>(op))
-          return;
-        for (Value r : op->getResults())
-          if (auto t = dyn_cast<FragType>(r.getType()))
-            largest = std::max(largest, fragRegisters(t, threads));
-      });
+      auto [carried, largest] = loopFragmentRegisters(loop, threads);
       // 16 registers stay for addresses, indices and the loop itself.
       int64_t need = carried + largest + 16;
       if (carried > 0 && need > budget) {
@@ -908,18 +909,54 @@ bool checkHardware(KernelFacts &f) {
       ok = false;
       return;
     }
-    if (role) {
-      int64_t wgs = role.getNumWarps() / 4;
-      int64_t m = mma.getAcc().getType().getShape()[0];
-      if (m % (64 * wgs) != 0) {
+    ok &= succeeded(verifyWgmmaOperands(mma));
+  });
+  // Register fragments live in the wgmma accumulator layout: one 64-row
+  // slab per warpgroup of the role (M x N), a value per row (M x 1) or a
+  // value per column (1 x N); the lowering has no other distribution.
+  // Reported once per role and fragment type, at its first definition.
+  llvm::DenseSet<std::pair<Operation *, Type>> reported;
+  f.kernel.walk([&](Operation *op) {
+    auto role = op->getParentOfType<RoleOp>();
+    if (!role)
+      return;
+    for (Value v : op->getResults()) {
+      auto frag = dyn_cast<FragType>(v.getType());
+      if (!frag || frag.getRank() != 2 || reported.contains({role, frag}))
+        continue;
+      int64_t m = frag.getShape()[0], n = frag.getShape()[1];
+      if (!role.getWarpgroups()) {
+        bool mma = false;
+        role.walk([&](MmaOp) { mma = true; });
+        if (mma)
+          return; // hw.warpgroup-alignment reports the role
         emitRuleError(op, RuleId::DataflowFragmentLayout)
-            << "the " << m << "-row accumulator does not split into 64-row "
-            << "slabs over the " << wgs << " warpgroups of role \""
-            << role.getName() << "\"";
+            << "fragment " << m << "x" << n << " in role \"" << role.getName()
+            << "\", which is not a warpgroups(n) role; fragments live in the "
+               "wgmma accumulator layout";
+        reported.insert({role, frag});
         ok = false;
+        return;
+      }
+      int64_t rows = 64 * (role.getNumWarps() / 4);
+      bool laidOut = (m == 1 && n % 8 == 0) || (m == rows && n == 1) ||
+                     (m == rows && n % 8 == 0);
+      if (!laidOut) {
+        InFlightDiagnostic d =
+            emitRuleError(op, RuleId::DataflowFragmentLayout)
+            << "fragment " << m << "x" << n << " has no register layout in "
+            << "role \"" << role.getName() << "\" of "
+            << role.getNumWarps() / 4 << " warpgroups: expected " << rows
+            << "xN (one 64-row slab per warpgroup), " << rows
+            << "x1 or 1xN, N a multiple of 8";
+        d.attachNote(role.getLoc())
+            << "hint: give the role " << m / 64
+            << " warpgroups, or tile the fragment to " << rows << " rows";
+        reported.insert({role, frag});
+        ok = false;
+        return;
       }
     }
-    ok &= succeeded(verifyWgmmaOperands(mma));
   });
   // Static row strides of TMA tensors.
   f.kernel.walk([&](Operation *op) {

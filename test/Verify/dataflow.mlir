@@ -109,10 +109,11 @@ cake.kernel @acc_split() attributes {target = #cake.target<"sm_90a">, schedule =
     %s = cake.pipe.acquire %p : !cake.pipe<2>
     cake.pipe.commit %p, %s : !cake.pipe<2>
   }
+  // expected-note @+1 {{hint: give the role 2 warpgroups, or tile the fragment to 192 rows}}
   cake.role "use" warpgroups(3) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-error @+1 {{[dataflow.fragment-layout] fragment 128x128 has no register layout in role "use" of 3 warpgroups: expected 192xN (one 64-row slab per warpgroup), 192x1 or 1xN, N a multiple of 8}}
     %z = cake.frag.zero : !cake.frag<128x128xf32>
-    // expected-error @+1 {{[dataflow.fragment-layout] the 128-row accumulator does not split into 64-row slabs over the 3 warpgroups of role "use"}}
     %r = cake.mma wgmma %a[%s], %a[%s], %z : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
     cake.pipe.release %p, %s : !cake.pipe<2>
   }

@@ -405,3 +405,56 @@ cake.kernel @barrier_pingpong(%n: index) attributes {target = #cake.target<"sm_9
     }
   }
 }
+
+// -----
+
+// Near miss: one role fills its own pipe by TMA and drains it in order
+// (a kernel that is not warp specialized).
+cake.kernel @serial_role(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  %a = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  cake.role "main" warpgroups(2) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.acquire %p : !cake.pipe<1>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<1>
+        %t = cake.pipe.wait %p : !cake.pipe<1>
+        cake.pipe.release %p, %t : !cake.pipe<1>
+      }
+    }
+  }
+}
+
+// -----
+
+// A role filling its own one-stage pipe acquires a second stage before it
+// has released the first: it waits on itself.
+// expected-error @+2 {{[sync.deadlock] the roles can deadlock (found with every loop unrolled 3 times): every unfinished role waits}}
+// expected-note @+1 {{hint: release stages before waiting on more than the pipe holds, and do not make a producer wait on its own consumer}}
+cake.kernel @serial_self_wait(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  %a = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  cake.role "main" warpgroups(2) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      %s0 = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.tma.load %A[%m, %c0] -> %a[%s0] : !cake.global<?x?xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s0 : !cake.pipe<1>
+      // expected-note @+1 {{role "main" waits here for a free stage of pipe #0 (all stages held by its consumer)}}
+      %s1 = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.tma.load %A[%m, %c64] -> %a[%s1] : !cake.global<?x?xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s1 : !cake.pipe<1>
+      %t0 = cake.pipe.wait %p : !cake.pipe<1>
+      cake.pipe.release %p, %t0 : !cake.pipe<1>
+      %t1 = cake.pipe.wait %p : !cake.pipe<1>
+      cake.pipe.release %p, %t1 : !cake.pipe<1>
+    }
+  }
+}
