@@ -364,6 +364,7 @@ private:
   struct PipeAccum {
     double steps = 0;
     double roundTripSum = 0; ///< sum over steps of latency + copy + hold
+    double holdSum = 0;      ///< the consumer's part of it
     double stageBytes = 0;
     double copyNs = 0;
     bool asyncReader = false; ///< read by mma kept in flight past release
@@ -608,10 +609,24 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp()))
       acc.asyncReader |= asyncRead && isPipelinedMmaLoop(loop);
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
+    acc.holdSum += mult * hold;
     return handoff * mult;
   }
   // Other hand-offs, fences, constants and index math: free here.
   return 0;
+}
+
+/// The time of two concurrent activities bounded by `a` and `b`: their
+/// max when one dominates, up to 2^(1/p) of it when they are equal
+/// (p = kOverlapNorm). Each stalls the other now and then.
+constexpr double kOverlapNorm = 4;
+double overlapped(double a, double b) {
+  double m = std::max(a, b);
+  if (m <= 0)
+    return 0;
+  return m * std::pow(std::pow(a / m, kOverlapNorm) +
+                          std::pow(b / m, kOverlapNorm),
+                      1.0 / kOverlapNorm);
 }
 
 LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
@@ -702,13 +717,21 @@ LogicalResult Interpreter::run() {
   int64_t ctasPerSm = 1;
   if (!persistent) {
     bool budgets = false;
-    kernel.walk([&](RoleOp r) { budgets |= bool(r.getRegs()); });
+    int64_t ctaRegisters = 0;
+    kernel.walk([&](RoleOp r) {
+      budgets |= bool(r.getRegs());
+      ctaRegisters += r.getNumWarps() * 32 * estimateRoleRegisters(r);
+    });
     int64_t bySmem =
         smem > 0 ? target->smemPerSM / (smem + target->smemReservedPerBlock)
                  : 32;
     int64_t byThreads = threads > 0 ? target->maxThreadsPerSM / threads : 32;
-    // Warps at the launch baseline fill the register file.
-    int64_t byRegs = budgets ? 1 : 32;
+    // Budgets launch the warps at the baseline, which fills the register
+    // file; without them, what the fragments need decides.
+    int64_t byRegs =
+        budgets ? 1
+                : (ctaRegisters > 0 ? target->registersPerSM / ctaRegisters
+                                    : 32);
     ctasPerSm = std::max<int64_t>(
         1, std::min({bySmem, byThreads, byRegs, int64_t(32)}));
   }
@@ -751,7 +774,7 @@ LogicalResult Interpreter::run() {
     store = std::max(store, c.storeNs);
     sync = std::max(sync, c.syncNs);
   }
-  double latencyBound = 0;
+  double latencyBound = 0, refillBound = 0;
   int index = 0;
   for (auto &[def, acc] : pipes) {
     PipeCost p;
@@ -764,14 +787,37 @@ LogicalResult Interpreter::run() {
     bool deferred = acc.asyncReader && p.stages > int64_t(mmaInFlight);
     p.stagesInFlight = std::max<int64_t>(
         1, p.stages - (deferred ? int64_t(mmaInFlight) : 0));
+    // A role that fills its own pipe fills each stage just before it
+    // waits on it: nothing is in flight ahead, whatever the depth.
+    if (def) {
+      Operation *producer = nullptr, *consumer = nullptr;
+      for (Operation *user : def->getUsers()) {
+        if (isa<PipeAcquireOp>(user))
+          producer = user->getParentOfType<RoleOp>();
+        if (isa<PipeWaitOp>(user))
+          consumer = user->getParentOfType<RoleOp>();
+      }
+      if (producer && producer == consumer)
+        p.stagesInFlight = 1;
+    }
     p.stepsPerTile = acc.steps;
     p.stageBytes = acc.stageBytes;
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;
     p.boundNs = acc.roundTripSum / double(p.stagesInFlight);
     latencyBound = std::max(latencyBound, p.boundNs);
+    // A pipe whose round trip is mostly copy and latency runs beside the
+    // consumer and competes with it; one whose round trip is mostly the
+    // consumer's own hold (a stage held across a tile) is the consumer.
+    if (acc.holdSum < 0.5 * acc.roundTripSum)
+      refillBound = std::max(refillBound, p.boundNs);
     report.pipes.push_back(p);
   }
-  double tile = std::max({consumer, tensor, smemT, copy, latencyBound});
+  // Overlapped work does not overlap perfectly: the consumer's path and
+  // the refills it waits on, close to each other, cost more than the
+  // larger (a p-norm, not a max); so do the SMs' work and the shared
+  // memory system below.
+  double path = std::max({consumer, tensor, smemT, copy});
+  double tile = std::max(overlapped(path, refillBound), latencyBound);
   report.tileNs = tile;
 
   // HBM traffic: simulate the raster order wave by wave; an operand box a
@@ -827,7 +873,7 @@ LogicalResult Interpreter::run() {
   if (!report.pipes.empty())
     fill += pipes.front().second.copyNs;
   double body = fill + double(report.tilesPerCta) * tile;
-  double device = std::max({body, hbmNs + fill, l2Ns + fill});
+  double device = overlapped(body, std::max(hbmNs, l2Ns) + fill);
   // A launch costs at least what a one-tile kernel costs through the
   // runtime (host-bound for small kernels).
   report.predictedNs = std::max(device, cal.launchNs);
@@ -841,8 +887,7 @@ LogicalResult Interpreter::run() {
     report.resources.push_back(r);
   };
   double n = double(report.tilesPerCta);
-  double stall = std::max(0.0, latencyBound - std::max({consumer, tensor,
-                                                        smemT, copy}));
+  double stall = std::max(0.0, tile - path);
   add("tensor-core", n * tensor, "mma issue at the calibrated rate");
   add("shared-memory", n * smemT, "mma operand reads");
   add("epilogue-alu", n * alu, "frag.map / argmin / reduce / convert ops");

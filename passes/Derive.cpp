@@ -46,6 +46,11 @@ int64_t ringAlignment(RingType t) {
   }
 }
 
+int64_t fragRegisters(FragType t, int64_t threads) {
+  int64_t bytes = t.getNumElements() * getElementBytes(t.getElementType());
+  return (bytes + 4 * threads - 1) / (4 * threads);
+}
+
 /// True if the role only moves data (no fragments, no math, no named
 /// barriers, which count whole warps): one elected
 /// thread then issues its copies and handoffs.
@@ -283,3 +288,31 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
 };
 
 } // namespace
+
+LoopFragmentRegisters mlir::cake::loopFragmentRegisters(scf::ForOp loop,
+                                                       int64_t threads) {
+  LoopFragmentRegisters r;
+  for (Value v : loop.getRegionIterArgs())
+    if (auto t = dyn_cast<FragType>(v.getType()))
+      r.carried += fragRegisters(t, threads);
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<MmaOp>(op))
+      return;
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<FragType>(v.getType()))
+        r.largest = std::max(r.largest, fragRegisters(t, threads));
+  });
+  return r;
+}
+
+int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
+  int64_t threads = role.getNumWarps() * 32;
+  int64_t need = 0;
+  role.walk([&](scf::ForOp loop) {
+    // An elementwise op's operand and result are live together.
+    LoopFragmentRegisters r = loopFragmentRegisters(loop, threads);
+    need = std::max(need, r.carried + 2 * r.largest);
+  });
+  // Addresses, indices, loop counters and the epilogue's temporaries.
+  return alignTo(std::max<int64_t>(need + 32, 32), 8);
+}

@@ -11,6 +11,8 @@
 // RUN: not %cake_bin/cake-opt %s --cake-set-regs="role=mma regs=248" --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // RUN: not %cake_bin/cake-opt %s --cake-set-regs="role=nobody regs=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOROLE
 // RUN: not %cake_bin/cake-opt %s --cake-set-schedule="kind=grid" --cake-set-raster="group-m=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RASTERGRID
+// RUN: %cake_bin/cake-opt %s --cake-set-schedule="kind=grid" --cake-set-schedule="kind=persistent group-m=16" | FileCheck %s --check-prefix=SCHEDGROUP
+// RUN: not %cake_bin/cake-opt %s --cake-set-schedule="kind=grid group-m=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GRIDGROUP
 // RUN: %cake_bin/cake-opt %s --cake-set-tile="m=256 n=128" --cake-set-regs="role=mma regs=104" --cake-verify | FileCheck %s --check-prefix=TILE
 // RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=96" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE96
 // RUN: not %cake_bin/cake-opt %s --cake-set-tile="m=256 n=128" --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILEREGS
@@ -24,9 +26,11 @@
 // NOREGS: cake.role "load" warpgroups(1) {
 // GRID: schedule = #cake.grid<tile = [128, 256]>
 // PERSISTENT: schedule = #cake.persistent<tile = [128, 256], group_m = 1>
+// SCHEDGROUP: schedule = #cake.persistent<tile = [128, 256], group_m = 16>
+// GRIDGROUP: error: cake-set-schedule: group-m applies to a persistent schedule
 // TOODEEP: error: [resource.smem-capacity] barriers and rings need 296960 bytes
 // NOPIPE: error: cake-set-stages: the kernel has 1 pipes, no pipe #1
-// SWIZZLE: 49:8: error: [hw.tma-box] the tile's inner dimension spans 128 bytes, more than the 64-byte swizzle span
+// SWIZZLE: 53:8: error: [hw.tma-box] the tile's inner dimension spans 128 bytes, more than the 64-byte swizzle span
 // REGS: error: [resource.register-budget] the roles' register budgets add up to 68608 registers
 // NOROLE: error: cake-set-regs: no role named "nobody"
 // RASTERGRID: error: cake-set-raster: the raster order is a persistent schedule's; this kernel has a grid schedule

@@ -77,12 +77,14 @@ static void appendCallback(MlirStringRef s, void *userData) {
 }
 
 /* One axis of the search space: a tactic pass, its fixed options, the
- * option it varies and the values it takes. */
+ * option it varies and the values it takes. A null value leaves the
+ * tactic out of the candidate's sequence. */
 typedef struct {
   char pass[64];
   char fixed[128];
   char option[32];
   char values[32][32];
+  unsigned char skip[32]; /* values[i] is null: the step is left out */
   int numValues;
 } Tactic;
 
@@ -215,6 +217,48 @@ static double kendall(const double *a, const double *b, int n) {
   return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
 }
 
+
+/* Lowers the seed through `pipeline` and cake-lower and writes the bundle
+ * DIR/NAME.json; says why on stderr and returns 0 if it cannot. */
+static int exportBundle(MlirContext ctx, const char *seed,
+                        const char *seedPath, const char *pipeline,
+                        const char *dir, const char *name) {
+  Buffer full = {0}, lowered = {0};
+  bufferAppend(&full, pipeline, strlen(pipeline));
+  bufferAppend(&full, ",cake-lower", strlen(",cake-lower"));
+  DiagnosticSink sink = {cJSON_CreateArray(), ""};
+  MlirLogicalResult r = mlirCakeRunPipelineOnSource(
+      ctx, mlirStringRefCreateFromCString(seed),
+      mlirStringRefCreateFromCString(seedPath),
+      mlirStringRefCreateFromCString(full.data), onDiagnostic, &sink,
+      appendCallback, &lowered);
+  MlirModule module =
+      mlirLogicalResultIsSuccess(r)
+          ? mlirModuleCreateParse(
+                ctx, mlirStringRefCreate(lowered.data, lowered.length))
+          : (MlirModule){NULL};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.json", dir, name);
+  FILE *bf = mlirModuleIsNull(module) ? NULL : fopen(path, "w");
+  MlirLogicalResult w =
+      bf ? mlirCakeWriteBundleJson(mlirModuleGetOperation(module),
+                                   writeCallback, bf)
+         : mlirLogicalResultFailure();
+  if (bf)
+    fclose(bf);
+  if (mlirLogicalResultIsFailure(w)) {
+    char *d = cJSON_PrintUnformatted(sink.diagnostics);
+    fprintf(stderr, "cake-evolve: %s did not lower: %s\n", name, d);
+    cJSON_free(d);
+  }
+  cJSON_Delete(sink.diagnostics);
+  if (!mlirModuleIsNull(module))
+    mlirModuleDestroy(module);
+  free(full.data);
+  free(lowered.data);
+  return mlirLogicalResultIsSuccess(w);
+}
+
 /* Stage 4 for measurements made elsewhere: bench/cost/measure.py's
  * results ({"rows": [{candidate, ms, ok}], "findings": [{candidate,
  * result}]}) joined with the ledger's predictions. */
@@ -244,6 +288,7 @@ static int importResults(const char *resultsPath, const char *ledgerPath) {
   double *meas = calloc((size_t)n + 1, sizeof *meas);
   char(*ids)[24] = calloc((size_t)n + 1, 24);
   int m = 0, wrong = 0;
+  double seedNs = 0;
   const cJSON *r;
   printf("cake-evolve: importing %s\n", resultsPath);
   cJSON_ArrayForEach(r, rows) {
@@ -252,6 +297,8 @@ static int importResults(const char *resultsPath, const char *ledgerPath) {
     const cJSON *ok = cJSON_GetObjectItemCaseSensitive(r, "ok");
     if (!cJSON_IsString(cand) || !cJSON_IsNumber(ms))
       continue;
+    if (!strcmp(cand->valuestring, "seed") && cJSON_IsTrue(ok))
+      seedNs = ms->valuedouble * 1e6;
     /* The prediction from the candidate's ranked ledger line. */
     char key[64];
     snprintf(key, sizeof key, "{\"id\":\"%.24s\"", cand->valuestring);
@@ -314,6 +361,20 @@ static int importResults(const char *resultsPath, const char *ledgerPath) {
     printf("  cost model on this run: Kendall tau %.3f, top-1 regret %.1f%%\n",
            kendall(pred, meas, m), 100 * (meas[bestP] / meas[bestM] - 1));
     printf("  fastest measured: %s %.1f us\n", ids[bestM], meas[bestM] / 1e3);
+    if (seedNs > 0)
+      printf("  the seed: %.1f us; the fastest candidate is %.2fx faster\n",
+             seedNs / 1e3, seedNs / meas[bestM]);
+    /* The peers timed in the same run (measure.py --manifest). */
+    const cJSON *peers = cJSON_GetObjectItemCaseSensitive(doc, "peers");
+    const cJSON *peer, *fastestPeer = NULL;
+    cJSON_ArrayForEach(peer, peers)
+      if (cJSON_IsNumber(peer) &&
+          (!fastestPeer || peer->valuedouble < fastestPeer->valuedouble))
+        fastestPeer = peer;
+    if (fastestPeer)
+      printf("  against the peer (%s, %.1f us): %.3fx\n", fastestPeer->string,
+             fastestPeer->valuedouble * 1e3,
+             fastestPeer->valuedouble * 1e6 / meas[bestM]);
     for (int i = 0; i < m; ++i) {
       double err = pred[i] / meas[i] - 1;
       if (err > 0.25 || err < -0.25)
@@ -331,7 +392,8 @@ static int importResults(const char *resultsPath, const char *ledgerPath) {
   return 0;
 }
 
-/* Reads the space: {"tactics": [{"pass", "fixed"?, "option", "values"}]}. */
+/* Reads the space: {"tactics": [{"pass", "fixed"?, "option", "values"}]};
+ * a value is a number, a string, or null (the tactic is not applied). */
 static int readSpace(const char *path, Tactic *tactics, int *numTactics) {
   char *text = readFile(path);
   if (!text) {
@@ -383,6 +445,8 @@ static int readSpace(const char *path, Tactic *tactics, int *numTactics) {
         snprintf(x->values[x->numValues], 32, "%d", v->valueint);
       else if (cJSON_IsString(v))
         snprintf(x->values[x->numValues], 32, "%s", v->valuestring);
+      else if (cJSON_IsNull(v))
+        x->skip[x->numValues] = 1;
       else
         continue;
       ++x->numValues;
@@ -670,8 +734,11 @@ int main(int argc, char **argv) {
     long rest = point;
     for (int t = 0; t < numTactics; ++t) {
       const Tactic *x = &tactics[t];
-      const char *value = x->values[rest % x->numValues];
+      long which = rest % x->numValues;
+      const char *value = x->values[which];
       rest /= x->numValues;
+      if (x->skip[which])
+        continue;
       char step[320];
       /* An empty option: each value is a whole option string. */
       if (x->option[0])
@@ -854,49 +921,27 @@ int main(int argc, char **argv) {
     cJSON_AddStringToObject(manifest, "check", check);
     cJSON *list = cJSON_AddArrayToObject(manifest, "candidates");
     int exported = 0;
+    /* The seed as it is, so that the GPU run shows where the search
+     * started; then the top candidates. */
+    if (exportBundle(ctx, seed, seedPath, "cake-verify", exportDir, "seed")) {
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "id", "seed");
+      cJSON_AddStringToObject(e, "bundle", "seed.json");
+      cJSON_AddBoolToObject(e, "seed", 1);
+      cJSON_AddItemToArray(list, e);
+    }
     for (long k = 0; k < numRanked && k < exportTop; ++k) {
-      Buffer pipeline = {0}, lowered = {0};
-      bufferAppend(&pipeline, ranked[k].pipeline, strlen(ranked[k].pipeline));
-      bufferAppend(&pipeline, ",cake-lower", strlen(",cake-lower"));
-      DiagnosticSink sink = {cJSON_CreateArray(), ""};
-      MlirLogicalResult r = mlirCakeRunPipelineOnSource(
-          ctx, mlirStringRefCreateFromCString(seed),
-          mlirStringRefCreateFromCString(seedPath),
-          mlirStringRefCreateFromCString(pipeline.data), onDiagnostic, &sink,
-          appendCallback, &lowered);
-      MlirModule module =
-          mlirLogicalResultIsSuccess(r)
-              ? mlirModuleCreateParse(ctx, mlirStringRefCreate(lowered.data,
-                                                               lowered.length))
-              : (MlirModule){NULL};
-      snprintf(path, sizeof path, "%s/%s.json", exportDir, ranked[k].id);
-      FILE *bf = mlirModuleIsNull(module) ? NULL : fopen(path, "w");
-      MlirLogicalResult w =
-          bf ? mlirCakeWriteBundleJson(mlirModuleGetOperation(module),
-                                       writeCallback, bf)
-             : mlirLogicalResultFailure();
-      if (bf)
-        fclose(bf);
-      if (mlirLogicalResultIsFailure(w)) {
-        char *d = cJSON_PrintUnformatted(sink.diagnostics);
-        fprintf(stderr, "cake-evolve: %s did not lower: %s %s\n",
-                ranked[k].id, d, costDiagnostics.data ? costDiagnostics.data
-                                                       : "");
-        cJSON_free(d);
-      } else {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "id", ranked[k].id);
-        snprintf(path, sizeof path, "%s.json", ranked[k].id);
-        cJSON_AddStringToObject(e, "bundle", path);
-        cJSON_AddNumberToObject(e, "predicted_ns", ranked[k].predictedNs);
-        cJSON_AddItemToArray(list, e);
-        ++exported;
-      }
-      cJSON_Delete(sink.diagnostics);
-      if (!mlirModuleIsNull(module))
-        mlirModuleDestroy(module);
-      free(pipeline.data);
-      free(lowered.data);
+      if (!exportBundle(ctx, seed, seedPath, ranked[k].pipeline, exportDir,
+                        ranked[k].id))
+        continue;
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "id", ranked[k].id);
+      snprintf(path, sizeof path, "%s.json", ranked[k].id);
+      cJSON_AddStringToObject(e, "bundle", path);
+      cJSON_AddNumberToObject(e, "predicted_ns", ranked[k].predictedNs);
+      cJSON_AddStringToObject(e, "tactics", ranked[k].tactics);
+      cJSON_AddItemToArray(list, e);
+      ++exported;
     }
     char *mtext = cJSON_Print(manifest);
     fprintf(mf, "%s\n", mtext);

@@ -40,6 +40,20 @@ struct SharedMemoryLayout {
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 
+/// Registers per thread that the fragments of a loop need in a role of
+/// `threads` threads: those carried across it and the largest one its body
+/// defines (an mma accumulates in place and is not counted twice).
+struct LoopFragmentRegisters {
+  int64_t carried = 0;
+  int64_t largest = 0;
+};
+LoopFragmentRegisters loopFragmentRegisters(scf::ForOp loop, int64_t threads);
+
+/// Registers per thread a role without regs() is expected to use: the
+/// most any of its loops needs for fragments, plus addresses and indices.
+/// An estimate (ptxas decides), used for occupancy where nothing caps it.
+int64_t estimateRoleRegisters(RoleOp role);
+
 /// Checks that a wgmma's operands can be described by shared-memory
 /// descriptors ([hw.mma-smem-descriptor]).
 LogicalResult verifyWgmmaOperands(MmaOp op);

@@ -241,12 +241,46 @@ def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
     `kind=persistent` makes the schedule `#cake.persistent` (one CTA per SM
     loops over tiles; group_m 1 unless it already was persistent);
     `kind=grid` makes it `#cake.grid` (one CTA per tile). The tile shape is
-    kept.
+    kept. `group-m` sets a persistent schedule's raster order as
+    cake-set-raster does, so that one search axis can choose among grid
+    and persistent schedules of several rasters.
   }];
   let options = [
     Option<"kind", "kind", "std::string", /*default=*/"\"persistent\"", "persistent or grid">,
+    Option<"groupM", "group-m", "unsigned", /*default=*/"0", "persistent only: tile rows per group (0: keep)">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def WarpSpecialize : Pass<"cake-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "Tactic: split a role that fills its own pipes into a producer and a consumer";
+  let description = [{
+    A kernel that is not warp specialized has one role that acquires a
+    stage, fills it by TMA, commits, waits for it and computes: its warps
+    stall on every copy. This tactic moves the producer side of that role
+    (its acquires, TMA copies and commits, with the loops around them and
+    what computes their coordinates) into a new role of one warpgroup,
+    named `producer-name`, placed before it; the role keeps the rest. Loop
+    values the computation carries (accumulators) stay with the consumer.
+    The stages can then be filled ahead, so a deeper pipe
+    (cake-set-stages) overlaps copies with math.
+
+    `role` names the role to split (default: the one role that both fills
+    and waits on a pipe); on a kernel whose roles are already specialized
+    and no `role` given, the pass changes nothing. `producer-regs` is the
+    new role's register budget (0: none).
+
+    ```
+    $ cake-opt --cake-warp-specialize="producer-regs=40" \
+        --cake-set-stages="pipe=0 stages=4" --cake-verify naive.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"roleName", "role", "std::string", /*default=*/"\"\"", "the role to split (default: the one that fills its own pipes)">,
+    Option<"producerName", "producer-name", "std::string", /*default=*/"\"load\"", "the new producer role's name">,
+    Option<"producerRegs", "producer-regs", "unsigned", /*default=*/"40", "the producer's registers per thread (0: none)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect", "::mlir::scf::SCFDialect"];
 }
 
 def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
