@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_ARGS 16
 
@@ -255,6 +256,14 @@ int main(int argc, char **argv) {
     if (s != CAKE_RT_SUCCESS) {
       fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
       status = s == CAKE_RT_ERROR_TIMEOUT ? 124 : 1;
+    }
+    if (s == CAKE_RT_ERROR_TIMEOUT) {
+      /* The kernel still runs: freeing its memory or unloading its module
+       * would wait for it forever. Leave now; the driver tears the
+       * context down with the process. */
+      fflush(stdout);
+      fflush(stderr);
+      _exit(124);
     }
   }
   printf("kernel %s: grid %lld\n", cakeRtBundleGetEntry(bundle),

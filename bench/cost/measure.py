@@ -16,9 +16,12 @@ CUDA context a hang would poison.
 usage: measure.py --runtime libcake_runtime.so --cake-run BIN --bundles DIR
                   --out F.json
        measure.py --runtime ... --cake-run BIN --manifest DIR/manifest.json
-                  --out F.json
-           (cake-evolve --export's candidates: the manifest's bundles on
-           its one problem; bring the results back with cake-evolve
+                  --out F.json [--peer-kmeans DIR]
+           (cake-evolve --export's candidates and its seed: the manifest's
+           bundles on its one problem, timed beside the peer in the same
+           run: cuBLAS (torch) for GEMM, flash-kmeans's heuristic and
+           autotuned configs for k-means when --peer-kmeans holds its
+           flash_kmeans package; bring the results back with cake-evolve
            --import F.json)
 """
 import argparse
@@ -47,6 +50,8 @@ def main():
     p.add_argument("--manifest", default="")
     p.add_argument("--out", required=True)
     p.add_argument("--cake-run", required=True)
+    p.add_argument("--peer-kmeans", default="",
+                   help="folder holding flash-kmeans's flash_kmeans package")
     p.add_argument("--gemm", default=",".join("x".join(map(str, g))
                                               for g in GEMM),
                    help="GEMM problems MxNxK,...")
@@ -88,16 +93,22 @@ def main():
         else:
             argv = ["--arg", "0=65536x128", "--arg", "1=1000x128",
                     "--arg", "2=1000", "--arg", "3=65536", "--check", "none"]
-        r = subprocess.run([args.cake_run, os.path.join(args.bundles,
-                                                         n + ".json")]
-                           + argv + ["--iters", "1", "--warmup", "0",
-                                     "--timeout-ms", "5000"],
-                           capture_output=True, text=True, timeout=60)
-        print(f"screen: {n}: exit {r.returncode}", flush=True)
-        if r.returncode != 0:
-            what = "hang (timeout)" if r.returncode == 124 else \
-                f"exit {r.returncode}"
-            tail = (r.stderr.strip().splitlines() or [""])[-1]
+        cmd = ([args.cake_run, os.path.join(args.bundles, n + ".json")]
+               + argv + ["--iters", "1", "--warmup", "0",
+                         "--timeout-ms", "5000"])
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=60)
+            code, err = r.returncode, r.stderr
+        except subprocess.TimeoutExpired as e:
+            # cake-run did not even leave after its own timeout.
+            code = 124
+            err = e.stderr.decode() if isinstance(e.stderr, bytes) else \
+                (e.stderr or "no exit within 60 s")
+        print(f"screen: {n}: exit {code}", flush=True)
+        if code != 0:
+            what = "hang (timeout)" if code == 124 else f"exit {code}"
+            tail = (err.strip().splitlines() or [""])[-1]
             findings.append(dict(candidate=n, result=what, stderr=tail))
             print(f"screen: {n}: {what}: {tail}", flush=True)
             names.remove(n)
@@ -124,6 +135,7 @@ def main():
             os._exit(124)
 
     rows = []
+    peers = {}
     # Warm the clocks.
     W = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
     time_ms(lambda: W @ W, iters=50, warmup=5)
@@ -147,6 +159,9 @@ def main():
                              shapes=f"{M}x{K},{N}x{K},{M}x{N}",
                              ms=ms, ok=ok))
             print(f"gemm {M}x{N}x{K} {n} {ms:.4f} ms ok={ok}", flush=True)
+        if args.manifest:
+            peers["cuBLAS (torch.matmul)"] = time_ms(lambda: A @ B.T,
+                                                     iters=10, warmup=2)
         del A, B, ref, C
     for N, D, K in kmeans:
         x = torch.randn(N, D, device="cuda", dtype=torch.float16)
@@ -165,14 +180,28 @@ def main():
                              shapes=f"{N}x{D},{K}x{D},{K},{N}", ms=ms,
                              ok=bad == 0))
             print(f"kmeans {N}x{D}x{K} {n} {ms:.4f} ms bad={bad}", flush=True)
+        if args.manifest and args.peer_kmeans:
+            sys.path.insert(0, args.peer_kmeans)
+            from flash_kmeans.assign_euclid_triton import euclid_assign_triton
+            xb, cb, x_sq = x[None], c[None], (x.float() ** 2).sum(-1)[None]
+            for cfg, heur in (("heuristic", True), ("autotuned", False)):
+                def peer(heur=heur):
+                    return euclid_assign_triton(xb, cb, x_sq, c_sq=cn[None],
+                                                use_heuristic=heur)
+                peer()  # the autotuned config tunes here, before timing
+                torch.cuda.synchronize()
+                peers[f"flash-kmeans {cfg}"] = time_ms(peer, iters=10,
+                                                       warmup=2)
     bad = [r for r in rows if not r["ok"]]
+    for name, ms in peers.items():
+        print(f"peer {name}: {ms:.4f} ms", flush=True)
     print(f"{len(findings)} candidates failed the screen")
     print(f"{len(rows)} measurements, {len(bad)} wrong, GPU "
           f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
     with open(args.out, "w") as f:
         json.dump(dict(gpu=torch.cuda.get_device_name(),
                        torch=torch.__version__, rows=rows,
-                       findings=findings), f, indent=1)
+                       findings=findings, peers=peers), f, indent=1)
 
 
 if __name__ == "__main__":

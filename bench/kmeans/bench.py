@@ -21,9 +21,13 @@ Cake's kernels are examples/kmeans_assign.cake.mlir and the variants in
 examples/kmeans-variants/ (fp16 and bf16, D = 64, 128, 256, and batched
 ones that cover B > 1 in one launch).
 
+--shapes B:N:D:K,... replaces the issue's shapes (D any multiple of 8 up
+to 512, which only the dispatcher covers: pass --variants none).
+
 usage: bench.py --runtime libcake_runtime.so --bundles DIR
                 --peer DIR (holding the flash_kmeans package) [--out F]
-                [--variants ,_bn256_s2]
+                [--variants ,_bn256_s2 | none] [--dispatch DIR]
+                [--shapes 1:262144:96:1000,...]
 """
 import argparse
 import ctypes
@@ -71,6 +75,8 @@ def main():
     p.add_argument("--dispatch", default="",
                    help="also time the dispatcher (runtime/kmeans.c) over "
                    "the table in this folder, as family 'dispatch'")
+    p.add_argument("--shapes", default="",
+                   help="B:N:D:K,... instead of the issue's shapes")
     args = p.parse_args()
     sys.path.insert(0, args.peer)
     from flash_kmeans.assign_euclid_triton import euclid_assign_triton
@@ -81,7 +87,9 @@ def main():
     stream = torch.cuda.current_stream().cuda_stream
     handles = {}
 
-    variants = args.variants.split(",")
+    variants = [] if args.variants == "none" else args.variants.split(",")
+    if not variants and not args.dispatch:
+        sys.exit("bench.py: --variants none needs --dispatch")
     km = None
     if args.dispatch:
         from cake_kmeans import CakeKmeans
@@ -104,6 +112,9 @@ def main():
     shapes = [(32, 75600, 128, 1000), (1, 1048576, 128, 1024),
               (8, 65536, 128, 256), (1, 262144, 64, 4096),
               (4, 131072, 256, 2048)]
+    if args.shapes:
+        shapes = [tuple(int(v) for v in s.split(":"))
+                  for s in args.shapes.split(",")]
     for B, N, D, K in shapes:
         for dt in (torch.float16, torch.bfloat16):
             dname = "f16" if dt == torch.float16 else "bf16"
@@ -197,7 +208,7 @@ def main():
                              bad=bad, peer_differ=pdiffer, ok=ok))
             print(f"{B}x{N}x{D}x{K} {dname}: " + ", ".join(
                 f"{k} {t:.4f}" for k, t in med.items()), flush=True)
-            del x, c, cn, out, cargs, cake, peers
+            del x, c, cn, cake, peers
     print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} {'data':>6} "
           f"{'cake ms':>8} {'peer ms':>8} {'speedup':>7} {'TFLOP/s':>7} "
           f"{'differ':>6} {'bad':>4} {'peer differ':>11} variant")
