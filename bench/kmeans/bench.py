@@ -207,7 +207,8 @@ def main():
                              cake_tflops=flops / tc / 1e9, differ=differ,
                              bad=bad, peer_differ=pdiffer, ok=ok))
             print(f"{B}x{N}x{D}x{K} {dname}: " + ", ".join(
-                f"{k} {t:.4f}" for k, t in med.items()), flush=True)
+                f"{k} {t:.4f}" for k, t in med.items())
+                + f"; differ {differ} bad {bad}", flush=True)
             del x, c, cn, cake, peers
     print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} {'data':>6} "
           f"{'cake ms':>8} {'peer ms':>8} {'speedup':>7} {'TFLOP/s':>7} "

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Runs every bundle in a folder through cake-run with a timeout (issue #4:
+example kernels and the mutants that pass cake-verify must run on the GPU
+without a hang or fault).
+
+GEMM-shaped bundles (three 2-D arguments) run with `--check gemm` at two
+problems, ragged edges included; k-means assignment bundles (points,
+centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
+with the free dimensions taken from the bundle; anything else is listed as
+skipped. Each run is a child process with `--timeout-ms` and a wall-clock
+limit; the table counts passes, wrong results, faults and hangs.
+
+usage: run_bundles.py --cake-run BIN DIR [DIR ...] [--out F.json]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def problems(bundle):
+    args = bundle["args"]
+    shapes = [a.get("shape") for a in args]
+    if len(args) == 3 and all(s and len(s) == 2 for s in shapes):
+        return "gemm", [["0=1000x320", "1=700x320", "2=1000x700"],
+                        ["0=2048x1024", "1=2048x1024", "2=2048x2048"]]
+    if len(args) == 4 and shapes[0] and len(shapes[0]) in (2, 3):
+        d = shapes[0][-1] or 128
+        n, k = 70001, 1000
+        if len(shapes[0]) == 3:
+            return "kmeans", [[f"0=2x{n}x{d}", f"1=2x{k}x{d}", f"2=2x{k}",
+                               f"3=2x{n}"]]
+        return "kmeans", [[f"0={n}x{d}", f"1={k}x{d}", f"2={k}",
+                           f"3={n}"]]
+    return None, []
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cake-run", required=True)
+    p.add_argument("--out", default="")
+    p.add_argument("dirs", nargs="+")
+    a = p.parse_args()
+    rows = []
+    for d in a.dirs:
+        for f in sorted(os.listdir(d)):
+            if not f.endswith(".json") or f == "manifest.json":
+                continue
+            path = os.path.join(d, f)
+            bundle = json.load(open(path))
+            if "cubin" not in bundle:
+                continue
+            kind, probs = problems(bundle)
+            if not kind:
+                rows.append(dict(bundle=f, result="skipped"))
+                print(f"{f}: skipped (not GEMM- or k-means-shaped)")
+                continue
+            for prob in probs:
+                cmd = [a.cake_run, path] + sum((["--arg", x] for x in prob),
+                                               [])
+                cmd += ["--check", "gemm" if kind == "gemm" else "none",
+                        "--iters", "0", "--timeout-ms", "5000"]
+                try:
+                    r = subprocess.run(cmd, capture_output=True, text=True,
+                                       timeout=60)
+                    code, out = r.returncode, r.stdout + r.stderr
+                except subprocess.TimeoutExpired:
+                    code, out = 124, "no exit within 60 s"
+                if code == 0:
+                    result = "pass"
+                elif code == 124:
+                    result = "hang"
+                elif "FAIL" in out:
+                    result = "wrong"
+                else:
+                    result = "fault"
+                last = (out.strip().splitlines() or [""])[-1]
+                rows.append(dict(bundle=f, kind=kind, problem=" ".join(prob),
+                                 result=result, detail=last))
+                print(f"{f} [{' '.join(prob)}]: {result}: {last}", flush=True)
+    count = {}
+    for r in rows:
+        count[r["result"]] = count.get(r["result"], 0) + 1
+    print("runs:", ", ".join(f"{v} {k}" for k, v in sorted(count.items())))
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(rows, f, indent=1)
+    sys.exit(0 if set(count) <= {"pass", "skipped"} else 1)
+
+
+if __name__ == "__main__":
+    main()
