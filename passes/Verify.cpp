@@ -535,8 +535,8 @@ bool checkTiles(KernelFacts &f) {
 
 /// sync.deadlock: a bounded simulation of every role's hand-offs.
 struct Event {
-  enum Kind { Acquire, Commit, Wait, Release } kind;
-  unsigned pipe;
+  enum Kind { Acquire, Commit, Wait, Release, Barrier } kind;
+  unsigned pipe; ///< the pipe's index, or the named barrier's id
   Operation *op;
 };
 
@@ -553,6 +553,8 @@ void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
       out.push_back({Event::Wait, f.pipeIndex.lookup(w.getPipe()), &op});
     else if (auto r = dyn_cast<PipeReleaseOp>(op))
       out.push_back({Event::Release, f.pipeIndex.lookup(r.getPipe()), &op});
+    else if (auto bar = dyn_cast<BarrierSyncOp>(op))
+      out.push_back({Event::Barrier, unsigned(bar.getId()), &op});
     else if (isa<scf::ForOp, TilesOp>(op))
       for (int i = 0; i < unroll; ++i)
         for (Region &r : op.getRegions())
@@ -576,13 +578,29 @@ bool checkDeadlock(KernelFacts &f) {
     freeSlots.push_back(p.getType().getStages());
     full.push_back(0);
   }
+  // The roles that pass each named barrier: it opens when all of them
+  // stand at it.
+  llvm::DenseMap<unsigned, SmallVector<size_t>> participants;
+  for (size_t r = 0; r < seqs.size(); ++r) {
+    llvm::SmallDenseSet<unsigned> ids;
+    for (const Event &e : seqs[r])
+      if (e.kind == Event::Barrier && ids.insert(e.pipe).second)
+        participants[e.pipe].push_back(r);
+  }
   SmallVector<size_t> pc(seqs.size(), 0);
+  auto atBarrier = [&](size_t r, unsigned id) {
+    return pc[r] < seqs[r].size() && seqs[r][pc[r]].kind == Event::Barrier &&
+           seqs[r][pc[r]].pipe == id;
+  };
   auto enabled = [&](const Event &e) {
     switch (e.kind) {
     case Event::Acquire:
       return freeSlots[e.pipe] > 0;
     case Event::Wait:
       return full[e.pipe] > 0;
+    case Event::Barrier:
+      return llvm::all_of(participants[e.pipe],
+                          [&](size_t p) { return atBarrier(p, e.pipe); });
     default:
       return true;
     }
@@ -606,6 +624,12 @@ bool checkDeadlock(KernelFacts &f) {
         case Event::Release:
           ++freeSlots[e.pipe];
           break;
+        case Event::Barrier:
+          // Everyone else at the barrier passes it with this role.
+          for (size_t p : participants[e.pipe])
+            if (p != r)
+              ++pc[p];
+          break;
         }
       }
       done &= pc[r] == seqs[r].size();
@@ -624,6 +648,12 @@ bool checkDeadlock(KernelFacts &f) {
     if (pc[r] == seqs[r].size())
       continue;
     const Event &e = seqs[r][pc[r]];
+    if (e.kind == Event::Barrier) {
+      d.attachNote(e.op->getLoc())
+          << "role \"" << f.roles[r].getName() << "\" waits here at named "
+          << "barrier " << e.pipe << " for the other roles that pass it";
+      continue;
+    }
     bool acq = e.kind == Event::Acquire;
     d.attachNote(e.op->getLoc())
         << "role \"" << f.roles[r].getName() << "\" waits here for "
@@ -1011,15 +1041,17 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkFragmentRegisters(f);
       ok &= checkStageAccess(f);
       ok &= checkProxyFence(f);
-      ok &= checkNamedBarriers(f);
+      bool barriers = checkNamedBarriers(f);
+      ok &= barriers;
       ok &= checkExpectTx(f);
       bool balanced = checkHandoffBalance(f);
       ok &= balanced;
       ok &= checkTiles(f);
       bool counts = checkTripCounts(f);
       ok &= counts;
-      // A deadlock search over unbalanced hand-offs only repeats them.
-      if (balanced && counts)
+      // A deadlock search over unbalanced hand-offs or barriers only
+      // repeats them.
+      if (balanced && counts && barriers)
         ok &= checkDeadlock(f);
       // Rules registered at run time (e.g. written in C).
       for (const ExternalRule &rule : getExternalRules())

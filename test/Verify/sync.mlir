@@ -458,3 +458,44 @@ cake.kernel @serial_self_wait(%A: !cake.global<?x?xbf16>) attributes {target = #
     }
   }
 }
+
+// -----
+
+// A named barrier in the deadlock search: the consumer waits for a stage
+// before the barrier, the producer commits it only after the barrier.
+// expected-error @+2 {{[sync.deadlock] the roles can deadlock (found with every loop unrolled 3 times): every unfinished role waits}}
+// expected-note @+1 {{hint: release stages before waiting on more than the pipe holds, and do not make a producer wait on its own consumer}}
+cake.kernel @barrier_cycle() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "producer" warpgroups(1) {
+    // expected-note @+1 {{role "producer" waits here at named barrier 1 for the other roles that pass it}}
+    cake.barrier.sync id(1) threads(256)
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "consumer" warpgroups(1) {
+    // expected-note @+1 {{role "consumer" waits here for a full stage of pipe #0 (its producer has committed nothing new)}}
+    %t = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t : !cake.pipe<2>
+    cake.barrier.sync id(1) threads(256)
+  }
+}
+
+// -----
+
+// Near miss: the producer commits before the barrier.
+cake.kernel @barrier_after_commit() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "producer" warpgroups(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+    cake.barrier.sync id(1) threads(256)
+  }
+  cake.role "consumer" warpgroups(1) {
+    %t = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t : !cake.pipe<2>
+    cake.barrier.sync id(1) threads(256)
+  }
+}
