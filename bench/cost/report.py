@@ -3,8 +3,9 @@
 
   report.py --ledger run.jsonl --out search.svg
       cake-evolve's ledger: best predicted time so far against candidates
-      tried (ranked candidates as dots, the running best as a line), and
-      the stage each candidate reached.
+      tried (ranked candidates as dots, the running best as a line), the
+      measured candidates (after --import) predicted against measured
+      time, and the stage each candidate reached.
   report.py --study study.json --out study.svg
       bench/cost/study.py --out's file: predicted against measured time,
       one panel per problem, log-log, with the y = x line.
@@ -94,6 +95,26 @@ def ledger_report(path):
         body.append(f'<polyline points="{" ".join(line)}" fill="none" '
                     'stroke="#c0392b" stroke-width="2"/>')
     y = 380
+    measured = [r for r in rows if r.get("stage") == "measured"
+                and "predicted_ns" in r and r.get("ok")]
+    if measured:
+        vals = ([r["measured_ns"] / 1e3 for r in measured]
+                + [r["predicted_ns"] / 1e3 for r in measured])
+        lo, hi = min(vals) * 0.9, max(vals) * 1.1
+        p = Panel(70, 420, 300, 300, (lo, hi), (lo, hi), logx=True, logy=True)
+        best = min(measured, key=lambda r: r["measured_ns"])
+        body += p.frame(f"measured on the GPU: {len(measured)} candidates "
+                        f"(best {best['id']} {best['measured_ns'] / 1e3:.1f} us)",
+                        "measured time (us)", "predicted time (us)")
+        body.append(f'<line x1="{p.px(lo)}" y1="{p.py(lo)}" x2="{p.px(hi)}" '
+                    f'y2="{p.py(hi)}" stroke="#bbb" stroke-dasharray="4 3"/>')
+        for r in measured:
+            m, t = r["measured_ns"] / 1e3, r["predicted_ns"] / 1e3
+            color = "#c0392b" if r is best else "#2e86c1"
+            body.append(f'<circle cx="{p.px(m):.1f}" cy="{p.py(t):.1f}" r="3" '
+                        f'fill="{color}"><title>{esc(r["id"])}: {m:.1f} us '
+                        f'measured, {t:.1f} us predicted</title></circle>')
+        y = 780
     for k, v in sorted(stages.items()):
         body.append(f'<text x="70" y="{y}" font-size="12">{esc(k)}: {v}</text>')
         y += 16
