@@ -424,6 +424,11 @@ LogicalResult MmaOp::verify() {
   if (!isValidAccumulator(in, acc.getElementType()))
     return emitRuleError(*this, RuleId::HwWgmmaShape)
            << in << " operands cannot accumulate into " << acc.getElementType();
+  // wgmma's immediate operand scale (-1) exists for f16 and bf16 only.
+  if (getNegate() && (getKind() != MmaKind::wgmma || !(in.isF16() || in.isBF16())))
+    return emitRuleError(*this, RuleId::HwWgmmaShape)
+           << "negate needs wgmma on f16 or bf16 operands, got "
+           << stringifyMmaKind(getKind()) << " on " << in;
 
   // The tile must be a whole number of hardware instructions. Every family
   // takes 32 bytes of K per instruction (k16 for 16-bit types, k32 for 8-bit,

@@ -1192,7 +1192,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
     Value db = descAt(bBase, kk * instrK * eltBytes);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
-        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleOut::one,
+        op.getNegate() ? NVVM::WGMMAScaleIn::neg : NVVM::WGMMAScaleIn::one,
         NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
         NVVM::MMAIntOverflowAttr());
   }

@@ -425,14 +425,21 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
       : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
         !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
     ```
+
+    `negate` computes `result = acc - A · Bᵀ` at no cost (wgmma's operand
+    scale of -1, 16-bit floating-point operands): an epilogue that needs
+    `c - 2 x·y` can start the accumulator at `c / 2` instead of mapping
+    every element afterwards. (The k-means assignment written that way ran
+    slower on the H200, its norms' load now ahead of the mma:
+    docs/benchmarks.md, k-means run 6.)
   }];
-  let arguments = (ins Cake_MmaKind:$kind,
+  let arguments = (ins Cake_MmaKind:$kind, UnitAttr:$negate,
                        Cake_RingType:$a, Cake_StageType:$aStage,
                        Cake_RingType:$b, Cake_StageType:$bStage,
                        Cake_FragType:$acc);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $kind $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $acc attr-dict `:`
+    $kind (`negate` $negate^)? $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $acc attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
   let hasVerifier = 1;
