@@ -1,9 +1,10 @@
 //===- Tactics.cpp - Rewrites that each change one decision ---------------===//
 //
 // The tactics cake-evolve composes: stage count, swizzle, register budget,
-// raster order, schedule kind, tile shape, warp specialization. Each changes the types or attributes that
-// hold one decision; every use sees the change through its operand types,
-// and the pass manager's verifier re-checks the op contracts after each.
+// raster order, schedule kind, tile shape, warp specialization. Each
+// changes the types, attributes or roles that hold one decision; every use
+// sees the change through its operand types, and the pass manager's
+// verifier re-checks the op contracts after each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -324,7 +325,7 @@ struct WarpSpecializePass
       if (Operation *parent = op->getParentOp(); parent != role.getOperation())
         work.push_back(parent);
       ValueRange operands = op->getOperands();
-      if (auto f = dyn_cast<scf::ForOp>(op))
+      if (isa<scf::ForOp>(op))
         operands = op->getOperands().take_front(3); // bounds, not inits
       for (Value v : operands) {
         if (Operation *def = v.getDefiningOp()) {

@@ -301,20 +301,20 @@ bool checkPipeRoles(KernelFacts &f) {
     // is sync.deadlock's question.
     if (producers.size() == 1 && consumers.size() == 1 &&
         producers.front() == consumers.front()) {
-      Operation *untilled = nullptr;
+      Operation *unfilled = nullptr;
       f.kernel.walk([&](PipeAcquireOp a) {
-        if (a.getPipe() == pipe.getResult() && !untilled &&
+        if (a.getPipe() == pipe.getResult() && !unfilled &&
             llvm::none_of(a.getStage().getUsers(),
                           [](Operation *u) { return isa<TmaLoadOp>(u); }))
-          untilled = a;
+          unfilled = a;
       });
-      if (untilled) {
+      if (unfilled) {
         InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
                                << "pipe #" << index
                                << " is both produced and consumed by role \""
                                << RoleOp(producers.front()).getName()
                                << "\", which fills a stage without TMA";
-        d.attachNote(untilled->getLoc()) << "stage acquired here";
+        d.attachNote(unfilled->getLoc()) << "stage acquired here";
         d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
         d.attachNote(pipe.getLoc())
             << "hint: fill the stage with cake.tma.load, or move the "

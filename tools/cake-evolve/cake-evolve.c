@@ -8,7 +8,7 @@
 |*      model ranks the legal candidates;                                     *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
 |* Stage 3 runs on a GPU host without MLIR: --export DIR lowers the top       *|
-|* candidates to bundles with a manifest; bench/cost/measure.py --manifest    *|
+|* candidates and the seed to bundles with a manifest; measure.py --manifest  *|
 |* screens each in a child cake-run with a timeout and times the rest;        *|
 |* --import RESULTS adds the measurements to the ledger and reports the cost  *|
 |* model's rank quality, the failures (proposed rules) and large              *|
