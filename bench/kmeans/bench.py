@@ -63,6 +63,15 @@ def check(ids, x, c):
     return int((~same).sum()), int(bad.sum()) + out_of_range
 
 
+def check_batch(ids, x, c):
+    """check() summed over the batch of [B, N] ids, [B, N, D] points."""
+    differ = bad = 0
+    for b in range(x.shape[0]):
+        d, w = check(ids[b], x[b], c[b])
+        differ, bad = differ + d, bad + w
+    return differ, bad
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
@@ -151,12 +160,8 @@ def main():
                     print(f"{B}x{N}x{D}x{K} {dname}{v}: "
                           f"{rt.cakeRtLastError().decode()}", flush=True)
                     os._exit(124)
-                dv = 0
-                for b in range(B):
-                    d_, b_ = check(out[b], x[b], c[b])
-                    dv += d_
-                    bad += b_
-                differ = max(differ, dv)  # the worst variant
+                dv, bv = check_batch(out, x, c)
+                differ, bad = max(differ, dv), bad + bv  # the worst variant
                 cake[v or "base"] = launch
             if km is not None:
                 out = torch.full((B, N), -7, device="cuda", dtype=torch.int32)
@@ -166,12 +171,8 @@ def main():
                     print(f"dispatch: {rt.cakeRtLastError().decode()}",
                           flush=True)
                     os._exit(124)
-                dv = 0
-                for b in range(B):
-                    d_, b_ = check(out[b], x[b], c[b])
-                    dv += d_
-                    bad += b_
-                differ = max(differ, dv)
+                dv, bv = check_batch(out, x, c)
+                differ, bad = max(differ, dv), bad + bv
                 cake["dispatch"] = launch
                 print(f"  dispatch chose {km.choose(dname, B, N, D, K)[0]}",
                       flush=True)
@@ -188,8 +189,7 @@ def main():
             for name, fn in peers.items():
                 pids = fn()  # the autotuned peer tunes here, before timing
                 torch.cuda.synchronize()
-                pdiffer = max(pdiffer, sum(check(pids[b], x[b], c[b])[0]
-                                           for b in range(B)))
+                pdiffer = max(pdiffer, check_batch(pids, x, c)[0])
             times = {k: [] for k in list(cake) + ["peer " + k for k in peers]}
             for _ in range(args.rounds):
                 for k, fn in cake.items():
