@@ -789,17 +789,8 @@ LogicalResult Interpreter::run() {
         1, p.stages - (deferred ? int64_t(mmaInFlight) : 0));
     // A role that fills its own pipe fills each stage just before it
     // waits on it: nothing is in flight ahead, whatever the depth.
-    if (def) {
-      Operation *producer = nullptr, *consumer = nullptr;
-      for (Operation *user : def->getUsers()) {
-        if (isa<PipeAcquireOp>(user))
-          producer = user->getParentOfType<RoleOp>();
-        if (isa<PipeWaitOp>(user))
-          consumer = user->getParentOfType<RoleOp>();
-      }
-      if (producer && producer == consumer)
-        p.stagesInFlight = 1;
-    }
+    if (auto pipe = dyn_cast_or_null<PipeOp>(def); pipe && selfFillingRole(pipe))
+      p.stagesInFlight = 1;
     p.stepsPerTile = acc.steps;
     p.stageBytes = acc.stageBytes;
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;

@@ -316,3 +316,14 @@ int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
   // Addresses, indices, loop counters and the epilogue's temporaries.
   return alignTo(std::max<int64_t>(need + 32, 32), 8);
 }
+
+RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
+  RoleOp producer, consumer;
+  for (Operation *user : pipe->getUsers()) {
+    if (isa<PipeAcquireOp>(user))
+      producer = user->getParentOfType<RoleOp>();
+    if (isa<PipeWaitOp>(user))
+      consumer = user->getParentOfType<RoleOp>();
+  }
+  return producer && producer == consumer ? producer : RoleOp();
+}

@@ -295,14 +295,9 @@ bool isProducerSide(Operation *op) {
 
 /// Whether `role` acquires and waits on the same pipe.
 bool fillsOwnPipe(RoleOp role) {
-  llvm::DenseSet<Value> acquired, waited;
-  role.walk([&](Operation *op) {
-    if (auto a = dyn_cast<PipeAcquireOp>(op))
-      acquired.insert(a.getPipe());
-    if (auto w = dyn_cast<PipeWaitOp>(op))
-      waited.insert(w.getPipe());
-  });
-  return llvm::any_of(acquired, [&](Value p) { return waited.contains(p); });
+  auto kernel = role->getParentOfType<KernelOp>();
+  return llvm::any_of(kernel.getBody().front().getOps<PipeOp>(),
+                      [&](PipeOp p) { return selfFillingRole(p) == role; });
 }
 
 struct WarpSpecializePass

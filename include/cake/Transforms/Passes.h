@@ -54,6 +54,10 @@ LoopFragmentRegisters loopFragmentRegisters(scf::ForOp loop, int64_t threads);
 /// An estimate (ptxas decides), used for occupancy where nothing caps it.
 int64_t estimateRoleRegisters(RoleOp role);
 
+/// The role that both acquires and waits on `pipe` (a kernel that is not
+/// warp specialized), or null when producer and consumer differ.
+RoleOp selfFillingRole(PipeOp pipe);
+
 /// Checks that a wgmma's operands can be described by shared-memory
 /// descriptors ([hw.mma-smem-descriptor]).
 LogicalResult verifyWgmmaOperands(MmaOp op);
