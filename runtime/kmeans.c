@@ -1,23 +1,23 @@
 /*===- kmeans.c - k-means assignment entry point --------------------------===*\
 |*                                                                            *|
-|* cake_kmeans.h over the dispatch table (kmeans_table.c) and the runtime's   *|
-|* bundle loading and launch.                                                 *|
+|* cake_kmeans.h over the dispatch table (kmeans_table.c), the runtime's     *|
+|* bundle loading and launch, and the centroid update (kmeans_update.c).     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-rt/cake_kmeans.h"
 #include "kmeans_table.h"
+#include "kmeans_update.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message);
-
 struct CakeKmeans {
   char dir[1024];
   KmeansTable table;
   CakeRtBundle **bundles; /* per table entry, loaded on first use */
+  KmeansUpdate *update;   /* loaded on first use */
 };
 
 CakeRtStatus cakeKmeansOpen(const char *dir, CakeKmeans **out) {
@@ -60,6 +60,7 @@ void cakeKmeansClose(CakeKmeans *k) {
     if (k->bundles[i])
       cakeRtBundleDestroy(k->bundles[i]);
   free(k->bundles);
+  kmeansUpdateDestroy(k->update);
   kmeansTableFree(&k->table);
   free(k);
 }
@@ -129,4 +130,98 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
     args[3] = tensor(out, 1, os);
   }
   return cakeRtLaunch(k->bundles[i], args, 4, stream);
+}
+
+/*===--- Centroid update and Lloyd's loop ---------------------------------===*/
+
+/* The update's limits (kmeansCheckUpdate), x's alignment for 16-byte row
+ * loads, and the kernels loaded. */
+static CakeRtStatus checkUpdate(CakeKmeans *k, const char *dtype, int64_t B,
+                                int64_t N, int64_t D, int64_t K, uint64_t x,
+                                int *bf16) {
+  char err[512];
+  if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
+    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+  *bf16 = !strcmp(dtype, "bf16");
+  if (x % 16)
+    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
+                          "k-means: x must be 16-byte aligned");
+  if (!k->update)
+    return kmeansUpdateCreate(&k->update);
+  return CAKE_RT_SUCCESS;
+}
+
+CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
+                              int64_t N, int64_t D, int64_t K, uint64_t x,
+                              uint64_t assignments, uint64_t centroidsOld,
+                              uint64_t centroidsNew, uint64_t centroidNorms,
+                              uint64_t maxShift, void *stream) {
+  int bf16;
+  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16);
+  if (s != CAKE_RT_SUCCESS)
+    return s;
+  return kmeansUpdateRun(k->update, bf16, B, N, D, K, x, assignments,
+                         centroidsOld, centroidsNew, centroidNorms, maxShift,
+                         (CUstream)stream);
+}
+
+/* Waits for the stream; a kernel that runs this long has hung. */
+#define LLOYD_SYNC_TIMEOUT_MS 60000
+
+CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
+                             int64_t N, int64_t D, int64_t K, uint64_t x,
+                             uint64_t centroids, uint64_t assignments,
+                             int maxIters, float tol, int *iterations,
+                             float *shift, void *stream) {
+  int bf16;
+  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16);
+  if (s != CAKE_RT_SUCCESS)
+    return s;
+  if (maxIters < 1)
+    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
+                          "k-means: maxIters must be at least 1");
+  size_t cBytes = (size_t)(B * K * D) * 2;
+  CUdeviceptr other, norms, shiftDev;
+  if ((s = kmeansScratch(k->update, 0, cBytes, &other)) ||
+      (s = kmeansScratch(k->update, 1, (size_t)(B * K) * 4, &norms)) ||
+      (s = kmeansScratch(k->update, 2, 4, &shiftDev)))
+    return s;
+  CUstream st = (CUstream)stream;
+  if ((s = kmeansNorms(k->update, bf16, B, K, D, centroids, norms, st)))
+    return s;
+  CUdeviceptr cur = centroids, next = other;
+  float lastShift = 0.f;
+  int it = 0;
+  while (it < maxIters) {
+    if ((s = cakeKmeansAssign(k, dtype, B, N, D, K, x, cur, norms,
+                              assignments, stream)) ||
+        (s = kmeansUpdateRun(k->update, bf16, B, N, D, K, x, assignments, cur,
+                             next, norms, shiftDev, st)))
+      return s;
+    ++it;
+    CUdeviceptr t = cur;
+    cur = next;
+    next = t;
+    /* The convergence test reads the shift on the host: one sync per round,
+     * made only when a tolerance can stop the loop. */
+    if (tol > 0.f) {
+      CAKE_RT_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
+      if ((s = cakeRtSynchronize(stream, LLOYD_SYNC_TIMEOUT_MS)))
+        return s;
+      if (lastShift < tol)
+        break;
+    }
+  }
+  if (cur != centroids)
+    CAKE_RT_CHECK_CU(cuMemcpyDtoDAsync(centroids, cur, cBytes, st));
+  if (shift && tol <= 0.f) {
+    CAKE_RT_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
+    if ((s = cakeRtSynchronize(stream, LLOYD_SYNC_TIMEOUT_MS)))
+      return s;
+  }
+  if (shift)
+    *shift = lastShift;
+  if (iterations)
+    *iterations = it;
+  return CAKE_RT_SUCCESS;
 }

@@ -69,24 +69,52 @@ void kmeansTableFree(KmeansTable *table) {
   table->numEntries = 0;
 }
 
-const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
-                                     const char *dtype, int64_t B, int64_t N,
-                                     int64_t D, int64_t K, char *err,
-                                     size_t errLength) {
+/* The limits the assignment and the update share. */
+static int checkShape(int64_t B, int64_t N, int64_t D, int64_t K, char *err,
+                      size_t errLength) {
   if (B < 1 || N < 1 || K < 1) {
     snprintf(err, errLength,
              "k-means: B, N and K must be at least 1 (got B=%lld N=%lld "
              "K=%lld)",
              (long long)B, (long long)N, (long long)K);
-    return NULL;
+    return 0;
   }
   if (D < 8 || D > 512 || D % 8 != 0) {
     snprintf(err, errLength,
              "k-means: D=%lld is not supported: D must be a multiple of 8 "
              "(rows 16-byte aligned for TMA) from 8 to 512",
              (long long)D);
-    return NULL;
+    return 0;
   }
+  return 1;
+}
+
+int kmeansCheckUpdate(const char *dtype, int64_t B, int64_t N, int64_t D,
+                      int64_t K, char *err, size_t errLength) {
+  if (!dtype || (strcmp(dtype, "f16") && strcmp(dtype, "bf16"))) {
+    snprintf(err, errLength,
+             "k-means: dtype '%s' is not supported (f16 or bf16)",
+             dtype ? dtype : "(null)");
+    return 0;
+  }
+  if (!checkShape(B, N, D, K, err, errLength))
+    return 0;
+  if (B > 65535 || B * N > INT32_MAX || B * K > INT32_MAX) {
+    snprintf(err, errLength,
+             "k-means: the centroid update needs B <= 65535 and B*N, B*K "
+             "below 2^31 (got B=%lld N=%lld K=%lld)",
+             (long long)B, (long long)N, (long long)K);
+    return 0;
+  }
+  return 1;
+}
+
+const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
+                                     const char *dtype, int64_t B, int64_t N,
+                                     int64_t D, int64_t K, char *err,
+                                     size_t errLength) {
+  if (!checkShape(B, N, D, K, err, errLength))
+    return NULL;
   int slices = (int)((D + 63) / 64);
   int batched = B > 1;
   for (int i = 0; i < table->numEntries; ++i) {

@@ -37,4 +37,10 @@ const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
                                      int64_t D, int64_t K, char *err,
                                      size_t errLength);
 
+/* 1 if the centroid update (and so Lloyd's loop) takes the problem, else 0
+ * with the reason in `err`: dtype f16 or bf16, the assignment's limits on
+ * B, N, D, K, and 32-bit positions (B*N, B*K < 2^31, B <= 65535). */
+int kmeansCheckUpdate(const char *dtype, int64_t B, int64_t N, int64_t D,
+                      int64_t K, char *err, size_t errLength);
+
 #endif /* CAKE_RT_KMEANS_TABLE_H */

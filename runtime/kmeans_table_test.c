@@ -1,7 +1,8 @@
 /*===- kmeans_table_test.c - The dispatch table, tested without a GPU -----===*\
 |*                                                                            *|
 |* kmeans-table-test TABLE.json DTYPE:B:N:D:K ...  prints the bundle chosen   *|
-|* for each problem, or the reason none is. See test/Runtime/.                *|
+|* for each problem, or the reason none is; update:DTYPE:B:N:D:K whether the  *|
+|* centroid update takes it. See test/Runtime/.                               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -35,9 +36,17 @@ int main(int argc, char **argv) {
   for (int i = 2; i < argc; ++i) {
     char dtype[8];
     long long B, N, D, K;
-    if (sscanf(argv[i], "%7[^:]:%lld:%lld:%lld:%lld", dtype, &B, &N, &D,
-               &K) != 5) {
-      printf("%s: expected DTYPE:B:N:D:K\n", argv[i]);
+    int update = !strncmp(argv[i], "update:", 7);
+    if (sscanf(argv[i] + (update ? 7 : 0), "%7[^:]:%lld:%lld:%lld:%lld",
+               dtype, &B, &N, &D, &K) != 5) {
+      printf("%s: expected [update:]DTYPE:B:N:D:K\n", argv[i]);
+      continue;
+    }
+    if (update) {
+      if (kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
+        printf("%s: ok\n", argv[i]);
+      else
+        printf("%s: error: %s\n", argv[i], err);
       continue;
     }
     const KmeansEntry *e =

@@ -6,6 +6,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-rt/cake_runtime.h"
+#include "runtime_internal.h"
 
 #include <cjson/cJSON.h>
 #include <cuda.h>
@@ -75,25 +76,17 @@ static CakeRtStatus fail(CakeRtStatus status, const char *fmt, ...) {
   return status;
 }
 
-/* For the runtime's other files (kmeans.c): set the last error. */
 CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message) {
   return fail(status, "%s", message);
 }
 
-static CakeRtStatus cudaFail(CUresult r, const char *what) {
+CakeRtStatus cakeRtCudaFail(CUresult r, const char *what) {
   const char *name = NULL, *msg = NULL;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &msg);
   return fail(CAKE_RT_ERROR_CUDA, "%s failed: %s (%s)", what, name ? name : "?",
               msg ? msg : "?");
 }
-
-#define CHECK_CU(call)                                                         \
-  do {                                                                         \
-    CUresult r_ = (call);                                                      \
-    if (r_ != CUDA_SUCCESS)                                                    \
-      return cudaFail(r_, #call);                                              \
-  } while (0)
 
 /*===--- Bundle parsing ---------------------------------------------------===*/
 
@@ -302,16 +295,16 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
   return CAKE_RT_SUCCESS;
 }
 
-static CakeRtStatus ensureContext(void) {
-  CHECK_CU(cuInit(0));
+CakeRtStatus cakeRtEnsureContext(void) {
+  CAKE_RT_CHECK_CU(cuInit(0));
   CUcontext ctx = NULL;
-  CHECK_CU(cuCtxGetCurrent(&ctx));
+  CAKE_RT_CHECK_CU(cuCtxGetCurrent(&ctx));
   if (ctx)
     return CAKE_RT_SUCCESS;
   CUdevice dev;
-  CHECK_CU(cuDeviceGet(&dev, 0));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  CAKE_RT_CHECK_CU(cuDeviceGet(&dev, 0));
+  CAKE_RT_CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CAKE_RT_CHECK_CU(cuCtxSetCurrent(ctx));
   return CAKE_RT_SUCCESS;
 }
 
@@ -332,29 +325,30 @@ CakeRtStatus cakeRtBundleLoadFromMemory(const char *json, size_t length,
   CakeRtStatus s = parseBundle(b, doc, &cubin, &cubinLen);
   cJSON_Delete(doc);
   if (s == CAKE_RT_SUCCESS)
-    s = ensureContext();
+    s = cakeRtEnsureContext();
   if (s == CAKE_RT_SUCCESS) {
     CUresult r = cuModuleLoadData(&b->module, cubin);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuModuleLoadData");
+      s = cakeRtCudaFail(r, "cuModuleLoadData");
   }
   free(cubin);
   if (s == CAKE_RT_SUCCESS) {
     CUresult r = cuModuleGetFunction(&b->function, b->module, b->entry);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuModuleGetFunction");
+      s = cakeRtCudaFail(r, "cuModuleGetFunction");
   }
   if (s == CAKE_RT_SUCCESS) {
     CUresult r = cuFuncSetAttribute(
         b->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         (int)b->smemBytes);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+      s = cakeRtCudaFail(r,
+                         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   }
   if (s == CAKE_RT_SUCCESS && b->numTma > 0) {
     CUresult r = cuMemAlloc(&b->descriptors, (size_t)b->numTma * 128);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuMemAlloc(descriptors)");
+      s = cakeRtCudaFail(r, "cuMemAlloc(descriptors)");
   }
   if (s == CAKE_RT_SUCCESS) {
     CUdevice dev;
@@ -363,7 +357,7 @@ CakeRtStatus cakeRtBundleLoadFromMemory(const char *json, size_t length,
       r = cuDeviceGetAttribute(&b->numSMs,
                                CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+      s = cakeRtCudaFail(r, "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
   }
   if (s != CAKE_RT_SUCCESS) {
     cakeRtBundleDestroy(b);
@@ -492,7 +486,7 @@ static CakeRtStatus encodeTma(const CakeRtBundle *b, int i,
     swz = CU_TENSOR_MAP_SWIZZLE_64B;
   else if (t->swizzle == 32)
     swz = CU_TENSOR_MAP_SWIZZLE_32B;
-  CHECK_CU(cuTensorMapEncodeTiled(
+  CAKE_RT_CHECK_CU(cuTensorMapEncodeTiled(
       out, spec->dtype, (cuuint32_t)rank, (void *)(uintptr_t)a->data, dims,
       strides, box, estrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
@@ -520,8 +514,8 @@ CakeRtStatus cakeRtLaunch(CakeRtBundle *b, const CakeRtArg *args, int n,
       (!b->haveUploaded ||
        memcmp(maps, b->uploaded, sizeof(CUtensorMap) * b->numTma) != 0)) {
     /* A launch still in flight may read the old descriptors. */
-    CHECK_CU(cuStreamSynchronize((CUstream)stream));
-    CHECK_CU(cuMemcpyHtoD(b->descriptors, maps,
+    CAKE_RT_CHECK_CU(cuStreamSynchronize((CUstream)stream));
+    CAKE_RT_CHECK_CU(cuMemcpyHtoD(b->descriptors, maps,
                           sizeof(CUtensorMap) * (size_t)b->numTma));
     memcpy(b->uploaded, maps, sizeof(CUtensorMap) * (size_t)b->numTma);
     b->haveUploaded = 1;
@@ -552,7 +546,7 @@ CakeRtStatus cakeRtLaunch(CakeRtBundle *b, const CakeRtArg *args, int n,
     }
     ptrs[i] = &values[i];
   }
-  CHECK_CU(cuLaunchKernel(b->function, (unsigned)grid, 1, 1,
+  CAKE_RT_CHECK_CU(cuLaunchKernel(b->function, (unsigned)grid, 1, 1,
                           (unsigned)b->block[0], (unsigned)b->block[1],
                           (unsigned)b->block[2], (unsigned)b->smemBytes,
                           (CUstream)stream, ptrs, NULL));
@@ -567,7 +561,7 @@ CakeRtStatus cakeRtSynchronize(void *stream, int64_t timeoutMs) {
     if (r == CUDA_SUCCESS)
       return CAKE_RT_SUCCESS;
     if (r != CUDA_ERROR_NOT_READY)
-      return cudaFail(r, "kernel execution (cuStreamQuery)");
+      return cakeRtCudaFail(r, "kernel execution (cuStreamQuery)");
     clock_gettime(CLOCK_MONOTONIC, &now);
     int64_t ms = (now.tv_sec - start.tv_sec) * 1000 +
                  (now.tv_nsec - start.tv_nsec) / 1000000;
@@ -606,14 +600,14 @@ CakeRtStatus cakeRtTime(CakeRtBundle *b, const CakeRtArg *args, int n,
   for (; made <= iterations; ++made) {
     CUresult r = cuEventCreate(&ev[made], CU_EVENT_DEFAULT);
     if (r != CUDA_SUCCESS) {
-      s = cudaFail(r, "cuEventCreate");
+      s = cakeRtCudaFail(r, "cuEventCreate");
       break;
     }
   }
   for (int i = 0; s == CAKE_RT_SUCCESS && i < iterations; ++i) {
     CUresult r = cuEventRecord(ev[i], (CUstream)stream);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuEventRecord");
+      s = cakeRtCudaFail(r, "cuEventRecord");
     else
       s = cakeRtLaunch(b, args, n, stream);
   }
@@ -622,12 +616,12 @@ CakeRtStatus cakeRtTime(CakeRtBundle *b, const CakeRtArg *args, int n,
     if (r == CUDA_SUCCESS)
       r = cuEventSynchronize(ev[iterations]);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuEventSynchronize");
+      s = cakeRtCudaFail(r, "cuEventSynchronize");
   }
   for (int i = 0; s == CAKE_RT_SUCCESS && i < iterations; ++i) {
     CUresult r = cuEventElapsedTime(&times[i], ev[i], ev[i + 1]);
     if (r != CUDA_SUCCESS)
-      s = cudaFail(r, "cuEventElapsedTime");
+      s = cakeRtCudaFail(r, "cuEventElapsedTime");
   }
   for (int i = 0; i < made; ++i)
     cuEventDestroy(ev[i]);

@@ -2,6 +2,8 @@
 
     km = CakeKmeans("/path/libcake_runtime.so", "/path/to/table-dir")
     ids = km.assign(x, c)            # x [B, N, D] or [N, D], c likewise
+    new_c = km.update(x, ids, c)     # means of the clusters (empty: c)
+    ids, c, iters = km.lloyd(x, c0, max_iters=10, tol=0.0)
     km.choose("f16", B, N, D, K)     # (bundle, evidence) the table picks
 
 The table folder holds kmeans-table.json and the bundles it names
@@ -26,6 +28,15 @@ class CakeKmeans:
         self.rt.cakeKmeansAssign.argtypes = [
             ctypes.c_void_p, ctypes.c_char_p] + [ctypes.c_int64] * 4 + [
             ctypes.c_uint64] * 4 + [ctypes.c_void_p]
+        self.rt.cakeKmeansUpdate.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p] + [ctypes.c_int64] * 4 + [
+            ctypes.c_uint64] * 6 + [ctypes.c_void_p]
+        self.rt.cakeKmeansLloyd.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p] + [ctypes.c_int64] * 4 + [
+            ctypes.c_uint64] * 3 + [ctypes.c_int, ctypes.c_float,
+                                    ctypes.POINTER(ctypes.c_int),
+                                    ctypes.POINTER(ctypes.c_float),
+                                    ctypes.c_void_p]
         self.rt.cakeKmeansClose.argtypes = [ctypes.c_void_p]
         self.handle = ctypes.c_void_p()
         if self.rt.cakeKmeansOpen(table_dir.encode(),
@@ -65,6 +76,52 @@ class CakeKmeans:
                 ctypes.c_void_p(stream)) != 0:
             raise self._error()
         return out if batched else out[0]
+
+    @staticmethod
+    def _batched(x, c):
+        xb = x if x.dim() == 3 else x.unsqueeze(0)
+        cb = c if c.dim() == 3 else c.unsqueeze(0)
+        dtype = {torch.float16: "f16", torch.bfloat16: "bf16"}.get(x.dtype)
+        if dtype is None or c.dtype != x.dtype:
+            raise TypeError("x and c must both be float16 or bfloat16")
+        return xb.contiguous(), cb.contiguous(), dtype
+
+    def update(self, x, ids, c, c_norms=None, max_shift=None):
+        """Means of the clusters `ids` gives (empty ones keep c); also
+        ||new||^2 into c_norms and the largest shift into max_shift (f32
+        tensors of [B, K] and [1]) when given."""
+        xb, cb, dtype = self._batched(x, c)
+        B, N, D = xb.shape
+        K = cb.shape[1]
+        ids = ids.reshape(B, N).to(torch.int32).contiguous()
+        out = torch.empty_like(cb)
+        stream = torch.cuda.current_stream().cuda_stream
+        if self.rt.cakeKmeansUpdate(
+                self.handle, dtype.encode(), B, N, D, K, xb.data_ptr(),
+                ids.data_ptr(), cb.data_ptr(), out.data_ptr(),
+                0 if c_norms is None else c_norms.data_ptr(),
+                0 if max_shift is None else max_shift.data_ptr(),
+                ctypes.c_void_p(stream)) != 0:
+            raise self._error()
+        return out if c.dim() == 3 else out[0]
+
+    def lloyd(self, x, c0, max_iters=10, tol=0.0):
+        """Lloyd's loop from c0 (not modified): (ids, centroids, rounds)."""
+        xb, cb, dtype = self._batched(x, c0)
+        B, N, D = xb.shape
+        K = cb.shape[1]
+        c = cb.clone()
+        ids = torch.empty(B, N, device=x.device, dtype=torch.int32)
+        iters, shift = ctypes.c_int(), ctypes.c_float()
+        stream = torch.cuda.current_stream().cuda_stream
+        if self.rt.cakeKmeansLloyd(
+                self.handle, dtype.encode(), B, N, D, K, xb.data_ptr(),
+                c.data_ptr(), ids.data_ptr(), max_iters, tol,
+                ctypes.byref(iters), None, ctypes.c_void_p(stream)) != 0:
+            raise self._error()
+        if x.dim() == 2:
+            ids, c = ids[0], c[0]
+        return ids, c, iters.value
 
     def __del__(self):
         if getattr(self, "handle", None):

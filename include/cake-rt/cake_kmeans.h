@@ -1,8 +1,9 @@
 /*===- cake-rt/cake_kmeans.h - k-means assignment entry point -----*- C -*-===*\
 |*                                                                            *|
-|* The nearest centroid of every point, on the GPU, through the kernel a      *|
-|* dispatch table chooses for the problem (kmeans-table.json beside its       *|
-|* bundles; scripts/gen-kmeans-table.py writes both). C11, no MLIR.           *|
+|* k-means on the GPU: the nearest centroid of every point through the Cake  *|
+|* kernel a dispatch table chooses for the problem (kmeans-table.json beside *|
+|* its bundles; scripts/gen-kmeans-table.py writes both), the centroid       *|
+|* update, and Lloyd's loop over both. C11, no MLIR.                         *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -37,6 +38,35 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K, uint64_t x,
                               uint64_t centroids, uint64_t centroidNorms,
                               uint64_t out, void *stream);
+
+/* centroidsNew[b][k] = the mean of the points x[b][n] with
+ * assignments[b][n] == k, summed in fp32 and rounded to `dtype`; a cluster
+ * with no points keeps centroidsOld[b][k] (as flash-kmeans does). Points
+ * whose id is outside [0, K) are ignored. Optional (0 to skip):
+ * centroidNorms [B][K] f32 receives ||new||^2 and maxShift (one f32) the
+ * largest ||new - old|| over all b, k. The sums go through a counting sort
+ * of the assignments, so a skewed clustering costs no atomic contention.
+ * x must be 16-byte aligned. Launched on `stream`; returns when queued. */
+CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
+                              int64_t N, int64_t D, int64_t K, uint64_t x,
+                              uint64_t assignments, uint64_t centroidsOld,
+                              uint64_t centroidsNew, uint64_t centroidNorms,
+                              uint64_t maxShift, void *stream);
+
+/* Lloyd's algorithm: up to maxIters rounds of assignment and update,
+ * starting from `centroids` [B][K][D], which receives the final centroids.
+ * `assignments` [B][N] i32 receives the last round's assignment (made with
+ * the centroids before that round's update, as flash-kmeans returns it).
+ * With tol > 0 the loop stops after the first round whose largest centroid
+ * shift is below tol (one host sync per round); with tol <= 0 it runs
+ * maxIters rounds without syncing. *iterations and *shift (may be NULL):
+ * rounds run, last round's largest shift. Returns when the work is queued,
+ * or finished when tol > 0 or shift is requested. */
+CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
+                             int64_t N, int64_t D, int64_t K, uint64_t x,
+                             uint64_t centroids, uint64_t assignments,
+                             int maxIters, float tol, int *iterations,
+                             float *shift, void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Cake's centroid update and Lloyd loop beside flash-kmeans, one run.
+
+For each of the issue's shapes and fp16 / bf16, on fresh random data
+(Gaussian noise; Gaussian blobs for B=1, N=1048576):
+
+  update  Cake's cakeKmeansUpdate (runtime/kmeans_update.cu through the
+          runtime) and the peer's triton_centroid_update_sorted_euclid
+          (torch.sort + its chunk kernel), both from the same assignment
+          (Cake's, of the initial centroids). Checked against an fp32
+          reference (index_add_ of the points, empty clusters keep the old
+          centroid): every element within one unit in the last place of
+          the input type of the reference, plus 1e-5 of the centroid's
+          largest element (the sums' order differs, and a rounding can
+          fall either side), and for fp16 every centroid
+          within 1e-3 relative (||cake - ref|| / ||ref||; bf16's own
+          rounding, 2^-9 relative, is above 1e-3).
+  lloyd   10 rounds from the same initial centroids (points drawn at
+          random), tol 0: Cake's cakeKmeansLloyd (dispatched assignment +
+          update, in C) and the peer's batch_kmeans_Euclid with its
+          heuristic and its autotuned assignment config. Checked: the
+          k-means objective of Cake's final centroids (mean squared distance
+          of every point to its nearest centroid, fp32) within 1e-3
+          relative of a torch fp32 reference Lloyd's from the same start.
+
+A skewed row (every point of one shape in a handful of clusters) times
+both updates where atomics would contend.
+
+--profile prints instead the GPU time of every kernel of Cake's update
+(torch.profiler; it sees kernels launched through the driver API too) at
+1 x 1048576 x 128 x 1024 fp16, random and skewed ids.
+
+usage: lloyd.py --runtime libcake_runtime.so --dispatch DIR --peer DIR
+                [--out F] [--rounds 3] [--shapes B:N:D:K,...] [--profile]
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cake_rt import time_ms  # noqa: E402
+from cake_kmeans import CakeKmeans  # noqa: E402
+
+ITERS = 10
+TOL_CENTROID = 1e-3
+TOL_OBJECTIVE = 1e-3
+
+
+def reference_update(x, ids, c):
+    """fp32 means per cluster; empty clusters keep c. [B, K, D] fp32."""
+    B, N, D = x.shape
+    K = c.shape[1]
+    sums = torch.zeros(B, K, D, device=x.device)
+    counts = torch.zeros(B, K, device=x.device)
+    for b in range(B):
+        sums[b].index_add_(0, ids[b].long(), x[b].float())
+        counts[b].index_add_(0, ids[b].long(),
+                             torch.ones(N, device=x.device))
+    mean = sums / counts.clamp(min=1)[..., None]
+    return torch.where(counts[..., None] > 0, mean, c.float())
+
+
+def nearest(x, c, chunk=65536):
+    """fp32 argmin and squared distance of every point, in chunks."""
+    B, N, _ = x.shape
+    ids = torch.empty(B, N, device=x.device, dtype=torch.long)
+    dist = torch.empty(B, N, device=x.device)
+    cf = c.float()
+    cn = (cf * cf).sum(-1)
+    for b in range(B):
+        for s in range(0, N, chunk):
+            xf = x[b, s:s + chunk].float()
+            d = cn[b][None, :] - 2.0 * xf @ cf[b].T + (xf * xf).sum(-1)[:, None]
+            v, i = d.min(-1)
+            ids[b, s:s + chunk], dist[b, s:s + chunk] = i, v.clamp(min=0)
+    return ids, dist
+
+
+def objective(x, c):
+    return nearest(x, c)[1].mean().item()
+
+
+def reference_lloyd(x, c0, iters):
+    """fp32 assignment, fp32 means rounded to the input type each round."""
+    c = c0.clone()
+    for _ in range(iters):
+        ids, _ = nearest(x, c)
+        c = reference_update(x, ids, c).to(x.dtype)
+    return c
+
+
+def centroid_error(got, ref):
+    """Largest ||got - ref|| / ||ref|| over clusters (ref in fp32)."""
+    num = (got.float() - ref).norm(dim=-1)
+    return (num / ref.norm(dim=-1).clamp(min=1e-6)).max().item()
+
+
+def ulps_off(got, ref):
+    """Largest distance of an element from the fp32 reference, in units in
+    the last place of the input type at the reference's magnitude, after
+    1e-5 of its centroid's largest element (what the fp32 sums of a large
+    cluster may differ by, in another order) is granted."""
+    mant = {torch.float16: 10, torch.bfloat16: 7}[got.dtype]
+    ulp = torch.ldexp(torch.ones_like(ref),
+                      torch.frexp(ref.abs().clamp(min=1e-30))[1] - 1 - mant)
+    slack = 1e-5 * ref.abs().amax(-1, keepdim=True)
+    return ((got.float() - ref).abs() - slack).clamp(min=0).div(ulp).max().item()
+
+
+def update_ok(got, ref):
+    if ulps_off(got, ref) > 1.0:
+        return False
+    return got.dtype != torch.float16 or centroid_error(got, ref) <= TOL_CENTROID
+
+
+def profile(km):
+    from torch.profiler import ProfilerActivity, profile as torch_profile
+    B, N, D, K = 1, 1048576, 128, 1024
+    x = torch.randn(B, N, D, device="cuda", dtype=torch.float16)
+    c0 = torch.randn(B, K, D, device="cuda", dtype=torch.float16)
+    for name, ids in (("random ids", torch.randint(0, K, (B, N),
+                                                   device="cuda",
+                                                   dtype=torch.int32)),
+                      ("4 clusters", torch.randint(0, 4, (B, N),
+                                                   device="cuda",
+                                                   dtype=torch.int32))):
+        km.update(x, ids, c0)
+        torch.cuda.synchronize()
+        with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(5):
+                km.update(x, ids, c0)
+            torch.cuda.synchronize()
+        print(f"--- update, {name} (5 calls) ---")
+        print(prof.key_averages().table(sort_by="cuda_time_total",
+                                        row_limit=12))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--dispatch", required=True,
+                   help="folder with kmeans-table.json and its bundles")
+    p.add_argument("--peer", required=True)
+    p.add_argument("--out", default="")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--shapes", default="")
+    p.add_argument("--profile", action="store_true")
+    args = p.parse_args()
+    if args.profile:
+        return profile(CakeKmeans(args.runtime, args.dispatch))
+    sys.path.insert(0, args.peer)
+    from flash_kmeans.kmeans_triton_impl import batch_kmeans_Euclid
+    from flash_kmeans.centroid_update_triton import \
+        triton_centroid_update_sorted_euclid
+
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    km = CakeKmeans(args.runtime, args.dispatch)
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+    shapes = [(32, 75600, 128, 1000), (1, 1048576, 128, 1024),
+              (8, 65536, 128, 256), (1, 262144, 64, 4096),
+              (4, 131072, 256, 2048)]
+    if args.shapes:
+        shapes = [tuple(int(v) for v in s.split(":"))
+                  for s in args.shapes.split(",")]
+    rows, failures = [], 0
+
+    def median(fn, iters):
+        ts = [time_ms(fn, iters=iters, warmup=1) for _ in range(args.rounds)]
+        return sorted(ts)[len(ts) // 2]
+
+    for B, N, D, K in shapes:
+        for dt in (torch.float16, torch.bfloat16):
+            dname = "f16" if dt == torch.float16 else "bf16"
+            data = "blobs" if (B, N) == (1, 1048576) else "noise"
+            if data == "noise":
+                x = torch.randn(B, N, D, device="cuda", dtype=dt)
+            else:
+                centers = torch.randn(B, K, D, device="cuda") * 4
+                lab = torch.randint(0, K, (B, N), device="cuda")
+                x = (torch.gather(centers, 1, lab[..., None].expand(B, N, D))
+                     + 0.3 * torch.randn(B, N, D, device="cuda")).to(dt)
+            pick = torch.randint(0, N, (B, K), device="cuda")
+            c0 = torch.gather(x, 1, pick[..., None].expand(B, K, D)).contiguous()
+
+            # --- update, from Cake's assignment of c0 ---
+            ids = km.assign(x, c0)
+            ref = reference_update(x, ids, c0)
+            got = km.update(x, ids, c0)
+            peer_c = triton_centroid_update_sorted_euclid(x, ids, c0)
+            torch.cuda.synchronize()
+            err, ulps = centroid_error(got, ref), ulps_off(got, ref)
+            peer_err = centroid_error(peer_c, ref)
+            upd_ok = update_ok(got, ref)
+            t_upd = median(lambda: km.update(x, ids, c0), 10)
+            t_upd_peer = median(
+                lambda: triton_centroid_update_sorted_euclid(x, ids, c0), 10)
+
+            # --- Lloyd, 10 rounds, tol 0 ---
+            ids_c, c_cake, it = km.lloyd(x, c0, max_iters=ITERS)
+            torch.cuda.synchronize()
+            c_ref = reference_lloyd(x, c0, ITERS)
+            j_cake, j_ref = objective(x, c_cake), objective(x, c_ref)
+            peers = {}
+            for name, heur in (("heuristic", True), ("autotuned", False)):
+                fn = (lambda heur=heur: batch_kmeans_Euclid(
+                    x, K, max_iters=ITERS, tol=0.0,
+                    init_centroids=c0.clone(), use_heuristic=heur))
+                _, c_peer, _ = fn()  # the autotuned config tunes here
+                peers[name] = (fn, objective(x, c_peer))
+            j_err = abs(j_cake - j_ref) / j_ref
+            lloyd_ok = j_err <= TOL_OBJECTIVE and it == ITERS
+            t_lloyd = median(lambda: km.lloyd(x, c0, max_iters=ITERS), 2)
+            t_peer = {n: median(fn, 2) for n, (fn, _) in peers.items()}
+            best_peer = min(t_peer, key=t_peer.get)
+            ok = upd_ok and lloyd_ok
+            failures += not ok
+            row = dict(B=B, N=N, D=D, K=K, dtype=dname, data=data,
+                       update_ms=t_upd, peer_update_ms=t_upd_peer,
+                       update_speedup=t_upd_peer / t_upd,
+                       centroid_err=err, centroid_ulps=ulps,
+                       peer_centroid_err=peer_err,
+                       lloyd_ms=t_lloyd, peer_lloyd_ms=t_peer,
+                       peer_best=best_peer,
+                       lloyd_speedup=t_peer[best_peer] / t_lloyd,
+                       objective=j_cake, objective_ref=j_ref,
+                       objective_peer={n: j for n, (_, j) in peers.items()},
+                       objective_err=j_err, ok=ok)
+            rows.append(row)
+            print(f"{B}x{N}x{D}x{K} {dname}: update {t_upd:.4f} vs "
+                  f"{t_upd_peer:.4f} (err {err:.1e} {ulps:.2f} ulp, peer "
+                  f"{peer_err:.1e}); "
+                  f"lloyd {t_lloyd:.3f} vs " + ", ".join(
+                      f"{n} {t:.3f}" for n, t in t_peer.items())
+                  + f"; objective {j_cake:.5g} ref {j_ref:.5g} peer "
+                  + ", ".join(f"{j:.5g}" for _, j in peers.values())
+                  + ("" if ok else "  FAIL"), flush=True)
+            del x, c0, ids, ref, got, peer_c, c_cake, c_ref, peers
+
+    # Skew: every point in one of 4 clusters (atomics would serialize).
+    B, N, D, K = 1, 1048576, 128, 1024
+    x = torch.randn(B, N, D, device="cuda", dtype=torch.float16)
+    c0 = torch.randn(B, K, D, device="cuda", dtype=torch.float16)
+    ids = torch.randint(0, 4, (B, N), device="cuda", dtype=torch.int32)
+    got, ref = km.update(x, ids, c0), reference_update(x, ids, c0)
+    err = centroid_error(got, ref)
+    skew = dict(B=B, N=N, D=D, K=K, clusters_used=4, centroid_err=err,
+                update_ms=median(lambda: km.update(x, ids, c0), 10),
+                peer_update_ms=median(
+                    lambda: triton_centroid_update_sorted_euclid(x, ids, c0),
+                    10))
+    failures += not update_ok(got, ref)
+    skew["centroid_ulps"] = ulps_off(got, ref)
+    print(f"skewed 1x{N}x{D}x{K} f16 (4 clusters used): update "
+          f"{skew['update_ms']:.4f} vs peer {skew['peer_update_ms']:.4f}, "
+          f"err {err:.1e} {skew['centroid_ulps']:.2f} ulp"
+          + ("" if update_ok(got, ref) else "  FAIL"))
+
+    print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} "
+          f"{'upd ms':>7} {'peer':>7} {'x':>6} {'lloyd ms':>8} {'peer':>8} "
+          f"{'x':>6} {'obj err':>8}")
+    for r in rows:
+        print(f"{r['B']:>3} {r['N']:>8} {r['D']:>4} {r['K']:>5} "
+              f"{r['dtype']:>5} {r['update_ms']:7.4f} "
+              f"{r['peer_update_ms']:7.4f} {r['update_speedup']:6.2f} "
+              f"{r['lloyd_ms']:8.3f} {r['peer_lloyd_ms'][r['peer_best']]:8.3f}"
+              f" {r['lloyd_speedup']:6.3f} {r['objective_err']:8.1e}"
+              + ("" if r["ok"] else "  FAIL"))
+
+    def geo(v):
+        g = 1.0
+        for a in v:
+            g *= a ** (1.0 / len(v))
+        return g
+    print(f"Lloyd ({ITERS} rounds) geomean {geo([r['lloyd_speedup'] for r in rows]):.3f}x "
+          f"over the peer's better config, slowest "
+          f"{min(r['lloyd_speedup'] for r in rows):.3f}x; update geomean "
+          f"{geo([r['update_speedup'] for r in rows]):.3f}x")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(dict(rows=rows, skew=skew), f, indent=1)
+    print(f"{len(rows) - failures} rows ok, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

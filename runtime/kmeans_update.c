@@ -1,0 +1,219 @@
+/*===- kmeans_update.c - Launch the centroid update kernels ---------------===*\
+|*                                                                            *|
+|* kmeans_update.h over the driver API: the fatbin that CMake builds from     *|
+|* kmeans_update.cu with nvcc and embeds as cakeKmeansUpdateFatbin.           *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "kmeans_update.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef CAKE_HAVE_KMEANS_UPDATE
+extern const unsigned char cakeKmeansUpdateFatbin[];
+#endif
+
+enum {
+  FN_HISTOGRAM_CTA,
+  FN_SCATTER_CTA,
+  FN_HISTOGRAM,
+  FN_SCAN,
+  FN_SCATTER,
+  FN_SEGSUM_F16,
+  FN_SEGSUM_BF16,
+  FN_FINALIZE_F16,
+  FN_FINALIZE_BF16,
+  FN_NORMS_F16,
+  FN_NORMS_BF16,
+  NUM_FN
+};
+
+static const char *const functionNames[NUM_FN] = {
+    "cake_kmeans_histogram_cta", "cake_kmeans_scatter_cta",
+    "cake_kmeans_histogram",    "cake_kmeans_scan",
+    "cake_kmeans_scatter",      "cake_kmeans_segsum_f16",
+    "cake_kmeans_segsum_bf16",  "cake_kmeans_finalize_f16",
+    "cake_kmeans_finalize_bf16", "cake_kmeans_norms_f16",
+    "cake_kmeans_norms_bf16"};
+
+/* Work buffers, grown to the largest problem seen. */
+enum { WS_COUNTS, WS_CURSOR, WS_ORDER, WS_KEY, WS_SUMS, NUM_WS };
+#define NUM_SCRATCH 3
+
+struct KmeansUpdate {
+  CUmodule module;
+  CUfunction fn[NUM_FN];
+  CUdeviceptr ws[NUM_WS], scratch[NUM_SCRATCH];
+  size_t wsBytes[NUM_WS], scratchBytes[NUM_SCRATCH];
+};
+
+/* Points per thread group of segsum (kRunLength in kmeans_update.cu). */
+#define RUN_LENGTH 32
+/* The privatized histogram and scatter keep K counters in shared memory
+ * (what a block gets without opting in); larger K takes global atomics. */
+#define MAX_SHARED_BINS (48 * 1024 / 4)
+/* Blocks the privatized kernels aim at over the whole problem: about two
+ * per SM of an H100 / H200, so a chunk's global atomics are few. */
+#define TARGET_BLOCKS 264
+
+CakeRtStatus kmeansUpdateCreate(KmeansUpdate **out) {
+  *out = NULL;
+#ifndef CAKE_HAVE_KMEANS_UPDATE
+  return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
+                        "k-means: this runtime was built without nvcc, so it "
+                        "has no centroid update (rebuild with the CUDA "
+                        "toolkit's nvcc on the PATH or in /usr/local/cuda)");
+#else
+  CakeRtStatus s = cakeRtEnsureContext();
+  if (s != CAKE_RT_SUCCESS)
+    return s;
+  KmeansUpdate *u = calloc(1, sizeof *u);
+  if (!u)
+    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, "k-means: out of memory");
+  CUresult r = cuModuleLoadData(&u->module, cakeKmeansUpdateFatbin);
+  if (r != CUDA_SUCCESS) {
+    free(u);
+    return cakeRtCudaFail(r, "cuModuleLoadData(k-means update kernels)");
+  }
+  for (int i = 0; i < NUM_FN; ++i) {
+    r = cuModuleGetFunction(&u->fn[i], u->module, functionNames[i]);
+    if (r != CUDA_SUCCESS) {
+      kmeansUpdateDestroy(u);
+      return cakeRtCudaFail(r, functionNames[i]);
+    }
+  }
+  *out = u;
+  return CAKE_RT_SUCCESS;
+#endif
+}
+
+void kmeansUpdateDestroy(KmeansUpdate *u) {
+  if (!u)
+    return;
+  for (int i = 0; i < NUM_WS; ++i)
+    if (u->ws[i])
+      cuMemFree(u->ws[i]);
+  for (int i = 0; i < NUM_SCRATCH; ++i)
+    if (u->scratch[i])
+      cuMemFree(u->scratch[i]);
+  if (u->module)
+    cuModuleUnload(u->module);
+  free(u);
+}
+
+static CakeRtStatus grow(CUdeviceptr *buf, size_t *have, size_t bytes) {
+  if (*have >= bytes)
+    return CAKE_RT_SUCCESS;
+  if (*buf) {
+    /* Work from earlier launches may still read it. */
+    CAKE_RT_CHECK_CU(cuCtxSynchronize());
+    CAKE_RT_CHECK_CU(cuMemFree(*buf));
+    *buf = 0;
+    *have = 0;
+  }
+  CAKE_RT_CHECK_CU(cuMemAlloc(buf, bytes));
+  *have = bytes;
+  return CAKE_RT_SUCCESS;
+}
+
+CakeRtStatus kmeansScratch(KmeansUpdate *u, int slot, size_t bytes,
+                           CUdeviceptr *out) {
+  CakeRtStatus s =
+      grow(&u->scratch[slot], &u->scratchBytes[slot], bytes ? bytes : 4);
+  *out = u->scratch[slot];
+  return s;
+}
+
+static unsigned blocksFor(int64_t threads, unsigned block) {
+  return (unsigned)((threads + block - 1) / block);
+}
+
+CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
+                         int64_t D, CUdeviceptr c, CUdeviceptr norms,
+                         CUstream stream) {
+  long long clusters = B * K;
+  int d = (int)D;
+  void *args[] = {&c, &norms, &clusters, &d};
+  CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[bf16 ? FN_NORMS_BF16 : FN_NORMS_F16],
+                                  blocksFor(clusters * 32, 256), 1, 1, 256, 1,
+                                  1, 0, stream, args, NULL));
+  return CAKE_RT_SUCCESS;
+}
+
+CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
+                             int64_t D, int64_t K, CUdeviceptr x,
+                             CUdeviceptr assign, CUdeviceptr oldC,
+                             CUdeviceptr newC, CUdeviceptr norms,
+                             CUdeviceptr maxShift, CUstream stream) {
+  size_t clusters = (size_t)(B * K), points = (size_t)(B * N);
+  size_t need[NUM_WS] = {clusters * 4, clusters * 4, points * 4, points * 4,
+                         clusters * (size_t)D * 4};
+  for (int i = 0; i < NUM_WS; ++i) {
+    CakeRtStatus s = grow(&u->ws[i], &u->wsBytes[i], need[i]);
+    if (s != CAKE_RT_SUCCESS)
+      return s;
+  }
+  CUdeviceptr counts = u->ws[WS_COUNTS], cursor = u->ws[WS_CURSOR],
+              order = u->ws[WS_ORDER], key = u->ws[WS_KEY],
+              sums = u->ws[WS_SUMS];
+  CAKE_RT_CHECK_CU(cuMemsetD32Async(counts, 0, clusters, stream));
+  /* Slots no point is scattered to (ids outside [0, K)) keep key -1. */
+  CAKE_RT_CHECK_CU(cuMemsetD32Async(key, 0xffffffffu, points, stream));
+  CAKE_RT_CHECK_CU(cuMemsetD32Async(sums, 0, clusters * (size_t)D, stream));
+  if (maxShift)
+    CAKE_RT_CHECK_CU(cuMemsetD32Async(maxShift, 0, 1, stream));
+
+  long long n = N, total = (long long)points, nClusters = (long long)clusters;
+  int k = (int)K, d = (int)D;
+
+  if (K <= MAX_SHARED_BINS) {
+    long long chunk = (total + TARGET_BLOCKS - 1) / TARGET_BLOCKS;
+    chunk = chunk < 4096 ? 4096 : (chunk + 1023) / 1024 * 1024;
+    unsigned chunks = (unsigned)((N + chunk - 1) / chunk);
+    unsigned bins = (unsigned)K * 4;
+    void *histogram[] = {&assign, &counts, &n, &k, &chunk};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM_CTA], chunks,
+                                    (unsigned)B, 1, 1024, 1, 1, bins, stream,
+                                    histogram, NULL));
+    void *scan[] = {&counts, &cursor, &n, &k};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
+                                    1, 1, 0, stream, scan, NULL));
+    void *scatter[] = {&assign, &cursor, &order, &key, &n, &k, &chunk};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER_CTA], chunks,
+                                    (unsigned)B, 1, 1024, 1, 1, bins, stream,
+                                    scatter, NULL));
+  } else {
+    unsigned pointBlocks = blocksFor(N, 256);
+    void *histogram[] = {&assign, &counts, &n, &k};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM], pointBlocks,
+                                    (unsigned)B, 1, 256, 1, 1, 0, stream,
+                                    histogram, NULL));
+    void *scan[] = {&counts, &cursor, &n, &k};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
+                                    1, 1, 0, stream, scan, NULL));
+    void *scatter[] = {&assign, &cursor, &order, &key, &n, &k};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER], pointBlocks,
+                                    (unsigned)B, 1, 256, 1, 1, 0, stream,
+                                    scatter, NULL));
+  }
+
+  /* segsum: blocks of whole thread groups (D / 8 threads each). */
+  void *segsum[] = {&x, &order, &key, &sums, &total, &d};
+  int64_t slices = D / 8, groupsPerBlock = 256 / slices;
+  if (groupsPerBlock < 1)
+    groupsPerBlock = 1;
+  int64_t groups = (total + RUN_LENGTH - 1) / RUN_LENGTH;
+  CAKE_RT_CHECK_CU(cuLaunchKernel(
+      u->fn[bf16 ? FN_SEGSUM_BF16 : FN_SEGSUM_F16],
+      (unsigned)((groups + groupsPerBlock - 1) / groupsPerBlock), 1, 1,
+      (unsigned)(groupsPerBlock * slices), 1, 1,
+      (unsigned)(groupsPerBlock * (D * 4 + 4)), stream, segsum, NULL));
+  void *finalize[] = {&sums, &counts, &oldC, &newC,
+                      &norms, &maxShift, &nClusters, &d};
+  CAKE_RT_CHECK_CU(cuLaunchKernel(
+      u->fn[bf16 ? FN_FINALIZE_BF16 : FN_FINALIZE_F16],
+      blocksFor(nClusters * 32, 256), 1, 1, 256, 1, 1, 0, stream, finalize,
+      NULL));
+  return CAKE_RT_SUCCESS;
+}

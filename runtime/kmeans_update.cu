@@ -1,0 +1,391 @@
+/*===- kmeans_update.cu - k-means centroid update kernels -----------------===*\
+|*                                                                            *|
+|* The Lloyd step after the assignment: new centroid = mean of its points.   *|
+|* Cake IR has no scatter or atomic ops yet, so these kernels are CUDA C,    *|
+|* built by nvcc into a fatbin that libcake_runtime embeds (runtime/kmeans.c  *|
+|* launches them through the driver API).                                     *|
+|*                                                                            *|
+|* A counting sort of the assignments, so that skewed clusters cause no      *|
+|* atomic contention:                                                         *|
+|*   histogram  counts[b][k]          a block counts its chunk of points in  *|
+|*                                    shared memory, then one global atomic  *|
+|*                                    per cluster it saw                     *|
+|*   scan       cursor[b][k]          exclusive prefix of counts, per batch  *|
+|*   scatter    order[pos], key[pos]  points in cluster order: a block       *|
+|*                                    reserves its slots per cluster once    *|
+|*   segsum     sums[b][k][:]         each thread group walks a run of       *|
+|*                                    sorted points, 8 features per thread,  *|
+|*                                    one atomic add per cluster boundary,   *|
+|*                                    runs across groups merged per block    *|
+|*   finalize   centroids, ||c||^2,   mean (an empty cluster keeps its old   *|
+|*              max shift             centroid), rounded to the input type   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+__device__ inline unsigned laneMaskLt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+__device__ inline float warpSum(float v) {
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync(kFullMask, v, o);
+  return v;
+}
+
+template <typename T> __device__ inline float toFloat(T v);
+template <> __device__ inline float toFloat<__half>(__half v) {
+  return __half2float(v);
+}
+template <> __device__ inline float toFloat<__nv_bfloat16>(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+template <typename T> __device__ inline T fromFloat(float v);
+template <> __device__ inline __half fromFloat<__half>(float v) {
+  return __float2half_rn(v);
+}
+template <> __device__ inline __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
+
+/* Adds 8 consecutive floats to global memory (16-byte aligned). */
+__device__ inline void atomicAdd8(float *dst, const float *v) {
+#if __CUDA_ARCH__ >= 900
+  atomicAdd(reinterpret_cast<float4 *>(dst),
+            make_float4(v[0], v[1], v[2], v[3]));
+  atomicAdd(reinterpret_cast<float4 *>(dst + 4),
+            make_float4(v[4], v[5], v[6], v[7]));
+#else
+  for (int j = 0; j < 8; ++j)
+    atomicAdd(dst + j, v[j]);
+#endif
+}
+
+template <typename T>
+__device__ inline void addRow8(float *acc, const T *row) {
+  uint4 raw = *reinterpret_cast<const uint4 *>(row);
+  const T *v = reinterpret_cast<const T *>(&raw);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    acc[j] += toFloat(v[j]);
+}
+
+/* Points per thread group in segsum: long enough that a cluster boundary is
+ * rare, short enough for a few waves of groups. */
+constexpr int kRunLength = 32;
+
+/* A block covers blockDim / (D / 8) thread groups, each kRunLength
+ * consecutive sorted slots, 8 features per thread. A run of equal keys that
+ * ends inside a group has no other writer but the group where it starts, so
+ * its sum goes straight out by atomics. The run each group ends on may go on
+ * into the next groups (a large cluster): those are merged in shared memory
+ * first, one atomic per block and feature, which keeps skewed clusterings
+ * from piling atomics onto a few addresses. Slots of points with an id
+ * outside [0, K) keep key -1 (set before the scatter): they are skipped,
+ * and their row index is never read. */
+template <typename T>
+__device__ void segsum(const T *x, const int *order, const int *key,
+                       float *sums, long long total, int D) {
+  extern __shared__ float lastAcc[]; /* [groups][D], then int lastKey[groups] */
+  int slices = D / 8;
+  int groups = blockDim.x / slices;
+  int g = threadIdx.x / slices, slice = threadIdx.x % slices;
+  int *lastKey = reinterpret_cast<int *>(lastAcc + groups * D);
+  long long begin = ((long long)blockIdx.x * groups + g) * kRunLength;
+  long long end = min(begin + kRunLength, total);
+  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int runKey = -1;
+  auto flush = [&]() {
+    if (runKey >= 0)
+      atomicAdd8(sums + (long long)runKey * D + slice * 8, acc);
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      acc[j] = 0.f;
+  };
+  /* Four rows in flight per step; the keys decide where a run ends. */
+  long long p = begin;
+  for (; p + 4 <= end; p += 4) {
+    int k4[4];
+    uint4 raw[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      k4[i] = key[p + i];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      long long row = k4[i] >= 0 ? order[p + i] : 0;
+      raw[i] = *reinterpret_cast<const uint4 *>(x + row * D + slice * 8);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (k4[i] != runKey) {
+        flush();
+        runKey = k4[i];
+      }
+      const T *v = reinterpret_cast<const T *>(&raw[i]);
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        acc[j] += toFloat(v[j]);
+    }
+  }
+  for (; p < end; ++p) {
+    int k = key[p];
+    if (k != runKey) {
+      flush();
+      runKey = k;
+    }
+    if (k >= 0)
+      addRow8(acc, x + (long long)order[p] * D + slice * 8);
+  }
+  /* The last run: merged with the following groups' that share its key. */
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    lastAcc[g * D + slice * 8 + j] = acc[j];
+  if (slice == 0)
+    lastKey[g] = runKey;
+  __syncthreads();
+  if (runKey < 0 || (g > 0 && lastKey[g - 1] == runKey))
+    return;
+  for (int h = g + 1; h < groups && lastKey[h] == runKey; ++h)
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      acc[j] += lastAcc[h * D + slice * 8 + j];
+  atomicAdd8(sums + (long long)runKey * D + slice * 8, acc);
+}
+
+/* One warp per (batch, cluster). */
+template <typename T>
+__device__ void finalize(const float *sums, const int *counts, const T *oldC,
+                         T *newC, float *norms, unsigned *maxShift,
+                         long long clusters, int D) {
+  long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (w >= clusters)
+    return;
+  int n = counts[w];
+  float sq = 0.f, shift = 0.f;
+  for (int d = lane; d < D; d += 32) {
+    long long i = w * D + d;
+    float old = toFloat(oldC[i]);
+    /* An empty cluster keeps its centroid (as flash-kmeans does). */
+    T rounded = n > 0 ? fromFloat<T>(sums[i] / (float)n) : oldC[i];
+    float v = toFloat(rounded);
+    newC[i] = rounded;
+    sq += v * v;
+    shift += (v - old) * (v - old);
+  }
+  sq = warpSum(sq);
+  shift = warpSum(shift);
+  if (lane == 0) {
+    if (norms)
+      norms[w] = sq;
+    if (maxShift) /* non-negative floats order as their bit patterns */
+      atomicMax(maxShift, __float_as_uint(sqrtf(shift)));
+  }
+}
+
+template <typename T>
+__device__ void norms(const T *c, float *out, long long clusters, int D) {
+  long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (w >= clusters)
+    return;
+  float sq = 0.f;
+  for (int d = lane; d < D; d += 32) {
+    float v = toFloat(c[w * D + d]);
+    sq += v * v;
+  }
+  sq = warpSum(sq);
+  if (lane == 0)
+    out[w] = sq;
+}
+
+} // namespace
+
+extern "C" {
+
+/* Counts the ids of points [begin, end) of batch b into shared `bins`,
+ * warp-aggregated (one shared atomic per run of equal ids in a warp). */
+__device__ void countChunk(const int *assign, int *bins, long long N, int K,
+                           int b, long long begin, long long end) {
+  for (int k = threadIdx.x; k < K; k += blockDim.x)
+    bins[k] = 0;
+  __syncthreads();
+  for (long long base = begin; base < end; base += blockDim.x) {
+    long long n = base + threadIdx.x;
+    int c = n < end ? assign[(long long)b * N + n] : -1;
+    bool valid = c >= 0 && c < K;
+    unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
+    if (valid && (int)(threadIdx.x % 32) == __ffs(same) - 1)
+      atomicAdd(&bins[c], __popc(same));
+  }
+  __syncthreads();
+}
+
+/* The privatized histogram (K ints of shared memory): grid (ceil(N /
+ * chunk), B); each block counts its chunk, then adds each non-zero bin to
+ * counts with one global atomic. */
+__global__ void cake_kmeans_histogram_cta(const int *assign, int *counts,
+                                          long long N, int K,
+                                          long long chunk) {
+  extern __shared__ int bins[];
+  int b = blockIdx.y;
+  long long begin = blockIdx.x * chunk, end = min(begin + chunk, N);
+  countChunk(assign, bins, N, K, b, begin, end);
+  for (int k = threadIdx.x; k < K; k += blockDim.x)
+    if (bins[k])
+      atomicAdd(&counts[(long long)b * K + k], bins[k]);
+}
+
+/* The privatized scatter: counts its chunk again, reserves each cluster's
+ * slots with one global atomic on its cursor, then places its points from
+ * shared cursors. */
+__global__ void cake_kmeans_scatter_cta(const int *assign, int *cursor,
+                                        int *order, int *key, long long N,
+                                        int K, long long chunk) {
+  extern __shared__ int bins[];
+  int b = blockIdx.y;
+  long long begin = blockIdx.x * chunk, end = min(begin + chunk, N);
+  countChunk(assign, bins, N, K, b, begin, end);
+  for (int k = threadIdx.x; k < K; k += blockDim.x)
+    if (bins[k])
+      bins[k] = atomicAdd(&cursor[(long long)b * K + k], bins[k]);
+  __syncthreads();
+  for (long long base = begin; base < end; base += blockDim.x) {
+    long long n = base + threadIdx.x;
+    int c = n < end ? assign[(long long)b * N + n] : -1;
+    bool valid = c >= 0 && c < K;
+    unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
+    int leader = __ffs(same) - 1;
+    int start = 0;
+    if (valid && (int)(threadIdx.x % 32) == leader)
+      start = atomicAdd(&bins[c], __popc(same));
+    start = __shfl_sync(kFullMask, start, leader);
+    if (valid) {
+      int pos = start + __popc(same & laneMaskLt());
+      order[pos] = (int)((long long)b * N + n);
+      key[pos] = b * K + c;
+    }
+  }
+}
+
+/* Without shared memory (K too large for it): grid (ceil(N / block), B),
+ * warp-aggregated global atomics. Ids outside [0, K) are not counted. */
+__global__ void cake_kmeans_histogram(const int *assign, int *counts,
+                                      long long N, int K) {
+  long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  int c = n < N ? assign[(long long)b * N + n] : -1;
+  bool valid = c >= 0 && c < K;
+  unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
+  if (valid && (threadIdx.x % 32) == __ffs(same) - 1)
+    atomicAdd(&counts[(long long)b * K + c], __popc(same));
+}
+
+/* One block of 1024 threads per batch: cursor[b][k] = b * N + the number of
+ * batch b's points in clusters below k. */
+__global__ void cake_kmeans_scan(const int *counts, int *cursor, long long N,
+                                 int K) {
+  __shared__ int warpTotals[32];
+  __shared__ int carry;
+  int b = blockIdx.x, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (threadIdx.x == 0)
+    carry = 0;
+  __syncthreads();
+  for (int base = 0; base < K; base += blockDim.x) {
+    int k = base + threadIdx.x;
+    int v = k < K ? counts[(long long)b * K + k] : 0;
+    int incl = v;
+    for (int o = 1; o < 32; o <<= 1) {
+      int u = __shfl_up_sync(kFullMask, incl, o);
+      if (lane >= o)
+        incl += u;
+    }
+    if (lane == 31)
+      warpTotals[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+      int t = warpTotals[lane];
+      for (int o = 1; o < 32; o <<= 1) {
+        int u = __shfl_up_sync(kFullMask, t, o);
+        if (lane >= o)
+          t += u;
+      }
+      warpTotals[lane] = t; /* inclusive over warps */
+    }
+    __syncthreads();
+    int before = carry + (warp > 0 ? warpTotals[warp - 1] : 0);
+    if (k < K)
+      cursor[(long long)b * K + k] = (int)((long long)b * N) + before + incl - v;
+    __syncthreads();
+    if (threadIdx.x == blockDim.x - 1)
+      carry += warpTotals[31];
+    __syncthreads();
+  }
+}
+
+/* Without shared memory: grid (ceil(N / block), B): order[pos] = row of x
+ * (b * N + n) and key[pos] = b * K + cluster, with pos taken from the
+ * cluster's cursor. */
+__global__ void cake_kmeans_scatter(const int *assign, int *cursor, int *order,
+                                    int *key, long long N, int K) {
+  long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  int c = n < N ? assign[(long long)b * N + n] : -1;
+  bool valid = c >= 0 && c < K;
+  unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
+  int leader = __ffs(same) - 1;
+  int start = 0;
+  if (valid && (int)(threadIdx.x % 32) == leader)
+    start = atomicAdd(&cursor[(long long)b * K + c], __popc(same));
+  start = __shfl_sync(kFullMask, start, leader);
+  if (valid) {
+    int pos = start + __popc(same & laneMaskLt());
+    order[pos] = (int)((long long)b * N + n);
+    key[pos] = b * K + c;
+  }
+}
+
+__global__ void cake_kmeans_segsum_f16(const __half *x, const int *order,
+                                       const int *key, float *sums,
+                                       long long total, int D) {
+  segsum(x, order, key, sums, total, D);
+}
+__global__ void cake_kmeans_segsum_bf16(const __nv_bfloat16 *x,
+                                        const int *order, const int *key,
+                                        float *sums, long long total, int D) {
+  segsum(x, order, key, sums, total, D);
+}
+
+__global__ void cake_kmeans_finalize_f16(const float *sums, const int *counts,
+                                         const __half *oldC, __half *newC,
+                                         float *norms, unsigned *maxShift,
+                                         long long clusters, int D) {
+  finalize(sums, counts, oldC, newC, norms, maxShift, clusters, D);
+}
+__global__ void cake_kmeans_finalize_bf16(const float *sums, const int *counts,
+                                          const __nv_bfloat16 *oldC,
+                                          __nv_bfloat16 *newC, float *norms,
+                                          unsigned *maxShift,
+                                          long long clusters, int D) {
+  finalize(sums, counts, oldC, newC, norms, maxShift, clusters, D);
+}
+
+__global__ void cake_kmeans_norms_f16(const __half *c, float *out,
+                                      long long clusters, int D) {
+  norms(c, out, clusters, D);
+}
+__global__ void cake_kmeans_norms_bf16(const __nv_bfloat16 *c, float *out,
+                                       long long clusters, int D) {
+  norms(c, out, clusters, D);
+}
+
+} // extern "C"

@@ -1,0 +1,39 @@
+/*===- kmeans_update.h - Centroid update on the GPU -------------*- C -*-===*\
+|*                                                                            *|
+|* Internal to the runtime: launches the kernels of kmeans_update.cu (a       *|
+|* fatbin embedded at build time) and owns their workspace.                   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CAKE_RT_KMEANS_UPDATE_H
+#define CAKE_RT_KMEANS_UPDATE_H
+
+#include "runtime_internal.h"
+
+typedef struct KmeansUpdate KmeansUpdate;
+
+/* Loads the kernels (needs a CUDA device). Fails with a clear message when
+ * the runtime was built without nvcc. */
+CakeRtStatus kmeansUpdateCreate(KmeansUpdate **out);
+void kmeansUpdateDestroy(KmeansUpdate *u);
+
+/* newC = per-cluster means of x by `assign` (fp32 sums, rounded to the
+ * element type; empty clusters keep oldC). `norms` ([B*K] f32) and
+ * `maxShift` (one f32) may be 0. Arguments are checked by the caller. */
+CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
+                             int64_t D, int64_t K, CUdeviceptr x,
+                             CUdeviceptr assign, CUdeviceptr oldC,
+                             CUdeviceptr newC, CUdeviceptr norms,
+                             CUdeviceptr maxShift, CUstream stream);
+
+/* norms[b][k] = ||c[b][k]||^2 in fp32. */
+CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
+                         int64_t D, CUdeviceptr c, CUdeviceptr norms,
+                         CUstream stream);
+
+/* Device buffer `slot` (0..2) of at least `bytes`, owned by `u` and kept
+ * between calls (the Lloyd loop's second centroid buffer, norms, shift). */
+CakeRtStatus kmeansScratch(KmeansUpdate *u, int slot, size_t bytes,
+                           CUdeviceptr *out);
+
+#endif /* CAKE_RT_KMEANS_UPDATE_H */
