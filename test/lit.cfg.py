@@ -17,6 +17,8 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 config.substitutions.append(("%cake_src", config.cake_src_root))
 config.substitutions.append(("%cake_bin", bin_dir))
+config.substitutions.append(("%cake_lib", lib_dir))
+config.substitutions.append(("%cake_obj", config.cake_obj_root))
 config.substitutions.append(("%cake_plugin", os.path.join(lib_dir, "CakePlugin.so")))
 config.substitutions.append(("%cake_docs", os.path.join(config.cake_obj_root, "docs")))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
@@ -30,3 +32,8 @@ if config.ptxas and os.path.exists(config.ptxas):
         ("%cuda_include", os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")))
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")
+
+# The runtime's k-means update kernels, when nvcc built them.
+if os.path.exists(os.path.join(config.cake_obj_root, "runtime",
+                               "kmeans_update.fatbin")):
+    config.available_features.add("kmeans-update")

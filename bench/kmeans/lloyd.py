@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Cake's centroid update and Lloyd loop beside flash-kmeans, one run.
+"""Cake's k-means beside flash-kmeans, one run: assignment, centroid
+update and a 10-round Lloyd loop.
 
 For each of the issue's shapes and fp16 / bf16, on fresh random data
 (Gaussian noise; Gaussian blobs for B=1, N=1048576):
 
+  assign  Cake's dispatched assignment (cakeKmeansAssign) and the peer's
+          euclid_assign_triton, heuristic and autotuned config, both given
+          ||c||^2; checked as bench.py checks (an index may differ from the
+          fp32 reference only within the tie tolerance).
   update  Cake's cakeKmeansUpdate (runtime/kmeans_update.cu through the
           runtime) and the peer's triton_centroid_update_sorted_euclid
           (torch.sort + its chunk kernel), both from the same assignment
@@ -44,6 +49,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cake_rt import time_ms  # noqa: E402
 from cake_kmeans import CakeKmeans  # noqa: E402
+from bench import check_batch  # noqa: E402
 
 ITERS = 10
 TOL_CENTROID = 1e-3
@@ -154,6 +160,7 @@ def main():
         return profile(CakeKmeans(args.runtime, args.dispatch))
     sys.path.insert(0, args.peer)
     from flash_kmeans.kmeans_triton_impl import batch_kmeans_Euclid
+    from flash_kmeans.assign_euclid_triton import euclid_assign_triton
     from flash_kmeans.centroid_update_triton import \
         triton_centroid_update_sorted_euclid
 
@@ -186,8 +193,23 @@ def main():
             pick = torch.randint(0, N, (B, K), device="cuda")
             c0 = torch.gather(x, 1, pick[..., None].expand(B, K, D)).contiguous()
 
+            # --- assignment of c0 ---
+            cn = (c0.float() ** 2).sum(-1).contiguous()
+            ids = km.assign(x, c0, cn)
+            torch.cuda.synchronize()
+            differ, bad = check_batch(ids, x, c0)
+            x_sq = (x.float() ** 2).sum(-1)
+            peer_assign = {
+                n: (lambda heur=heur: euclid_assign_triton(
+                    x, c0, x_sq, c_sq=cn, use_heuristic=heur))
+                for n, heur in (("heuristic", True), ("autotuned", False))}
+            for fn in peer_assign.values():
+                fn()  # the autotuned config tunes here
+            t_asg = median(lambda: km.assign(x, c0, cn, ids), 20)
+            t_asg_peer = {n: median(fn, 20) for n, fn in peer_assign.items()}
+            best_asg = min(t_asg_peer.values())
+
             # --- update, from Cake's assignment of c0 ---
-            ids = km.assign(x, c0)
             ref = reference_update(x, ids, c0)
             got = km.update(x, ids, c0)
             peer_c = triton_centroid_update_sorted_euclid(x, ids, c0)
@@ -216,9 +238,12 @@ def main():
             t_lloyd = median(lambda: km.lloyd(x, c0, max_iters=ITERS), 2)
             t_peer = {n: median(fn, 2) for n, (fn, _) in peers.items()}
             best_peer = min(t_peer, key=t_peer.get)
-            ok = upd_ok and lloyd_ok
+            ok = upd_ok and lloyd_ok and bad == 0
             failures += not ok
             row = dict(B=B, N=N, D=D, K=K, dtype=dname, data=data,
+                       assign_ms=t_asg, peer_assign_ms=t_asg_peer,
+                       assign_speedup=best_asg / t_asg, differ=differ,
+                       bad=bad,
                        update_ms=t_upd, peer_update_ms=t_upd_peer,
                        update_speedup=t_upd_peer / t_upd,
                        centroid_err=err, centroid_ulps=ulps,
@@ -230,7 +255,9 @@ def main():
                        objective_peer={n: j for n, (_, j) in peers.items()},
                        objective_err=j_err, ok=ok)
             rows.append(row)
-            print(f"{B}x{N}x{D}x{K} {dname}: update {t_upd:.4f} vs "
+            print(f"{B}x{N}x{D}x{K} {dname}: assign {t_asg:.4f} vs "
+                  f"{best_asg:.4f} (differ {differ} bad {bad}); "
+                  f"update {t_upd:.4f} vs "
                   f"{t_upd_peer:.4f} (err {err:.1e} {ulps:.2f} ulp, peer "
                   f"{peer_err:.1e}); "
                   f"lloyd {t_lloyd:.3f} vs " + ", ".join(
@@ -238,7 +265,7 @@ def main():
                   + f"; objective {j_cake:.5g} ref {j_ref:.5g} peer "
                   + ", ".join(f"{j:.5g}" for _, j in peers.values())
                   + ("" if ok else "  FAIL"), flush=True)
-            del x, c0, ids, ref, got, peer_c, c_cake, c_ref, peers
+            del x, c0, ids, ref, got, peer_c, c_cake, c_ref, peers, x_sq, cn
 
     # Skew: every point in one of 4 clusters (atomics would serialize).
     B, N, D, K = 1, 1048576, 128, 1024
@@ -260,11 +287,14 @@ def main():
           + ("" if update_ok(got, ref) else "  FAIL"))
 
     print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} "
+          f"{'asg ms':>7} {'peer':>7} {'x':>6} "
           f"{'upd ms':>7} {'peer':>7} {'x':>6} {'lloyd ms':>8} {'peer':>8} "
           f"{'x':>6} {'obj err':>8}")
     for r in rows:
         print(f"{r['B']:>3} {r['N']:>8} {r['D']:>4} {r['K']:>5} "
-              f"{r['dtype']:>5} {r['update_ms']:7.4f} "
+              f"{r['dtype']:>5} {r['assign_ms']:7.4f} "
+              f"{min(r['peer_assign_ms'].values()):7.4f} "
+              f"{r['assign_speedup']:6.3f} {r['update_ms']:7.4f} "
               f"{r['peer_update_ms']:7.4f} {r['update_speedup']:6.2f} "
               f"{r['lloyd_ms']:8.3f} {r['peer_lloyd_ms'][r['peer_best']]:8.3f}"
               f" {r['lloyd_speedup']:6.3f} {r['objective_err']:8.1e}"
@@ -275,6 +305,8 @@ def main():
         for a in v:
             g *= a ** (1.0 / len(v))
         return g
+    print(f"assignment geomean {geo([r['assign_speedup'] for r in rows]):.3f}x"
+          f", slowest {min(r['assign_speedup'] for r in rows):.3f}x")
     print(f"Lloyd ({ITERS} rounds) geomean {geo([r['lloyd_speedup'] for r in rows]):.3f}x "
           f"over the peer's better config, slowest "
           f"{min(r['lloyd_speedup'] for r in rows):.3f}x; update geomean "
