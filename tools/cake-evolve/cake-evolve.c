@@ -7,26 +7,30 @@
 |*   2. filter: cake-verify (rejections counted per rule id), then the cost   *|
 |*      model ranks the legal candidates;                                     *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
-|* Stage 3 runs on a GPU host without MLIR: --export DIR lowers the top       *|
-|* candidates and the seed to bundles with a manifest; measure.py --manifest  *|
-|* screens each in a child cake-run with a timeout and times the rest;        *|
-|* --import RESULTS adds the measurements to the ledger and reports the cost  *|
-|* model's rank quality, the failures (proposed rules) and large              *|
-|* mispredictions (proposed calibrations). Timing in-process is not built:    *|
-|* --no-gpu is required.                                                      *|
+|*   3. benchmark: --export DIR lowers the top candidates and the seed to    *|
+|*      bundles with a manifest; a measurement command (bench/cost/           *|
+|*      measure.py --manifest by default) screens each in a child cake-run   *|
+|*      with a timeout, times the rest beside the peer and writes results;   *|
+|*      importing them adds the measurements to the ledger and reports the   *|
+|*      cost model's rank quality, the failures (proposed rules) and large    *|
+|*      mispredictions (proposed calibrations).                               *|
+|* On one GPU machine that is one command: without --no-gpu, cake-evolve      *|
+|* exports, runs the measurement command in a child process group with a     *|
+|* time limit, and imports. On a GPU host without MLIR (or a Slurm array),   *|
+|* run the three steps apart: --export here, measure.py there, --import.     *|
 |*                                                                            *|
 |* cake-evolve --seed K.cake.mlir --space S.json --shapes 8192x8192,...       *|
-|*             --ledger L.jsonl --no-gpu [--top K] [--sample N]               *|
+|*             --ledger L.jsonl [--no-gpu] [--top K] [--sample N]             *|
 |*             [--rng-seed S] [--resume] [--mutate ROUNDS]                    *|
-|*             [--export DIR --export-top K                                   *|
-|*             --check gemm|none]                                             *|
+|*             [--export DIR] [--export-top K] [--check gemm|none]            *|
+|*             [--measure CMD] [--measure-timeout SECONDS]                    *|
 |* cake-evolve --import RESULTS.json --ledger L.jsonl                         *|
 |* cake-evolve --agent-dir DIR [--shapes S]  (an agent's drop folder: every   *|
 |*             NAME.cake.mlir without a newer NAME.feedback.json gets one)    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#define _POSIX_C_SOURCE 200809L /* isatty */
+#define _POSIX_C_SOURCE 200809L /* isatty, fork, setpgid, nanosleep */
 
 #include "cake-c/Cost.h"
 #include "cake-c/Dialect.h"
@@ -40,7 +44,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TACTICS 16
@@ -183,11 +190,12 @@ static char *readFile(const char *path) {
 static void usage(void) {
   fprintf(stderr,
           "usage: cake-evolve --seed K.cake.mlir --space S.json --shapes "
-          "SHAPES --ledger L.jsonl --no-gpu\n"
+          "SHAPES --ledger L.jsonl [--no-gpu]\n"
           "                   [--top K] [--sample N] [--rng-seed S] "
           "[--resume] [--mutate ROUNDS]\n"
-          "                   [--export DIR [--export-top K] [--check "
-          "gemm|none]]\n"
+          "                   [--export DIR] [--export-top K] [--check "
+          "gemm|none]\n"
+          "                   [--measure CMD] [--measure-timeout SECONDS]\n"
           "       cake-evolve --import RESULTS.json --ledger L.jsonl\n"
           "       cake-evolve --agent-dir DIR [--shapes SHAPES]\n");
 }
@@ -588,12 +596,92 @@ static int agentDir(const char *dir, const char *shapes) {
   return 0;
 }
 
+/* The measurement command stage 3 runs by default: measure.py of this
+ * source tree with the runtime and cake-run built beside this binary. */
+static void defaultMeasureCommand(char *out, size_t size) {
+  char exe[2048];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = 0; /* build/bin */
+  snprintf(out, size,
+           "python3 '%s/bench/cost/measure.py' --runtime "
+           "'%s/../lib/libcake_runtime.so' --cake-run '%s/cake-run' "
+           "--manifest {manifest} --out {results}",
+           CAKE_SOURCE_DIR, exe, exe);
+}
+
+/* `command` with {manifest} and {results} replaced (quoted). */
+static char *substitute(const char *command, const char *manifest,
+                        const char *results) {
+  Buffer b = {0};
+  for (const char *c = command; *c;) {
+    const char *value = !strncmp(c, "{manifest}", 10)  ? manifest
+                        : !strncmp(c, "{results}", 9) ? results
+                                                      : NULL;
+    if (value) {
+      bufferAppend(&b, "'", 1);
+      bufferAppend(&b, value, strlen(value));
+      bufferAppend(&b, "'", 1);
+      c += value == manifest ? 10 : 9;
+    } else {
+      bufferAppend(&b, c++, 1);
+    }
+  }
+  return b.data;
+}
+
+/* Stage 3 on this machine: runs `command` through /bin/sh in its own
+ * process group, killing the group after `timeoutSeconds`. 0 when it
+ * exited with status 0. */
+static int runMeasurement(const char *command, int timeoutSeconds) {
+  printf("stage 3: %s\n", command);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("cake-evolve: fork");
+    return 1;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  struct timespec start, now, nap = {0, 50 * 1000 * 1000};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    int status;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+      fprintf(stderr, "cake-evolve: stage 3's measurement %s %d\n",
+              WIFEXITED(status) ? "exited with status" : "died of signal",
+              WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+      return 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec >= timeoutSeconds) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      fprintf(stderr, "cake-evolve: stage 3's measurement did not finish in "
+                      "%d s and was killed (--measure-timeout)\n",
+              timeoutSeconds);
+      return 1;
+    }
+    nanosleep(&nap, NULL);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *seedPath = NULL, *spacePath = NULL, *shapes = "",
              *ledgerPath = NULL;
   int noGpu = 0, top = 10, resume = 0, exportTop = 8, mutateRounds = 0;
   const char *exportDir = NULL, *importPath = NULL, *check = "none",
-             *agentPath = NULL;
+             *agentPath = NULL, *measure = NULL;
+  int measureTimeout = 600;
   long sample = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -626,6 +714,10 @@ int main(int argc, char **argv) {
       agentPath = argv[++i];
     else if (next && !strcmp(a, "--import"))
       importPath = argv[++i];
+    else if (next && !strcmp(a, "--measure"))
+      measure = argv[++i];
+    else if (next && !strcmp(a, "--measure-timeout"))
+      measureTimeout = atoi(argv[++i]);
     else if (next && !strcmp(a, "--rng-seed"))
       rngState = strtoull(argv[++i], NULL, 10) | 1;
     else {
@@ -641,10 +733,22 @@ int main(int argc, char **argv) {
     usage();
     return 2;
   }
+  /* Stage 3 here: bundles into --export DIR, or beside the ledger. */
+  char defaultExport[4096], defaultMeasure[8192];
   if (!noGpu) {
-    fprintf(stderr, "cake-evolve: stage 3 (timing candidates on the GPU) is "
-                    "not built yet; pass --no-gpu to run generation, "
-                    "verification and ranking\n");
+    if (!exportDir) {
+      snprintf(defaultExport, sizeof defaultExport, "%s.bundles",
+               ledgerPath);
+      mkdir(defaultExport, 0777);
+      exportDir = defaultExport;
+    }
+    if (!measure) {
+      defaultMeasureCommand(defaultMeasure, sizeof defaultMeasure);
+      measure = defaultMeasure;
+    }
+  } else if (measure) {
+    fprintf(stderr, "cake-evolve: --measure runs stage 3, which --no-gpu "
+                    "leaves out\n");
     return 2;
   }
   char *seed = readFile(seedPath);
@@ -907,7 +1011,7 @@ int main(int argc, char **argv) {
 
   /* Stage 3 elsewhere: the top candidates as bundles and a manifest. */
   if (exportDir) {
-    char path[4096];
+    char path[4200]; /* exportDir (< 4096) and a file name */
     snprintf(path, sizeof path, "%s/manifest.json", exportDir);
     FILE *mf = fopen(path, "w");
     if (!mf) {
@@ -952,6 +1056,24 @@ int main(int argc, char **argv) {
            exportDir);
   }
 
+  int status = 0;
+  if (measure) {
+    char manifestPath[4200], resultsPath[4200];
+    snprintf(manifestPath, sizeof manifestPath, "%s/manifest.json",
+             exportDir);
+    snprintf(resultsPath, sizeof resultsPath, "%s/results.json", exportDir);
+    remove(resultsPath);
+    char *command = substitute(measure, manifestPath, resultsPath);
+    status = runMeasurement(command, measureTimeout);
+    free(command);
+    if (status == 0)
+      status = importResults(resultsPath, ledgerPath);
+    else
+      fprintf(stderr, "cake-evolve: stages 1, 2 and 4's ledger is kept; "
+                      "measure %s later and --import its results, or run "
+                      "with --no-gpu\n", manifestPath);
+  }
+
   free(queue);
   free(parents);
   free(visited);
@@ -962,5 +1084,5 @@ int main(int argc, char **argv) {
   free(previous);
   free(costDiagnostics.data);
   mlirContextDestroy(ctx);
-  return 0;
+  return status;
 }
