@@ -368,6 +368,7 @@ private:
     double stageBytes = 0;
     double copyNs = 0;
     bool asyncReader = false; ///< read by mma kept in flight past release
+    int64_t heldAcross = 0;   ///< stages an overlapped loop holds over
   };
   llvm::MapVector<Operation *, PipeAccum> pipes;
 
@@ -400,6 +401,7 @@ private:
   LogicalResult walkRole(RoleOp role, RoleWork &w);
   LogicalResult tripCount(scf::ForOp loop, double &trips);
   LogicalResult failure_ = success();
+  bool inOverlap = false; ///< inside an overlapped epilogue loop
 };
 
 LogicalResult Interpreter::tripCount(scf::ForOp loop, double &trips) {
@@ -440,6 +442,8 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     if (record) {
       work->cost.aluOps += ops * mult;
       work->cost.aluNs += ns;
+      if (inOverlap)
+        work->cost.overlapAluNs += ns;
     }
     return ns;
   };
@@ -451,7 +455,11 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       return 0;
     }
     Block &body = *loop.getBody();
-    return rangeCost(body.begin(), body.end(), mult * trips, record);
+    bool outer = inOverlap;
+    inOverlap |= mmaInFlight > 0 && overlappedEpilogueStages(loop) > 0;
+    double ns = rangeCost(body.begin(), body.end(), mult * trips, record);
+    inOverlap = outer;
+    return ns;
   }
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     // Unknown condition: the costlier branch.
@@ -606,8 +614,12 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     acc.stageBytes = stageBytes;
     acc.copyNs = copy;
     // Only a pipelined K loop keeps mma in flight past the release.
-    if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp()))
+    if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp())) {
       acc.asyncReader |= asyncRead && isPipelinedMmaLoop(loop);
+      if (mmaInFlight > 0)
+        acc.heldAcross =
+            std::max(acc.heldAcross, overlappedEpilogueStages(loop));
+    }
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
     acc.holdSum += mult * hold;
     return handoff * mult;
@@ -756,8 +768,12 @@ LogicalResult Interpreter::run() {
   double consumer = 0, tensor = 0, smemT = 0, alu = 0, store = 0, copy = 0;
   for (RoleWork &w : roles) {
     RoleCost &c = w.cost;
-    consumer = std::max(consumer, std::max(c.mmaNs, c.smemNs) + c.aluNs +
-                                      c.storeNs + c.syncNs);
+    // An overlapped epilogue's ALU work runs beside the wgmmas.
+    consumer = std::max(consumer,
+                        overlapped(std::max(c.mmaNs, c.smemNs),
+                                   c.overlapAluNs) +
+                            (c.aluNs - c.overlapAluNs) + c.storeNs +
+                            c.syncNs);
     tensor += c.mmaNs;
     smemT += c.smemNs;
     copy = std::max(copy, c.copyNs);
@@ -786,7 +802,7 @@ LogicalResult Interpreter::run() {
     // (The lowering does not defer releases on a pipe of no more stages.)
     bool deferred = acc.asyncReader && p.stages > int64_t(mmaInFlight);
     p.stagesInFlight = std::max<int64_t>(
-        1, p.stages - (deferred ? int64_t(mmaInFlight) : 0));
+        1, p.stages - (deferred ? int64_t(mmaInFlight) : 0) - acc.heldAcross);
     // A role that fills its own pipe fills each stage just before it
     // waits on it: nothing is in flight ahead, whatever the depth.
     if (auto pipe = dyn_cast_or_null<PipeOp>(def); pipe && selfFillingRole(pipe))

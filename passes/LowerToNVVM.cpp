@@ -33,6 +33,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -130,6 +131,8 @@ private:
   LogicalResult emitHandoff(Operation *op, Value pipe, bool producer);
   LogicalResult emitRelease(PipeReleaseOp op);
   void releaseDeferred(Value pipe);
+  void releaseSlot(Value pipe, Value slot);
+  void retireLazyGroups();
   void arriveEmpty(Value pipe, Value stage);
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitMma(MmaOp op);
@@ -165,6 +168,20 @@ private:
   // until the next iteration's wait_group(1) has retired the mma reading it.
   Value deferredStage; // !llvm.ptr to an i32 (-1: none), or null
   unsigned mmaInFlight;
+  // Inside a loop that overlaps the previous tile's epilogue with this
+  // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
+  // waiting, and their stages' releases wait in `cur` slots until the first
+  // use of the carried accumulator, where wait_group(groups) retires the
+  // previous iteration's groups and releases their stages (`prev`).
+  struct LazyMma {
+    Value pipe;
+    Operation *firstUse;
+    int64_t groups;
+    llvm::DenseSet<Operation *> mmas;
+    llvm::DenseMap<Operation *, unsigned> releaseSlot;
+    SmallVector<Value> cur, prev; // !llvm.ptr to an i32 (-1: none)
+  };
+  std::optional<LazyMma> lazy;
 };
 
 LogicalResult KernelEmitter::emit() {
@@ -549,8 +566,118 @@ static bool pipelinedMmaLoop(scf::ForOp forOp) {
          yield.getOperand(0) == mma.getResult();
 }
 
+namespace {
+/// A loop body that overlaps an epilogue with the next tile's wgmmas.
+struct OverlapLoop {
+  Value pipe;
+  Operation *firstUse;
+  SmallVector<MmaOp> mmas;
+  SmallVector<PipeReleaseOp> releases;
+};
+} // namespace
+
+/// The loop form of a software-pipelined epilogue: the body starts with a
+/// chain of wgmmas from a fresh accumulator, each reading a stage waited
+/// for on one pipe and released after it, and yields the chain's result as
+/// iter_arg i; iter_arg i (the previous tile's accumulator) is used only
+/// after the chain, and the chain's result only by the yield. The wgmmas
+/// can then run while the body's epilogue computes on iter_arg i.
+static std::optional<OverlapLoop> overlappedEpilogueLoop(scf::ForOp forOp) {
+  OverlapLoop loop;
+  Block *body = forOp.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  unsigned position = 0, chainEnd = 0;
+  llvm::DenseMap<Operation *, unsigned> order;
+  for (Operation &op : body->without_terminator()) {
+    order[&op] = position++;
+    if (isa<PipeAcquireOp, scf::ForOp, scf::IfOp, scf::WhileOp>(op))
+      return std::nullopt;
+    if (auto w = dyn_cast<PipeWaitOp>(op)) {
+      if (loop.pipe && w.getPipe() != loop.pipe)
+        return std::nullopt;
+      loop.pipe = w.getPipe();
+    } else if (auto m = dyn_cast<MmaOp>(op)) {
+      if (m.getKind() != MmaKind::wgmma)
+        return std::nullopt;
+      Value acc = m.getAcc();
+      bool chained = loop.mmas.empty()
+                         ? isa_and_nonnull<FragZeroOp>(acc.getDefiningOp()) &&
+                               acc.getDefiningOp()->getBlock() == body
+                         : acc == loop.mmas.back().getResult();
+      auto wait = m.getBStage().getDefiningOp<PipeWaitOp>();
+      if (!chained || !wait || wait->getBlock() != body ||
+          !m.getResult().hasOneUse())
+        return std::nullopt;
+      loop.mmas.push_back(m);
+    } else if (auto r = dyn_cast<PipeReleaseOp>(op)) {
+      auto wait = r.getStage().getDefiningOp<PipeWaitOp>();
+      if (r.getPipe() != loop.pipe || !wait || wait->getBlock() != body ||
+          loop.mmas.empty())
+        return std::nullopt;
+      loop.releases.push_back(r);
+      chainEnd = position;
+    }
+  }
+  if (loop.mmas.empty() || loop.releases.size() != loop.mmas.size())
+    return std::nullopt;
+  Value last = loop.mmas.back().getResult();
+  unsigned index = 0;
+  for (; index < yield.getNumOperands(); ++index)
+    if (yield.getOperand(index) == last)
+      break;
+  if (index == yield.getNumOperands() ||
+      *last.getUsers().begin() != yield.getOperation())
+    return std::nullopt;
+  // Every use of the carried accumulator comes after the chain.
+  Value carried = forOp.getRegionIterArg(index);
+  for (OpOperand &use : carried.getUses()) {
+    Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+    if (!user || isa<scf::YieldOp>(user) || order.lookup(user) < chainEnd)
+      return std::nullopt;
+    if (!loop.firstUse || order.lookup(user) < order.lookup(loop.firstUse))
+      loop.firstUse = user;
+  }
+  if (!loop.firstUse)
+    return std::nullopt;
+  return loop;
+}
+
+/// The stages held into the next iteration and the ones it waits for must
+/// fit the pipe at once, or the loop would wait for itself.
+static bool overlapFits(const OverlapLoop &loop) {
+  return cast<PipeType>(loop.pipe.getType()).getStages() >=
+         2 * int64_t(loop.releases.size());
+}
+
 LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
-  bool pipelined = mmaInFlight > 0 && pipelinedMmaLoop(forOp);
+  std::optional<OverlapLoop> overlap;
+  if (mmaInFlight > 0 && !lazy && !deferredStage)
+    overlap = overlappedEpilogueLoop(forOp);
+  if (overlap && !overlapFits(*overlap))
+    overlap.reset();
+  if (overlap) {
+    LazyMma state;
+    state.pipe = overlap->pipe;
+    state.firstUse = overlap->firstUse;
+    state.groups = overlap->mmas.size();
+    for (MmaOp m : overlap->mmas)
+      state.mmas.insert(m);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(entryBlock);
+      for (size_t i = 0; i < overlap->releases.size(); ++i) {
+        state.releaseSlot[overlap->releases[i]] = i;
+        for (auto *slots : {&state.cur, &state.prev})
+          slots->push_back(LLVM::AllocaOp::create(
+              b, loc(), LLVM::LLVMPointerType::get(ctx), b.getI32Type(),
+              i32c(1)));
+      }
+    }
+    for (Value slot : state.prev)
+      LLVM::StoreOp::create(b, loc(), i32c(-1), slot);
+    lazy = std::move(state);
+  }
+  bool pipelined = !overlap && mmaInFlight > 0 && pipelinedMmaLoop(forOp);
   Value pipe;
   if (pipelined) {
     for (Operation &op : *forOp.getBody())
@@ -588,8 +715,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     // scf.for::create adds an empty yield when there are no iter_args.
     if (!newFor.getBody()->empty())
       b.setInsertionPoint(newFor.getBody()->getTerminator());
-    if (failed(emitBlock(*forOp.getBody())))
-      return failure();
+    for (Operation &op : *forOp.getBody()) {
+      if (overlap && &op == overlap->firstUse)
+        retireLazyGroups();
+      if (failed(emitOp(op)))
+        return failure();
+    }
     auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
     if (!yield.getResults().empty()) {
       SmallVector<Value> vals;
@@ -606,17 +737,40 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     releaseDeferred(pipe);
     deferredStage = Value();
   }
+  if (overlap) {
+    // The last iteration's wgmmas: retired before the loop's results (its
+    // accumulator) are used, then their stages released.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+    for (Value slot : lazy->prev)
+      releaseSlot(lazy->pipe, slot);
+    lazy.reset();
+  }
   return success();
 }
 
-void KernelEmitter::releaseDeferred(Value pipe) {
-  Value prev = LLVM::LoadOp::create(b, loc(), b.getI32Type(), deferredStage);
+void KernelEmitter::retireLazyGroups() {
+  // This iteration's groups may stay in flight; the previous iteration's,
+  // which wrote the carried accumulator, retire here.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), lazy->groups);
+  for (auto [cur, prev] : llvm::zip(lazy->cur, lazy->prev)) {
+    releaseSlot(lazy->pipe, prev);
+    Value stage = LLVM::LoadOp::create(b, loc(), b.getI32Type(), cur);
+    LLVM::StoreOp::create(b, loc(), stage, prev);
+  }
+}
+
+void KernelEmitter::releaseSlot(Value pipe, Value slot) {
+  Value prev = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
   Value any =
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, prev, i32c(0));
   auto ifAny = scf::IfOp::create(b, loc(), any, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
   arriveEmpty(pipe, prev);
+}
+
+void KernelEmitter::releaseDeferred(Value pipe) {
+  releaseSlot(pipe, deferredStage);
 }
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
@@ -737,6 +891,12 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
 
 LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   Value stage = map.lookup(op.getStage());
+  if (lazy && lazy->releaseSlot.count(op)) {
+    // The wgmma reading `stage` may still run: released after it retires.
+    LLVM::StoreOp::create(b, loc(), stage,
+                          lazy->cur[lazy->releaseSlot.lookup(op)]);
+    return success();
+  }
   if (deferredStage) {
     // The mma just issued may still read `stage`; the previous one has
     // retired (wait_group 1), so release its stage and remember this one.
@@ -1198,9 +1358,11 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  // Retire groups before their stages can be released: all of them, or all
-  // but this one inside a pipelined K loop.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), deferredStage ? 1 : 0);
+  // Retire groups before their stages can be released: all of them, all
+  // but this one inside a pipelined K loop, or none yet in an overlapped
+  // epilogue loop (retireLazyGroups waits where the result is used).
+  if (!lazy || !lazy->mmas.count(op))
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), deferredStage ? 1 : 0);
   map.map(op.getResult(), acc);
   return success();
 }
@@ -1338,4 +1500,9 @@ struct ConvertCakeToNVVMPass
 
 bool mlir::cake::isPipelinedMmaLoop(scf::ForOp forOp) {
   return pipelinedMmaLoop(forOp);
+}
+
+int64_t mlir::cake::overlappedEpilogueStages(scf::ForOp forOp) {
+  std::optional<OverlapLoop> loop = overlappedEpilogueLoop(forOp);
+  return loop && overlapFits(*loop) ? int64_t(loop->releases.size()) : 0;
 }
