@@ -128,6 +128,7 @@ private:
   LogicalResult emitRole(RoleOp role);
   LogicalResult emitTiles(TilesOp tiles);
   LogicalResult emitFor(scf::ForOp forOp);
+  LogicalResult emitIf(scf::IfOp ifOp);
   LogicalResult emitHandoff(Operation *op, Value pipe, bool producer);
   LogicalResult emitRelease(PipeReleaseOp op);
   void releaseDeferred(Value pipe);
@@ -435,6 +436,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](TilesOp t) { return emitTiles(t); })
       .Case([&](scf::ForOp f) { return emitFor(f); })
+      .Case([&](scf::IfOp i) { return emitIf(i); })
       .Case([&](DimOp d) -> LogicalResult {
         auto it = tensors.find(d.getTensor());
         if (it == tensors.end())
@@ -590,8 +592,21 @@ static std::optional<OverlapLoop> overlappedEpilogueLoop(scf::ForOp forOp) {
   llvm::DenseMap<Operation *, unsigned> order;
   for (Operation &op : body->without_terminator()) {
     order[&op] = position++;
-    if (isa<PipeAcquireOp, scf::ForOp, scf::IfOp, scf::WhileOp>(op))
+    if (isa<PipeAcquireOp, scf::ForOp, scf::WhileOp>(op))
       return std::nullopt;
+    // A guarded epilogue (scf.if) may follow the chain; it holds no
+    // hand-offs and no mma of its own.
+    if (isa<scf::IfOp>(op)) {
+      bool plain = !loop.releases.empty();
+      op.walk([&](Operation *inner) {
+        if (isa<PipeWaitOp, PipeReleaseOp, PipeAcquireOp, MmaOp, scf::ForOp>(
+                inner))
+          plain = false;
+      });
+      if (!plain)
+        return std::nullopt;
+      continue;
+    }
     if (auto w = dyn_cast<PipeWaitOp>(op)) {
       if (loop.pipe && w.getPipe() != loop.pipe)
         return std::nullopt;
@@ -745,6 +760,48 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
       releaseSlot(lazy->pipe, slot);
     lazy.reset();
   }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
+  SmallVector<Type> types;
+  for (Type t : ifOp.getResultTypes()) {
+    if (auto frag = dyn_cast<FragType>(t)) {
+      FailureOr<FragInfo> info = fragInfo(frag, ifOp);
+      if (failed(info))
+        return failure();
+      types.push_back(info->type);
+    } else if (t.isIntOrIndexOrFloat()) {
+      types.push_back(t);
+    } else {
+      return ifOp.emitError("convert-cake-to-nvvm: an scf.if result of type ")
+             << t << " is not lowered yet";
+    }
+  }
+  bool withElse = !ifOp.getElseRegion().empty();
+  auto newIf = scf::IfOp::create(
+      b, loc(), types, map.lookupOrDefault(ifOp.getCondition()), withElse);
+  for (auto [from, to] : {std::pair(ifOp.thenBlock(), newIf.thenBlock()),
+                          std::pair(ifOp.elseBlock(), newIf.elseBlock())}) {
+    if (!from)
+      continue;
+    OpBuilder::InsertionGuard g(b);
+    // Without results, create() already put an empty yield there.
+    if (to->empty())
+      b.setInsertionPointToEnd(to);
+    else
+      b.setInsertionPoint(to->getTerminator());
+    if (failed(emitBlock(*from)))
+      return failure();
+    if (!types.empty()) {
+      SmallVector<Value> vals;
+      for (Value v : cast<scf::YieldOp>(from->getTerminator()).getResults())
+        vals.push_back(map.lookupOrDefault(v));
+      scf::YieldOp::create(b, loc(), vals);
+    }
+  }
+  for (auto [o, n] : llvm::zip(ifOp.getResults(), newIf.getResults()))
+    map.map(o, n);
   return success();
 }
 

@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
-           any_d=False, overlap=False):
+           any_d=False):
     """stages: depth of the centroid ring; bn: centroids per tile; xbuf: 2
     double-buffers the point tile (the next tile's points load while this
     one is computed).
@@ -24,16 +24,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
 
     batched: tensors carry a leading batch dimension B (X is B x N x D,
     Cent B x K x D, Cn B x K, Out B x N) and one launch covers all batches:
-    the schedule's tiles are (batch, 128 rows).
-
-    overlap: the centroid loop is software-pipelined by one tile: each
-    iteration issues the wgmma of tile n and then runs the distance map and
-    argmin of tile n - 1 (carried as the accumulator %acc and its start
-    %np), so the epilogue's ALU work can run while the tensor cores work
-    (the lowering waits for a wgmma only where its result is first used).
-    The first iteration's "previous tile" starts at K: its norms load
-    entirely out of bounds as +inf, so it never wins the argmin; the last
-    tile's epilogue follows the loop."""
+    the schedule's tiles are (batch, 128 rows)."""
     h = d // 64
     assert d % 64 == 0 and 1 <= h <= 8
     bq = "?x" if batched else ""        # leading batch dimension in types
@@ -100,73 +91,49 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     ]
     for i in range(h):
         lines.append(f"      %sx{i} = cake.pipe.wait %px : !cake.pipe<{xs}>")
-    acc = f"!cake.frag<128x{bn}xf32>"
-
-    def epilogue(a, base, best, idx, out, ind, sfx=""):
-        """Distances of the tile whose x.c is `a` (centroids from `base`),
-        their row argmin, merged into (best, idx) as %out#0, %out#1; `sfx`
-        keeps the value names of a second copy apart."""
-        return [
-            f"{ind}%cn{sfx} = cake.load %Cn[{bc}{base}] pad %inf : {gcn} -> !cake.frag<1x{bn}xf32>",
-            f"{ind}%dist{sfx} = cake.frag.map {a}, %cn{sfx}",
-            f"{ind}    : ({acc}, !cake.frag<1x{bn}xf32>) -> {acc} {{",
-            f"{ind}^bb0(%xc: f32, %c2: f32):",
-            f"{ind}  %two = arith.constant 2.0 : f32",
-            f"{ind}  %t = arith.mulf %xc, %two : f32",
-            f"{ind}  %dd = arith.subf %c2, %t : f32",
-            f"{ind}  cake.frag.yield %dd : f32",
-            f"{ind}}}",
-            f"{ind}%v{sfx}, %i{sfx} = cake.frag.argmin %dist{sfx} base {base}",
-            f"{ind}  : {acc} -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
-            f"{ind}%{out}:2 = cake.frag.map {best}, {idx}, %v{sfx}, %i{sfx}",
-            f"{ind}    : (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>, !cake.frag<128x1xf32>, !cake.frag<128x1xi32>)",
-            f"{ind}    -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {{",
-            f"{ind}^bb0(%ob: f32, %bi: i32, %nv: f32, %ni: i32):",
-            f"{ind}  %lt = arith.cmpf olt, %nv, %ob : f32",
-            f"{ind}  %rb = arith.select %lt, %nv, %ob : f32",
-            f"{ind}  %ri = arith.select %lt, %ni, %bi : i32",
-            f"{ind}  cake.frag.yield %rb, %ri : f32, i32",
-            f"{ind}}}",
-        ]
-
-    mma = [f"        %a0 = cake.frag.zero : {acc}"]
-    for i in range(h):
-        mma += [
-            f"        %t{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>",
-            f"        %a{i + 1} = cake.mma wgmma %x[%sx{i}], %c[%t{i}], %a{i}",
-            f"          : {x}, {c}, {acc}",
-            f"        cake.pipe.release %pc, %t{i} : !cake.pipe<{stages}>",
-        ]
     lines += [
         "      %best0 = cake.frag.splat %inf : !cake.frag<128x1xf32>",
         "      %idx0 = cake.frag.splat %zero_i : !cake.frag<128x1xi32>",
+        f"      %res:2 = scf.for %n = %c0 to %K step %c{bn}",
+        "          iter_args(%best = %best0, %idx = %idx0)",
+        "          -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {",
+        f"        %a0 = cake.frag.zero : !cake.frag<128x{bn}xf32>",
     ]
-    if overlap:
+    for i in range(h):
         lines += [
-            f"      %acc0 = cake.frag.zero : {acc}",
-            f"      %res:4 = scf.for %n = %c0 to %K step %c{bn}",
-            "          iter_args(%best = %best0, %idx = %idx0, %acc = %acc0, %np = %K)",
-            f"          -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>, {acc}, index) {{",
-        ] + mma + epilogue("%acc", "%np", "%best", "%idx", "nb", "        ") + [
-            f"        scf.yield %nb#0, %nb#1, %a{h}, %n : !cake.frag<128x1xf32>, !cake.frag<128x1xi32>, {acc}, index",
-            "      }",
-        ] + epilogue("%res#2", "%res#3", "%res#0", "%res#1", "last", "      ",
-                   "_last")
-        result = "%last#1"
-    else:
-        lines += [
-            f"      %res:2 = scf.for %n = %c0 to %K step %c{bn}",
-            "          iter_args(%best = %best0, %idx = %idx0)",
-            "          -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {",
-        ] + mma + epilogue(f"%a{h}", "%n", "%best", "%idx", "nb", "        ") + [
-            "        scf.yield %nb#0, %nb#1 : !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
-            "      }",
+            f"        %t{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>",
+            f"        %a{i + 1} = cake.mma wgmma %x[%sx{i}], %c[%t{i}], %a{i}",
+            f"          : {x}, {c}, !cake.frag<128x{bn}xf32>",
+            f"        cake.pipe.release %pc, %t{i} : !cake.pipe<{stages}>",
         ]
-        result = "%res#1"
+    lines += [
+        f"        %cn = cake.load %Cn[{bc}%n] pad %inf : {gcn} -> !cake.frag<1x{bn}xf32>",
+        f"        %dist = cake.frag.map %a{h}, %cn",
+        f"            : (!cake.frag<128x{bn}xf32>, !cake.frag<1x{bn}xf32>) -> !cake.frag<128x{bn}xf32> {{",
+        "        ^bb0(%xc: f32, %c2: f32):",
+        "          %two = arith.constant 2.0 : f32",
+        "          %t = arith.mulf %xc, %two : f32",
+        "          %dd = arith.subf %c2, %t : f32",
+        "          cake.frag.yield %dd : f32",
+        "        }",
+        "        %v, %i = cake.frag.argmin %dist base %n",
+        f"          : !cake.frag<128x{bn}xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
+        "        %nb:2 = cake.frag.map %best, %idx, %v, %i",
+        "            : (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>, !cake.frag<128x1xf32>, !cake.frag<128x1xi32>)",
+        "            -> (!cake.frag<128x1xf32>, !cake.frag<128x1xi32>) {",
+        "        ^bb0(%ob: f32, %bi: i32, %nv: f32, %ni: i32):",
+        "          %lt = arith.cmpf olt, %nv, %ob : f32",
+        "          %rb = arith.select %lt, %nv, %ob : f32",
+        "          %ri = arith.select %lt, %ni, %bi : i32",
+        "          cake.frag.yield %rb, %ri : f32, i32",
+        "        }",
+        "        scf.yield %nb#0, %nb#1 : !cake.frag<128x1xf32>, !cake.frag<128x1xi32>",
+        "      }",
+    ]
     for i in range(h):
         lines.append(f"      cake.pipe.release %px, %sx{i} : !cake.pipe<{xs}>")
     lines += [
-        f"      cake.store {result} -> %Out[{bc}%m] : !cake.frag<128x1xi32> -> {gout}",
+        f"      cake.store %res#1 -> %Out[{bc}%m] : !cake.frag<128x1xi32> -> {gout}",
         "    }", "  }", "}", ""]
     return "\n".join(lines)
 
@@ -182,9 +149,6 @@ def main():
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--bn", type=int, default=128)
     p.add_argument("--xbuf", type=int, default=1)
-    p.add_argument("--overlap", action="store_true",
-                   help="software-pipeline the centroid loop by one tile "
-                   "(suffix _ov)")
     p.add_argument("--any-d", action="store_true",
                    help="kernels for every D up to 512 (a multiple of 8): "
                    "one per 64-wide slice count, named _h<slices>")
@@ -192,8 +156,7 @@ def main():
     default = not args.out
     out = args.out or os.path.join(ROOT, "examples", "kmeans-variants")
     suffix = "" if default else f"_bn{args.bn}_s{args.stages}" + (
-        f"_x{args.xbuf}" if args.xbuf > 1 else "") + (
-        "_ov" if args.overlap else "")
+        f"_x{args.xbuf}" if args.xbuf > 1 else "")
     os.makedirs(out, exist_ok=True)
     depths = range(64, 513, 64) if args.any_d else (64, 128, 256)
     for dtype in ("f16", "bf16"):
@@ -208,7 +171,7 @@ def main():
                 with open(path, "w") as f:
                     f.write(kernel(dtype, d, batched, stages=args.stages,
                                    bn=args.bn, name=name, xbuf=args.xbuf,
-                                   any_d=args.any_d, overlap=args.overlap))
+                                   any_d=args.any_d))
                 print("wrote", os.path.relpath(path, ROOT) if default else path)
 
 

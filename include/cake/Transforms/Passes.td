@@ -252,6 +252,39 @@ def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def OverlapEpilogue : Pass<"cake-overlap-epilogue", "::mlir::ModuleOp"> {
+  let summary = "Tactic: software-pipeline a consumer loop so a tile's epilogue runs beside the next tile's wgmmas";
+  let description = [{
+    A consumer loop that, for each tile, waits for its stages, chains
+    wgmmas into a fresh accumulator, releases the stages and then computes
+    on the result (an epilogue: distances and an argmin, say) keeps the
+    tensor cores idle while the epilogue runs. This tactic rewrites it to
+    issue tile n's wgmmas first and then run tile n - 1's epilogue on an
+    accumulator carried from the previous iteration (skipped in the first
+    iteration; the last tile's epilogue follows the loop, when the loop ran
+    at all). convert-cake-to-nvvm then commits the wgmmas without waiting
+    and waits for the carried accumulator where the epilogue first uses it,
+    so the two overlap; the stages of a tile are held into the next
+    iteration, which needs a ring twice the tile's stages deep
+    (cake-set-stages), and a second accumulator's registers.
+
+    A loop qualifies when its body is the chain (waits, wgmmas from a
+    `cake.frag.zero`, releases, on one pipe; none of it using the loop's
+    carried values) followed by the epilogue, which uses no value of the
+    chain but its result and holds no hand-off or mma. `role` limits the
+    rewrite to one role; loops that do not qualify are left as they are.
+
+    ```
+    $ cake-opt --cake-overlap-epilogue --cake-set-stages="pipe=1 stages=6" \
+        --cake-verify kmeans.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"roleName", "role", "std::string", /*default=*/"\"\"", "the role whose loops to rewrite (default: every role)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect", "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def WarpSpecialize : Pass<"cake-warp-specialize", "::mlir::ModuleOp"> {
   let summary = "Tactic: split a role that fills its own pipes into a producer and a consumer";
   let description = [{
