@@ -368,7 +368,6 @@ private:
     double stageBytes = 0;
     double copyNs = 0;
     bool asyncReader = false; ///< read by mma kept in flight past release
-    int64_t heldAcross = 0;   ///< stages an overlapped loop holds over
   };
   llvm::MapVector<Operation *, PipeAccum> pipes;
 
@@ -456,24 +455,27 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     }
     Block &body = *loop.getBody();
     bool outer = inOverlap;
-    inOverlap |= mmaInFlight > 0 && overlappedEpilogueStages(loop) > 0;
+    inOverlap |= mmaInFlight > 0 && isOverlappedEpilogueLoop(loop);
     double ns = rangeCost(body.begin(), body.end(), mult * trips, record);
     inOverlap = outer;
     return ns;
   }
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    // Unknown condition: the costlier branch.
+    // Unknown condition: the costlier branch, whose work is recorded.
     double best = 0;
-    for (Region &r : ifOp->getRegions())
-      if (!r.empty())
-        best = std::max(best, rangeCost(r.front().begin(), r.front().end(),
-                                        mult, false));
-    if (record)
-      for (Region &r : ifOp->getRegions())
-        if (!r.empty()) {
-          rangeCost(r.front().begin(), r.front().end(), mult, true);
-          break;
-        }
+    Region *costlier = nullptr;
+    for (Region &r : ifOp->getRegions()) {
+      if (r.empty())
+        continue;
+      double ns = rangeCost(r.front().begin(), r.front().end(), mult, false);
+      if (!costlier || ns > best) {
+        best = ns;
+        costlier = &r;
+      }
+    }
+    if (record && costlier)
+      rangeCost(costlier->front().begin(), costlier->front().end(), mult,
+                true);
     return best;
   }
   if (auto tiles = dyn_cast<TilesOp>(op)) {
@@ -600,9 +602,15 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     // trip is the pipe's latency, the stage's copy and the hold.
     PipeAccum &acc = pipes[pipeDef];
     double hold = handoff;
-    if (release)
-      hold += rangeCost(std::next(Block::iterator(op)),
-                        Block::iterator(release), 1.0, false);
+    if (release) {
+      // An overlapped epilogue loop releases its stages when the iteration
+      // ends, after the epilogue.
+      Block::iterator end(release);
+      if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+          loop && mmaInFlight > 0 && isOverlappedEpilogueLoop(loop))
+        end = Block::iterator(loop.getBody()->getTerminator());
+      hold += rangeCost(std::next(Block::iterator(op)), end, 1.0, false);
+    }
     double stageBytes = 0, copy = 0;
     if (auto pipe = dyn_cast_or_null<PipeOp>(pipeDef))
       for (Value ring : pipe.getRings()) {
@@ -614,12 +622,8 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     acc.stageBytes = stageBytes;
     acc.copyNs = copy;
     // Only a pipelined K loop keeps mma in flight past the release.
-    if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp())) {
+    if (auto loop = dyn_cast<scf::ForOp>(op->getParentOp()))
       acc.asyncReader |= asyncRead && isPipelinedMmaLoop(loop);
-      if (mmaInFlight > 0)
-        acc.heldAcross =
-            std::max(acc.heldAcross, overlappedEpilogueStages(loop));
-    }
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
     acc.holdSum += mult * hold;
     return handoff * mult;
@@ -802,7 +806,7 @@ LogicalResult Interpreter::run() {
     // (The lowering does not defer releases on a pipe of no more stages.)
     bool deferred = acc.asyncReader && p.stages > int64_t(mmaInFlight);
     p.stagesInFlight = std::max<int64_t>(
-        1, p.stages - (deferred ? int64_t(mmaInFlight) : 0) - acc.heldAcross);
+        1, p.stages - (deferred ? int64_t(mmaInFlight) : 0));
     // A role that fills its own pipe fills each stage just before it
     // waits on it: nothing is in flight ahead, whatever the depth.
     if (auto pipe = dyn_cast_or_null<PipeOp>(def); pipe && selfFillingRole(pipe))

@@ -133,7 +133,6 @@ private:
   LogicalResult emitRelease(PipeReleaseOp op);
   void releaseDeferred(Value pipe);
   void releaseSlot(Value pipe, Value slot);
-  void retireLazyGroups();
   void arriveEmpty(Value pipe, Value stage);
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitMma(MmaOp op);
@@ -171,16 +170,13 @@ private:
   unsigned mmaInFlight;
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
-  // waiting, and their stages' releases wait in `cur` slots until the first
-  // use of the carried accumulator, where wait_group(groups) retires the
-  // previous iteration's groups and releases their stages (`prev`).
+  // waiting and their stages' releases wait in `released` until the end of
+  // the iteration, where wait_group(0) retires them: the epilogue, which
+  // reads the accumulator the previous iteration completed, runs between.
   struct LazyMma {
     Value pipe;
-    Operation *firstUse;
-    int64_t groups;
-    llvm::DenseSet<Operation *> mmas;
-    llvm::DenseMap<Operation *, unsigned> releaseSlot;
-    SmallVector<Value> cur, prev; // !llvm.ptr to an i32 (-1: none)
+    llvm::DenseSet<Operation *> mmas, releases;
+    SmallVector<Value> released; // stage indices, in release order
   };
   std::optional<LazyMma> lazy;
 };
@@ -572,7 +568,7 @@ namespace {
 /// A loop body that overlaps an epilogue with the next tile's wgmmas.
 struct OverlapLoop {
   Value pipe;
-  Operation *firstUse;
+  Operation *firstUse; ///< of the carried accumulator, after the chain
   SmallVector<MmaOp> mmas;
   SmallVector<PipeReleaseOp> releases;
 };
@@ -657,39 +653,17 @@ static std::optional<OverlapLoop> overlappedEpilogueLoop(scf::ForOp forOp) {
   return loop;
 }
 
-/// The stages held into the next iteration and the ones it waits for must
-/// fit the pipe at once, or the loop would wait for itself.
-static bool overlapFits(const OverlapLoop &loop) {
-  return cast<PipeType>(loop.pipe.getType()).getStages() >=
-         2 * int64_t(loop.releases.size());
-}
-
 LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
   std::optional<OverlapLoop> overlap;
   if (mmaInFlight > 0 && !lazy && !deferredStage)
     overlap = overlappedEpilogueLoop(forOp);
-  if (overlap && !overlapFits(*overlap))
-    overlap.reset();
   if (overlap) {
     LazyMma state;
     state.pipe = overlap->pipe;
-    state.firstUse = overlap->firstUse;
-    state.groups = overlap->mmas.size();
     for (MmaOp m : overlap->mmas)
       state.mmas.insert(m);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(entryBlock);
-      for (size_t i = 0; i < overlap->releases.size(); ++i) {
-        state.releaseSlot[overlap->releases[i]] = i;
-        for (auto *slots : {&state.cur, &state.prev})
-          slots->push_back(LLVM::AllocaOp::create(
-              b, loc(), LLVM::LLVMPointerType::get(ctx), b.getI32Type(),
-              i32c(1)));
-      }
-    }
-    for (Value slot : state.prev)
-      LLVM::StoreOp::create(b, loc(), i32c(-1), slot);
+    for (PipeReleaseOp r : overlap->releases)
+      state.releases.insert(r);
     lazy = std::move(state);
   }
   bool pipelined = !overlap && mmaInFlight > 0 && pipelinedMmaLoop(forOp);
@@ -731,8 +705,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     if (!newFor.getBody()->empty())
       b.setInsertionPoint(newFor.getBody()->getTerminator());
     for (Operation &op : *forOp.getBody()) {
-      if (overlap && &op == overlap->firstUse)
-        retireLazyGroups();
+      if (overlap && isa<scf::YieldOp>(op)) {
+        // This tile's wgmmas ran beside the epilogue; retire them, so the
+        // accumulator carried to the next iteration is complete, and free
+        // their stages.
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+        for (Value stage : lazy->released)
+          arriveEmpty(lazy->pipe, stage);
+        lazy->released.clear();
+      }
       if (failed(emitOp(op)))
         return failure();
     }
@@ -752,14 +733,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     releaseDeferred(pipe);
     deferredStage = Value();
   }
-  if (overlap) {
-    // The last iteration's wgmmas: retired before the loop's results (its
-    // accumulator) are used, then their stages released.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
-    for (Value slot : lazy->prev)
-      releaseSlot(lazy->pipe, slot);
+  if (overlap)
     lazy.reset();
-  }
   return success();
 }
 
@@ -803,17 +778,6 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
   for (auto [o, n] : llvm::zip(ifOp.getResults(), newIf.getResults()))
     map.map(o, n);
   return success();
-}
-
-void KernelEmitter::retireLazyGroups() {
-  // This iteration's groups may stay in flight; the previous iteration's,
-  // which wrote the carried accumulator, retire here.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), lazy->groups);
-  for (auto [cur, prev] : llvm::zip(lazy->cur, lazy->prev)) {
-    releaseSlot(lazy->pipe, prev);
-    Value stage = LLVM::LoadOp::create(b, loc(), b.getI32Type(), cur);
-    LLVM::StoreOp::create(b, loc(), stage, prev);
-  }
 }
 
 void KernelEmitter::releaseSlot(Value pipe, Value slot) {
@@ -948,10 +912,10 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
 
 LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   Value stage = map.lookup(op.getStage());
-  if (lazy && lazy->releaseSlot.count(op)) {
-    // The wgmma reading `stage` may still run: released after it retires.
-    LLVM::StoreOp::create(b, loc(), stage,
-                          lazy->cur[lazy->releaseSlot.lookup(op)]);
+  if (lazy && lazy->releases.count(op)) {
+    // The wgmma reading `stage` may still run: released at the end of the
+    // iteration, after it retires.
+    lazy->released.push_back(stage);
     return success();
   }
   if (deferredStage) {
@@ -1417,7 +1381,7 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   // Retire groups before their stages can be released: all of them, all
   // but this one inside a pipelined K loop, or none yet in an overlapped
-  // epilogue loop (retireLazyGroups waits where the result is used).
+  // epilogue loop (retired at the end of the iteration).
   if (!lazy || !lazy->mmas.count(op))
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), deferredStage ? 1 : 0);
   map.map(op.getResult(), acc);
@@ -1559,7 +1523,6 @@ bool mlir::cake::isPipelinedMmaLoop(scf::ForOp forOp) {
   return pipelinedMmaLoop(forOp);
 }
 
-int64_t mlir::cake::overlappedEpilogueStages(scf::ForOp forOp) {
-  std::optional<OverlapLoop> loop = overlappedEpilogueLoop(forOp);
-  return loop && overlapFits(*loop) ? int64_t(loop->releases.size()) : 0;
+bool mlir::cake::isOverlappedEpilogueLoop(scf::ForOp forOp) {
+  return overlappedEpilogueLoop(forOp).has_value();
 }

@@ -89,7 +89,7 @@ struct RoleCost {
   double mmaNs = 0, smemNs = 0, aluNs = 0, storeNs = 0, copyNs = 0,
          syncNs = 0;
   /// The part of aluNs inside loops whose epilogue overlaps the wgmmas
-  /// (overlappedEpilogueStages): it runs beside mmaNs, not after it.
+  /// (isOverlappedEpilogueLoop): it runs beside mmaNs, not after it.
   double overlapAluNs = 0;
   double flops = 0, aluOps = 0, storeBytes = 0, copyBytes = 0;
 };

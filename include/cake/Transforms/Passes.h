@@ -67,12 +67,13 @@ LogicalResult verifyWgmmaOperands(MmaOp op);
 /// release; yield}. The cost model mirrors it.
 bool isPipelinedMmaLoop(scf::ForOp forOp);
 
-/// The stages convert-cake-to-nvvm holds into the next iteration of a loop
-/// that overlaps the previous tile's epilogue with this tile's wgmmas (the
-/// body's wgmma chain commits without waiting; the carried accumulator is
-/// waited for where first used), or 0 if `forOp` is not such a loop or its
-/// pipe is too shallow to hold them. The cost model mirrors it.
-int64_t overlappedEpilogueStages(scf::ForOp forOp);
+/// Whether convert-cake-to-nvvm overlaps the epilogue of `forOp` with its
+/// wgmmas: a wgmma chain from a fresh accumulator, yielded, and the carried
+/// accumulator (the previous tile's) used after the chain. The chain
+/// commits without waiting; the iteration ends by retiring it and
+/// releasing its stages, so they are held through the epilogue. The cost
+/// model mirrors it.
+bool isOverlappedEpilogueLoop(scf::ForOp forOp);
 
 /// Registers the `cake-lower` pipeline: cake-derive, convert-cake-to-nvvm,
 /// the upstream GPU/NVVM/LLVM lowering and gpu-module-to-binary (cubin by

@@ -262,11 +262,11 @@ def OverlapEpilogue : Pass<"cake-overlap-epilogue", "::mlir::ModuleOp"> {
     issue tile n's wgmmas first and then run tile n - 1's epilogue on an
     accumulator carried from the previous iteration (skipped in the first
     iteration; the last tile's epilogue follows the loop, when the loop ran
-    at all). convert-cake-to-nvvm then commits the wgmmas without waiting
-    and waits for the carried accumulator where the epilogue first uses it,
-    so the two overlap; the stages of a tile are held into the next
-    iteration, which needs a ring twice the tile's stages deep
-    (cake-set-stages), and a second accumulator's registers.
+    at all). convert-cake-to-nvvm then commits the wgmmas without waiting,
+    runs the epilogue, and ends the iteration by retiring them and
+    releasing their stages, so the two overlap. It costs a second
+    accumulator's registers, and the stages are held through the epilogue
+    (a deeper ring, cake-set-stages, keeps the copies ahead).
 
     A loop qualifies when its body is the chain (waits, wgmmas from a
     `cake.frag.zero`, releases, on one pipe; none of it using the loop's
