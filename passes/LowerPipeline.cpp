@@ -31,6 +31,11 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       *this, "mma-in-flight",
       llvm::cl::desc("wgmma groups kept in flight in pipelined K loops"),
       llvm::cl::init(1)};
+  Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("let frag.map bodies fuse a multiply and an add into "
+                     "an FMA (nvcc's default)"),
+      llvm::cl::init(true)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
@@ -42,6 +47,7 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   pm.addPass(cake::createDerive());
   cake::ConvertCakeToNVVMOptions convert;
   convert.mmaInFlight = options.mmaInFlight;
+  convert.fpContract = options.fpContract;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

@@ -93,9 +93,11 @@ struct RoleState {
 
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight)
+  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
+                bool fpContract)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
-        b(kernel.getContext()), mmaInFlight(mmaInFlight) {}
+        b(kernel.getContext()), mmaInFlight(mmaInFlight),
+        fpContract(fpContract) {}
 
   LogicalResult emit();
 
@@ -168,6 +170,7 @@ private:
   // until the next iteration's wait_group(1) has retired the mma reading it.
   Value deferredStage; // !llvm.ptr to an i32 (-1: none), or null
   unsigned mmaInFlight;
+  bool fpContract; // frag.map's float ops may fuse into FMAs
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
   // waiting and their stages' releases wait in `released` until the end of
@@ -1069,7 +1072,13 @@ LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
       for (Value v : inner.getOperands())
         if (!scalar.contains(v) && map.contains(v))
           scalar.map(v, map.lookup(v));
-      b.clone(inner, scalar);
+      Operation *copy = b.clone(inner, scalar);
+      if (auto fm = dyn_cast<arith::ArithFastMathInterface>(copy);
+          fm && fpContract)
+        copy->setAttr(fm.getFastMathAttrName(),
+                      arith::FastMathFlagsAttr::get(
+                          ctx, fm.getFastMathFlagsAttr().getValue() |
+                                   arith::FastMathFlags::contract));
     }
     auto yield = cast<FragYieldOp>(body.getTerminator());
     for (auto [r, v] : llvm::enumerate(yield.getValues()))
@@ -1499,7 +1508,7 @@ struct ConvertCakeToNVVMPass
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));
-      KernelEmitter emitter(kernel, module, mmaInFlight);
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -341,12 +341,19 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       in flight (`mma-in-flight=1`, the default): the loop waits with
       `wgmma.wait_group 1` and releases the previous iteration's stage
       (only on pipes of more stages than that: with fewer the deferred
-      release would wait for itself);
+      release would wait for itself); in a loop that overlaps an epilogue
+      with a wgmma chain from a fresh accumulator (the form
+      cake-overlap-epilogue writes) the chain commits without waiting and
+      the iteration ends with `wgmma.wait_group 0` and the releases of its
+      stages, so the epilogue, on the accumulator the previous iteration
+      completed, runs beside the wgmmas;
     - fragments are LLVM structs in the wgmma accumulator's register
       layout: an M x N tile (N/2 values per thread), its M x 1 rows (2) and
       1 x N columns (N/4); `frag.zero`/`splat`/`convert` fill or convert
       them, `frag.map` clones its scalar body per element with size-1
-      dimensions broadcast, `frag.argmin`/`reduce` combine in-thread then
+      dimensions broadcast (float ops marked `contract`, so a multiply and
+      an add fuse into an FMA as under nvcc's default `--fmad=true`; off
+      with `fp-contract=false`), `frag.argmin`/`reduce` combine in-thread then
       across the 4 lanes of a row with shuffles (lowest index on ties),
       `cake.load` reads rows or columns along a tensor's innermost
       dimension with a pad value, and `cake.store` writes tiles (paired
@@ -362,6 +369,8 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
     Option<"mmaInFlight", "mma-in-flight", "unsigned", /*default=*/"1",
            "wgmma groups a pipelined K loop keeps in flight before releasing "
            "a stage (0: retire each group at once)">,
+    Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
+           "let frag.map bodies fuse a multiply and an add into an FMA">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
