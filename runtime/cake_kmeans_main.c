@@ -1,14 +1,14 @@
 /*===- cake_kmeans_main.c - Lloyd's k-means from the command line ---------===*\
 |*                                                                            *|
 |* cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype f16|bf16] [--iters I]     *|
-|*             [--tol T] [--data blobs|noise] [--seed S]                     *|
+|*             [--tol T] [--data blobs|noise] [--seed S]                      *|
 |*                                                                            *|
-|* The C entry points of cake_kmeans.h end to end: random points (Gaussian   *|
-|* blobs or noise) made here, centroids started at random points, Lloyd's    *|
-|* loop on the GPU (the dispatched Cake assignment and the centroid update), *|
-|* its time by CUDA events, and the k-means objective of the result on a     *|
-|* sample of points, computed on the host. TABLE_DIR holds                   *|
-|* kmeans-table.json and its bundles (scripts/device-pack-kmeans).           *|
+|* The C entry points of cake_kmeans.h end to end: random points (Gaussian    *|
+|* blobs or noise) made here, centroids started at random points, Lloyd's     *|
+|* loop on the GPU (the dispatched Cake assignment and the centroid update),  *|
+|* its time by CUDA events, and the k-means objective of the result on a      *|
+|* sample of points, computed on the host. TABLE_DIR holds                    *|
+|* kmeans-table.json and its bundles (scripts/device-pack-kmeans).            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

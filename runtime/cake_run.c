@@ -1,12 +1,12 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm]              *|
-|*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]             *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm]               *|
+|*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]              *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
 |* (uniform in [-1, 1]; outputs are overwritten by the kernel and poisoned    *|
 |* with NaN first), launches once with a timeout, optionally checks the       *|
-|* result against a host reference, then times the kernel with events.       *|
+|* result against a host reference, then times the kernel with events.        *|
 |* Exit codes: 0 success, 1 failure, 2 usage, 124 timeout.                    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/

@@ -1,7 +1,7 @@
 /*===- kmeans.c - k-means assignment entry point --------------------------===*\
 |*                                                                            *|
-|* cake_kmeans.h over the dispatch table (kmeans_table.c), the runtime's     *|
-|* bundle loading and launch, and the centroid update (kmeans_update.c).     *|
+|* cake_kmeans.h over the dispatch table (kmeans_table.c), the runtime's      *|
+|* bundle loading and launch, and the centroid update (kmeans_update.c).      *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -1,6 +1,6 @@
 /*===- kmeans_table.h - The k-means assignment's dispatch table -*- C -*-===*\
 |*                                                                            *|
-|* Internal to the runtime, and free of CUDA so that it is tested on any     *|
+|* Internal to the runtime, and free of CUDA so that it is tested on any      *|
 |* machine: which compiled variant serves a (dtype, B, N, D, K) problem.      *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/

@@ -1,24 +1,24 @@
 /*===- kmeans_update.cu - k-means centroid update kernels -----------------===*\
 |*                                                                            *|
-|* The Lloyd step after the assignment: new centroid = mean of its points.   *|
-|* Cake IR has no scatter or atomic ops yet, so these kernels are CUDA C,    *|
+|* The Lloyd step after the assignment: new centroid = mean of its points.    *|
+|* Cake IR has no scatter or atomic ops yet, so these kernels are CUDA C,     *|
 |* built by nvcc into a fatbin that libcake_runtime embeds (runtime/kmeans.c  *|
 |* launches them through the driver API).                                     *|
 |*                                                                            *|
-|* A counting sort of the assignments, so that skewed clusters cause no      *|
+|* A counting sort of the assignments, so that skewed clusters cause no       *|
 |* atomic contention:                                                         *|
-|*   histogram  counts[b][k]          a block counts its chunk of points in  *|
-|*                                    shared memory, then one global atomic  *|
-|*                                    per cluster it saw                     *|
-|*   scan       cursor[b][k]          exclusive prefix of counts, per batch  *|
-|*   scatter    order[pos], key[pos]  points in cluster order: a block       *|
-|*                                    reserves its slots per cluster once    *|
-|*   segsum     sums[b][k][:]         each thread group walks a run of       *|
-|*                                    sorted points, 8 features per thread,  *|
-|*                                    one atomic add per cluster boundary,   *|
-|*                                    runs across groups merged per block    *|
-|*   finalize   centroids, ||c||^2,   mean (an empty cluster keeps its old   *|
-|*              max shift             centroid), rounded to the input type   *|
+|*   histogram  counts[b][k]          a block counts its chunk of points in   *|
+|*                                    shared memory, then one global atomic   *|
+|*                                    per cluster it saw                      *|
+|*   scan       cursor[b][k]          exclusive prefix of counts, per batch   *|
+|*   scatter    order[pos], key[pos]  points in cluster order: a block        *|
+|*                                    reserves its slots per cluster once     *|
+|*   segsum     sums[b][k][:]         each thread group walks a run of        *|
+|*                                    sorted points, 8 features per thread,   *|
+|*                                    one atomic add per cluster boundary,    *|
+|*                                    runs across groups merged per block     *|
+|*   finalize   centroids, ||c||^2,   mean (an empty cluster keeps its old    *|
+|*              max shift             centroid), rounded to the input type    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -324,7 +324,8 @@ __global__ void cake_kmeans_scan(const int *counts, int *cursor, long long N,
     __syncthreads();
     int before = carry + (warp > 0 ? warpTotals[warp - 1] : 0);
     if (k < K)
-      cursor[(long long)b * K + k] = (int)((long long)b * N) + before + incl - v;
+      cursor[(long long)b * K + k] =
+          (int)((long long)b * N) + before + incl - v;
     __syncthreads();
     if (threadIdx.x == blockDim.x - 1)
       carry += warpTotals[31];

@@ -1,7 +1,7 @@
 /*===- runtime_internal.h - Shared by the runtime's files -------*- C -*-===*\
 |*                                                                            *|
-|* Error reporting and context setup that runtime.c implements and the       *|
-|* k-means entry point (kmeans.c, kmeans_update.c) uses. Not installed.      *|
+|* Error reporting and context setup that runtime.c implements and the        *|
+|* k-means entry point (kmeans.c, kmeans_update.c) uses. Not installed.       *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -1,9 +1,9 @@
 /*===- cake-rt/cake_kmeans.h - k-means assignment entry point -----*- C -*-===*\
 |*                                                                            *|
-|* k-means on the GPU: the nearest centroid of every point through the Cake  *|
-|* kernel a dispatch table chooses for the problem (kmeans-table.json beside *|
-|* its bundles; scripts/gen-kmeans-table.py writes both), the centroid       *|
-|* update, and Lloyd's loop over both. C11, no MLIR.                         *|
+|* k-means on the GPU: the nearest centroid of every point through the Cake   *|
+|* kernel a dispatch table chooses for the problem (kmeans-table.json beside  *|
+|* its bundles; scripts/gen-kmeans-table.py writes both), the centroid        *|
+|* update, and Lloyd's loop over both. C11, no MLIR.                          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -46,7 +46,8 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
  * centroidNorms [B][K] f32 receives ||new||^2 and maxShift (one f32) the
  * largest ||new - old|| over all b, k. The sums go through a counting sort
  * of the assignments, so a skewed clustering costs no atomic contention.
- * x must be 16-byte aligned. Launched on `stream`; returns when queued. */
+ * x must be 16-byte aligned. Launched on `stream`; returns when queued.
+ * The handle keeps the work buffers: use one handle per concurrent stream. */
 CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K, uint64_t x,
                               uint64_t assignments, uint64_t centroidsOld,

@@ -4,7 +4,7 @@
 |* load a bundle written by `cake-translate --cake-to-bundle`, encode its TMA *|
 |* descriptors for the tensors of a launch, set the shared-memory attribute,  *|
 |* launch, and time launches with events. Every CUDA call is checked; errors  *|
-|* come back as a status, with a message from cakeRtLastError().             *|
+|* come back as a status, with a message from cakeRtLastError().              *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -7,17 +7,17 @@
 |*   2. filter: cake-verify (rejections counted per rule id), then the cost   *|
 |*      model ranks the legal candidates;                                     *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
-|*   3. benchmark: --export DIR lowers the top candidates and the seed to    *|
+|*   3. benchmark: --export DIR lowers the top candidates and the seed to     *|
 |*      bundles with a manifest; a measurement command (bench/cost/           *|
-|*      measure.py --manifest by default) screens each in a child cake-run   *|
-|*      with a timeout, times the rest beside the peer and writes results;   *|
-|*      importing them adds the measurements to the ledger and reports the   *|
+|*      measure.py --manifest by default) screens each in a child cake-run    *|
+|*      with a timeout, times the rest beside the peer and writes results;    *|
+|*      importing them adds the measurements to the ledger and reports the    *|
 |*      cost model's rank quality, the failures (proposed rules) and large    *|
 |*      mispredictions (proposed calibrations).                               *|
 |* On one GPU machine that is one command: without --no-gpu, cake-evolve      *|
-|* exports, runs the measurement command in a child process group with a     *|
-|* time limit, and imports. On a GPU host without MLIR (or a Slurm array),   *|
-|* run the three steps apart: --export here, measure.py there, --import.     *|
+|* exports, runs the measurement command in a child process group with a      *|
+|* time limit, and imports. On a GPU host without MLIR (or a Slurm array),    *|
+|* run the three steps apart: --export here, measure.py there, --import.      *|
 |*                                                                            *|
 |* cake-evolve --seed K.cake.mlir --space S.json --shapes 8192x8192,...       *|
 |*             --ledger L.jsonl [--no-gpu] [--top K] [--sample N]             *|
