@@ -137,6 +137,7 @@ private:
   void releaseSlot(Value pipe, Value slot);
   void arriveEmpty(Value pipe, Value stage);
   LogicalResult emitTmaLoad(TmaLoadOp op);
+  LogicalResult emitTmaStore(TmaStoreOp op);
   LogicalResult emitMma(MmaOp op);
   LogicalResult emitStore(StoreOp op);
   FailureOr<FragInfo> fragInfo(FragType type, Operation *where);
@@ -468,6 +469,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case([&](PipeReleaseOp r) { return emitRelease(r); })
+      .Case([&](TmaStoreOp t) { return emitTmaStore(t); })
       .Case([&](BarrierSyncOp bar) -> LogicalResult {
         // bar.sync id, threads (barrier 0 stays the CTA-wide one).
         NVVM::BarrierOp::create(b, loc(), Type(), i32c(bar.getId()),
@@ -799,14 +801,17 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   // One arrival per consumer warp (the derived empty_count): the warp
-  // converges first so every lane is done with the stage.
+  // converges first so every lane is done with the stage. A copy role runs
+  // on its leader alone, which arrives for its one warp.
   const PipeInfo &info = pipes[pipe];
-  NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-  Value lane0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                      role->lane, i32c(0));
-  auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+  if (role->allLanes) {
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    Value lane0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                        role->lane, i32c(0));
+    auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
+    b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+  }
   Value bar = smemAt(
       arith::AddIOp::create(b, loc(), i32c(info.empty),
                             arith::MulIOp::create(b, loc(), stage, i32c(8))));
@@ -972,6 +977,37 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
       b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{},
       Value(), Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       NVVM::CTAGroupKindAttr(), Value());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
+  int64_t desc = getI64(op, "desc");
+  if (desc < 0 || desc >= (int64_t)descriptors.size())
+    return op.emitError("missing derived descriptor index");
+  const RingInfo &ring = rings[op.getSrc()];
+  Value stage = map.lookup(op.getStage());
+  Value src = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
+  // TMA coordinates run innermost first.
+  SmallVector<Value> coords;
+  for (Value c : llvm::reverse(op.getCoords()))
+    coords.push_back(toI32(map.lookupOrDefault(c)));
+  OpBuilder::InsertionGuard g(b);
+  if (role && role->allLanes) {
+    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
+      NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+      /*predicate=*/Value());
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
+  // The stage is free again once the copy has read it (the writes to
+  // global memory may still be under way): the release that follows may
+  // hand it back.
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), 0u, b.getUnitAttr());
   return success();
 }
 

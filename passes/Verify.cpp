@@ -533,6 +533,48 @@ bool checkTiles(KernelFacts &f) {
   return ok;
 }
 
+/// dataflow.tile-coverage: a TMA copy whose coordinate is a tile coordinate
+/// (a block argument of cake.tiles) moves a box of the tile's extent in that
+/// dimension. The box is the ring's tile over the tensor's innermost
+/// dimensions; outer dimensions move one element.
+bool checkTileCoverage(KernelFacts &f) {
+  ArrayRef<int64_t> tile = f.kernel.getTileShape();
+  bool ok = true;
+  f.kernel.walk([&](Operation *op) {
+    Value ringValue;
+    OperandRange coords = op->getOperands();
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      ringValue = load.getDst();
+      coords = load.getCoords();
+    } else if (auto store = dyn_cast<TmaStoreOp>(op)) {
+      ringValue = store.getSrc();
+      coords = store.getCoords();
+    } else {
+      return;
+    }
+    ArrayRef<int64_t> box = cast<RingType>(ringValue.getType()).getShape();
+    int64_t rank = coords.size(), outer = rank - int64_t(box.size());
+    for (int64_t i = 0; i < rank; ++i) {
+      auto arg = dyn_cast<BlockArgument>(coords[i]);
+      if (!arg || !isa<TilesOp>(arg.getOwner()->getParentOp()) ||
+          arg.getArgNumber() >= tile.size())
+        continue;
+      int64_t extent = i < outer ? 1 : box[i - outer];
+      int64_t want = tile[arg.getArgNumber()];
+      if (extent == want)
+        continue;
+      emitRuleError(op, RuleId::DataflowTileCoverage)
+          << "coordinate " << i << " is tile coordinate #"
+          << arg.getArgNumber() << ", whose tiles are " << want
+          << " wide, but the box moves " << extent << ": "
+          << (extent < want ? "part of every tile is never moved"
+                            : "each box runs into the next tile");
+      ok = false;
+    }
+  });
+  return ok;
+}
+
 /// sync.deadlock: a bounded simulation of every role's hand-offs.
 struct Event {
   enum Kind { Acquire, Commit, Wait, Release, Barrier } kind;
@@ -1047,6 +1089,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       bool balanced = checkHandoffBalance(f);
       ok &= balanced;
       ok &= checkTiles(f);
+      ok &= checkTileCoverage(f);
       bool counts = checkTripCounts(f);
       ok &= counts;
       // A deadlock search over unbalanced hand-offs or barriers only

@@ -1,6 +1,6 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm]               *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy]          *|
 |*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]              *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
@@ -27,9 +27,10 @@ static void usage(void) {
   fprintf(
       stderr,
       "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
-      "                [--check gemm|none] [--iters N] [--warmup N]\n"
+      "                [--check gemm|copy|none] [--iters N] [--warmup N]\n"
       "                [--timeout-ms T] [--seed S]\n"
       "  --check gemm  argument 2 must equal argument 0 times argument 1\n"
+      "  --check copy  argument 1 must equal argument 0, bit for bit\n"
       "                transposed (C = A B^T), checked on sampled\n"
       "                elements against a double-precision host reference\n");
 }
@@ -232,6 +233,24 @@ int main(int argc, char **argv) {
     args[i].data = t->dev;
   }
   int isGemm = strcmp(check, "gemm") == 0;
+  int isCopy = strcmp(check, "copy") == 0;
+  if (!isGemm && !isCopy && strcmp(check, "none") != 0) {
+    fprintf(stderr, "cake-run: --check is gemm, copy or none, not '%s'\n",
+            check);
+    status = 2;
+  }
+  if (!status && isCopy) {
+    if (n != 2 || tensors[0].count != tensors[1].count ||
+        tensors[0].bytes != tensors[1].bytes) {
+      fprintf(stderr, "cake-run: --check copy needs two tensors of the same "
+                      "size and element type\n");
+      status = 2;
+    } else if (!cuCheck(cuMemsetD8(args[1].data, 0xFF,
+                                   tensors[1].count * (size_t)tensors[1].bytes),
+                        "cuMemsetD8 (poison)")) {
+      status = 1;
+    }
+  }
   if (!status && isGemm) {
     if (n != 3 || args[0].rank != 2 || args[1].rank != 2 || args[2].rank != 2 ||
         args[0].shape[1] != args[1].shape[1] ||
@@ -306,6 +325,23 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (!status && isCopy) {
+    Tensor *in = &tensors[0], *out = &tensors[1];
+    size_t bytes = out->count * (size_t)out->bytes;
+    if (!cuCheck(cuMemcpyDtoH(out->host, out->dev, bytes), "cuMemcpyDtoH")) {
+      status = 1;
+    } else {
+      size_t differ = 0;
+      for (size_t i = 0; i < bytes; ++i)
+        differ += ((unsigned char *)in->host)[i] !=
+                  ((unsigned char *)out->host)[i];
+      printf("check copy: %zu of %zu bytes differ: %s\n", differ, bytes,
+             differ ? "FAIL" : "PASS");
+      if (differ)
+        status = 1;
+    }
+  }
+
   if (!status && iters > 0) {
     float ms = 0;
     if (cakeRtTime(bundle, args, n, NULL, warmup, iters, &ms) !=
@@ -317,6 +353,10 @@ int main(int argc, char **argv) {
                      (double)args[0].shape[1];
       printf("time: %.4f ms (median of %d), %.1f TFLOP/s\n", ms, iters,
              flops / (ms * 1e-3) / 1e12);
+    } else if (isCopy) {
+      double bytes = 2.0 * (double)tensors[0].count * tensors[0].bytes;
+      printf("time: %.4f ms (median of %d), %.1f GB/s (read + write)\n", ms,
+             iters, bytes / (ms * 1e-3) / 1e9);
     } else {
       printf("time: %.4f ms (median of %d)\n", ms, iters);
     }

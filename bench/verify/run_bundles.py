@@ -4,7 +4,8 @@ example kernels and the mutants that pass cake-verify must run on the GPU
 without a hang or fault).
 
 GEMM-shaped bundles (three 2-D arguments) run with `--check gemm` at two
-problems, ragged edges included; k-means assignment bundles (points,
+problems, ragged edges included; copies (two 2-D arguments) with `--check
+copy` at two, one ragged; k-means assignment bundles (points,
 centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
 with the free dimensions taken from the bundle; anything else is listed as
 skipped. Each run is a child process with `--timeout-ms` and a wall-clock
@@ -25,6 +26,9 @@ def problems(bundle):
     if len(args) == 3 and all(s and len(s) == 2 for s in shapes):
         return "gemm", [["0=1000x320", "1=700x320", "2=1000x700"],
                         ["0=2048x1024", "1=2048x1024", "2=2048x2048"]]
+    if len(args) == 2 and all(s and len(s) == 2 for s in shapes):
+        return "copy", [["0=1000x700", "1=1000x700"],
+                        ["0=8192x8192", "1=8192x8192"]]
     if len(args) == 4 and shapes[0] and len(shapes[0]) in (2, 3):
         d = shapes[0][-1] or 128
         n, k = 70001, 1000
@@ -54,12 +58,12 @@ def main():
             kind, probs = problems(bundle)
             if not kind:
                 rows.append(dict(bundle=f, result="skipped"))
-                print(f"{f}: skipped (not GEMM- or k-means-shaped)")
+                print(f"{f}: skipped (not GEMM-, copy- or k-means-shaped)")
                 continue
             for prob in probs:
                 cmd = [a.cake_run, path] + sum((["--arg", x] for x in prob),
                                                [])
-                cmd += ["--check", "gemm" if kind == "gemm" else "none",
+                cmd += ["--check", kind if kind in ("gemm", "copy") else "none",
                         "--iters", "0", "--timeout-ms", "5000"]
                 try:
                     r = subprocess.run(cmd, capture_output=True, text=True,

@@ -118,3 +118,65 @@ cake.kernel @acc_split() attributes {target = #cake.target<"sm_90a">, schedule =
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// dataflow.tile-coverage: the tile loop steps 128 rows, the ring's box is
+// 96 rows tall: rows 96..127 of every tile would never be copied.
+cake.kernel @copy_short_box(%In: !cake.global<?x?xbf16>, %Out: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [128, 64], group_m = 1>} {
+  %r = cake.ring : !cake.ring<4 x 96x64xbf16, swizzle = 128>
+  %p = cake.pipe %r : !cake.ring<4 x 96x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %In, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<4>
+      // expected-error @+1 {{[dataflow.tile-coverage] coordinate 0 is tile coordinate #0, whose tiles are 128 wide, but the box moves 96: part of every tile is never moved}}
+      cake.tma.load %In[%m, %n] -> %r[%s] : !cake.global<?x?xbf16> -> !cake.ring<4 x 96x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<4>
+    }
+  }
+  cake.role "store" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %In, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.wait %p : !cake.pipe<4>
+      // expected-error @+1 {{[dataflow.tile-coverage] coordinate 0 is tile coordinate #0, whose tiles are 128 wide, but the box moves 96}}
+      cake.tma.store %r[%s] -> %Out[%m, %n] : !cake.ring<4 x 96x64xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+      cake.pipe.release %p, %s : !cake.pipe<4>
+    }
+  }
+}
+
+// -----
+
+// Near miss: a box as wide as the tile in the tile's dimensions, and a
+// batch coordinate (tile extent 1) over a dimension the box does not span.
+cake.kernel @copy_batched(%In: !cake.global<?x?x?xbf16>, %Out: !cake.global<?x?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1, 128, 64], group_m = 1>} {
+  %r = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %r : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %B = cake.dim %In, 0 : !cake.global<?x?x?xbf16>
+    %M = cake.dim %In, 1 : !cake.global<?x?x?xbf16>
+    %N = cake.dim %In, 2 : !cake.global<?x?x?xbf16>
+    cake.tiles (%b, %m, %n) in (%B, %M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<4>
+      cake.tma.load %In[%b, %m, %n] -> %r[%s] : !cake.global<?x?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<4>
+    }
+  }
+  cake.role "store" warps(1) {
+    %B = cake.dim %In, 0 : !cake.global<?x?x?xbf16>
+    %M = cake.dim %In, 1 : !cake.global<?x?x?xbf16>
+    %N = cake.dim %In, 2 : !cake.global<?x?x?xbf16>
+    cake.tiles (%b, %m, %n) in (%B, %M, %N) {
+      %s = cake.pipe.wait %p : !cake.pipe<4>
+      cake.tma.store %r[%s] -> %Out[%b, %m, %n] : !cake.ring<4 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x?xbf16>
+      cake.pipe.release %p, %s : !cake.pipe<4>
+    }
+  }
+}
