@@ -187,7 +187,20 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         if (isa<PipeWaitOp>(user))
           if (auto role = user->getParentOfType<RoleOp>())
             consumerWarps = role.getNumWarps();
-      pipe->setAttr("full_count", i64(1));
+      // A stage filled by TMA completes with its bytes after one armed
+      // arrival; one filled by stores, with an arrival per producer warp
+      // (one for a copy role, which runs on its leader alone).
+      int64_t fullCount = 1;
+      for (Operation *user : pipe->getUsers())
+        if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
+          bool tma = llvm::any_of(acquire.getStage().getUsers(), [](Operation *u) {
+            return isa<TmaLoadOp>(u);
+          });
+          auto role = acquire->getParentOfType<RoleOp>();
+          if (!tma && role && !isCopyOnlyRole(role))
+            fullCount = role.getNumWarps();
+        }
+      pipe->setAttr("full_count", i64(fullCount));
       pipe->setAttr("empty_count", i64(consumerWarps));
       pipe->setAttr("tx_bytes", i64(txBytes));
     }

@@ -138,6 +138,8 @@ private:
   void arriveEmpty(Value pipe, Value stage);
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitTmaStore(TmaStoreOp op);
+  LogicalResult emitSmemWrite(SmemWriteOp op);
+  void arriveOnce(Value barrier);
   LogicalResult emitMma(MmaOp op);
   LogicalResult emitStore(StoreOp op);
   FailureOr<FragInfo> fragInfo(FragType type, Operation *where);
@@ -460,16 +462,27 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
                          [](Operation *u) { return isa<TmaLoadOp>(u); });
         if (filledByTma)
           return success();
+        // Stores filled the stage: one arrival per producer warp (the
+        // derived full_count), after the warp converged.
         const PipeInfo &info = pipes[c.getPipe()];
-        Value full = smemAt(arith::AddIOp::create(
+        arriveOnce(smemAt(arith::AddIOp::create(
             b, loc(), i32c(info.full),
             arith::MulIOp::create(b, loc(), map.lookup(c.getStage()),
-                                  i32c(8))));
-        NVVM::MBarrierArriveOp::create(b, loc(), Type(), full, Value());
+                                  i32c(8)))));
         return success();
       })
       .Case([&](PipeReleaseOp r) { return emitRelease(r); })
       .Case([&](TmaStoreOp t) { return emitTmaStore(t); })
+      .Case([&](SmemWriteOp w) { return emitSmemWrite(w); })
+      .Case([&](FenceProxyAsyncOp) {
+        // Order this thread's generic-proxy shared-memory writes before
+        // the async proxy (TMA, wgmma) reads them.
+        NVVM::FenceProxyOp::create(
+            b, loc(),
+            NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+        return success();
+      })
       .Case([&](BarrierSyncOp bar) -> LogicalResult {
         // bar.sync id, threads (barrier 0 stays the CTA-wide one).
         NVVM::BarrierOp::create(b, loc(), Type(), i32c(bar.getId()),
@@ -800,10 +813,16 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 }
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
-  // One arrival per consumer warp (the derived empty_count): the warp
+  const PipeInfo &info = pipes[pipe];
+  arriveOnce(smemAt(
+      arith::AddIOp::create(b, loc(), i32c(info.empty),
+                            arith::MulIOp::create(b, loc(), stage, i32c(8)))));
+}
+
+void KernelEmitter::arriveOnce(Value barrier) {
+  // One arrival per warp of the role (the derived counts): the warp
   // converges first so every lane is done with the stage. A copy role runs
   // on its leader alone, which arrives for its one warp.
-  const PipeInfo &info = pipes[pipe];
   OpBuilder::InsertionGuard g(b);
   if (role->allLanes) {
     NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
@@ -812,10 +831,7 @@ void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
     auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
     b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
   }
-  Value bar = smemAt(
-      arith::AddIOp::create(b, loc(), i32c(info.empty),
-                            arith::MulIOp::create(b, loc(), stage, i32c(8))));
-  NVVM::MBarrierArriveOp::create(b, loc(), Type(), bar, Value());
+  NVVM::MBarrierArriveOp::create(b, loc(), Type(), barrier, Value());
 }
 
 LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
@@ -878,10 +894,8 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   // In a role whose threads all run (it also consumes), only the leader
   // takes the stage; every thread counts the hand-off, so all agree on the
   // stage index and phase.
-  bool leaderOnly = producer && role->allLanes;
-  if (leaderOnly && !filledByTma)
-    return op->emitError("acquire in a role whose threads all run (stages "
-                         "filled by ordinary stores) is not lowered yet");
+  // A stage filled by stores is taken by every thread that writes it.
+  bool leaderOnly = producer && role->allLanes && filledByTma;
   Value slot = role->ctr.lookup({pipe, unsigned(producer)});
   Value n = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
   LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), n, i32c(1)),
@@ -1008,6 +1022,66 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
   // global memory may still be under way): the release that follows may
   // hand it back.
   NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), 0u, b.getUnitAttr());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getValue().getType(), op);
+  if (failed(info))
+    return failure();
+  RingType rt = op.getDst().getType();
+  ArrayRef<int64_t> shape = rt.getShape();
+  if (info->layout != FragLayout::Acc || shape.size() != 2)
+    return op.emitError("smem.write of this fragment into a rank-")
+           << shape.size() << " ring tile is not lowered yet";
+  Type elt = rt.getElementType();
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t pitch = shape[1] * eltBytes;
+  // The ring's swizzle as TMA and wgmma read it: the 16-byte chunk index
+  // (address bits 4..) XOR the 128-byte line index (bits 7..),
+  // log2(swizzle / 16) bits wide, on the shared-memory address (its base
+  // is 1024-byte aligned).
+  int64_t swizzleBits = 0;
+  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
+    ++swizzleBits;
+  const RingInfo &ring = rings[op.getDst()];
+  Value stageBase = arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
+                            i32c(ring.tileBytes)));
+  Value frag = map.lookup(op.getValue());
+  Value row0 = threadRow();
+  Value col0 = arith::MulIOp::create(
+      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
+      i32c(2));
+  auto pairTy = VectorType::get({2}, elt);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
+    for (int64_t j = 0; j < shape[1] / 8; ++j) {
+      // Columns 8 j + 2 (lane % 4) + {0, 1}: one 2-element store.
+      Value col = arith::AddIOp::create(b, loc(), col0, i32c(8 * j));
+      Value off = arith::AddIOp::create(
+          b, loc(), stageBase,
+          arith::AddIOp::create(
+              b, loc(), arith::MulIOp::create(b, loc(), row, i32c(pitch)),
+              arith::MulIOp::create(b, loc(), col, i32c(eltBytes))));
+      if (swizzleBits) {
+        Value line = arith::AndIOp::create(
+            b, loc(), arith::ShRUIOp::create(b, loc(), off, i32c(7)),
+            i32c((1 << swizzleBits) - 1));
+        off = arith::XOrIOp::create(
+            b, loc(), off, arith::ShLIOp::create(b, loc(), line, i32c(4)));
+      }
+      Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
+      for (int64_t e = 0; e < 2; ++e)
+        pair = LLVM::InsertElementOp::create(
+            b, loc(), pair,
+            LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e),
+            i32c(e));
+      LLVM::StoreOp::create(b, loc(), pair, smemAt(off),
+                            /*alignment=*/2 * eltBytes);
+    }
+  }
   return success();
 }
 

@@ -335,6 +335,13 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       `(n / S) mod 2`; `pipe.release` converges the warp and lane 0 arrives
       on `empty`; n is a per-role handoff counter;
     - `cake.tma.load` becomes `cp.async.bulk.tensor` completing on `full`;
+      `cake.tma.store` a bulk tensor store from the stage, committed and
+      waited for (`.read`) before the stage's release;
+    - `cake.smem.write` stores a fragment's column pairs into its stage at
+      the ring's swizzled offsets, `cake.fence.proxy_async` becomes
+      `fence.proxy.async.shared::cta`, and the commit of such a stage is an
+      arrival per producer warp (the derived `full_count`); every thread of
+      the producer waits for the free stage;
     - `cake.mma wgmma` becomes `wgmma.mma_async` per K step over shared
       memory descriptors, then commit and wait before the stage's release;
       in a K loop of the form {wait; mma; release; yield} one group stays
