@@ -252,6 +252,39 @@ def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def StageEpilogue : Pass<"cake-stage-epilogue", "::mlir::ModuleOp"> {
+  let summary = "Tactic: store a tile through shared memory and TMA instead of direct stores";
+  let description = [{
+    A role that ends each tile with `cake.store` of a fragment to the
+    tile's box of a global tensor writes it lane by lane from registers.
+    This tactic stages it instead: the role writes the fragment into a
+    new ring stage (`cake.smem.write`), fences it for the async proxy and
+    commits it; a new one-warp role `store-name` waits for the stage,
+    writes it to the same box by `cake.tma.store` and releases it, so the
+    stores leave the math role's path and the copy engine writes whole
+    boxes.
+
+    `stages` is the new ring's depth (2 lets the next tile's epilogue
+    write while the previous one is stored), `swizzle` its layout (0, 32,
+    64 or 128; a swizzled ring needs rows no wider than the swizzle span).
+    The store qualifies when it sits directly in the role's `cake.tiles`,
+    its coordinates are the tile coordinates and the fragment spans the
+    tile; other stores stay. The new ring needs shared memory
+    (resource.smem-capacity may then ask for fewer stages elsewhere).
+
+    ```
+    $ cake-opt --cake-stage-epilogue="stages=1" \
+        --cake-set-stages="pipe=0 stages=3" --cake-verify gemm.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", /*default=*/"1", "depth of the staging ring">,
+    Option<"swizzle", "swizzle", "unsigned", /*default=*/"0", "the staging ring's swizzle: 0, 32, 64 or 128">,
+    Option<"storeName", "store-name", "std::string", /*default=*/"\"store\"", "the new store role's name">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def OverlapEpilogue : Pass<"cake-overlap-epilogue", "::mlir::ModuleOp"> {
   let summary = "Tactic: software-pipeline a consumer loop so a tile's epilogue runs beside the next tile's wgmmas";
   let description = [{

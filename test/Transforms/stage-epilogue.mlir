@@ -1,0 +1,44 @@
+// cake-stage-epilogue: the GEMM's tile store becomes a write into a new
+// ring stage, a fence for the async proxy and a commit; a new one-warp
+// role stores each stage to the same box by TMA.
+// RUN: cake-opt --cake-stage-epilogue="stages=2 store-name=out" %cake_src/examples/gemm-variants/gemm_128x128x64_s6.cake.mlir | FileCheck %s
+// CHECK:      %[[RING:.*]] = cake.ring : !cake.ring<2 x 128x128xbf16, swizzle = 0>
+// CHECK-NEXT: %[[PIPE:.*]] = cake.pipe %[[RING]]
+// CHECK:      cake.role "mma"
+// CHECK-NOT:  cake.store
+// CHECK:      %[[S:.*]] = cake.pipe.acquire %[[PIPE]] : !cake.pipe<2>
+// CHECK-NEXT: cake.smem.write %{{.*}} -> %[[RING]][%[[S]]] : !cake.frag<128x128xbf16>
+// CHECK-NEXT: cake.fence.proxy_async
+// CHECK-NEXT: cake.pipe.commit %[[PIPE]], %[[S]]
+// CHECK:      cake.role "out" warps(1) {
+// CHECK-NEXT:   %[[M:.*]] = cake.dim %arg0, 0
+// CHECK-NEXT:   %[[N:.*]] = cake.dim %arg1, 0
+// CHECK-NEXT:   cake.tiles (%[[TM:.*]], %[[TN:.*]]) in (%[[M]], %[[N]]) {
+// CHECK-NEXT:     %[[T:.*]] = cake.pipe.wait %[[PIPE]]
+// CHECK-NEXT:     cake.tma.store %[[RING]][%[[T]]] -> %arg2[%[[TM]], %[[TN]]]
+// CHECK-NEXT:     cake.pipe.release %[[PIPE]], %[[T]]
+
+// Composed with a shallower operand ring and a smaller math budget (the
+// new warp keeps the launch baseline's registers), it verifies and lowers
+// to a TMA store from the swizzle-free stage.
+// RUN: cake-opt --cake-stage-epilogue --cake-set-stages="pipe=0 stages=4" --cake-set-regs="role=mma regs=200" --cake-verify --cake-derive --convert-cake-to-nvvm %cake_src/examples/gemm-variants/gemm_128x128x64_s6.cake.mlir | FileCheck %s --check-prefix=LOWER
+// LOWER: llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// LOWER: nvvm.fence.proxy
+// LOWER: nvvm.cp.async.bulk.tensor.global.shared.cta
+// LOWER: nvvm.cp.async.bulk.wait_group 0 {read}
+
+// Alone on the 128 x 256 GEMM the staging tile does not fit: the verifier
+// says which resources run out. A swizzled ring needs rows no wider than
+// the swizzle span.
+// RUN: not cake-opt --cake-stage-epilogue --cake-verify %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// FULL-DAG: error: [resource.smem-capacity] barriers and rings need 264192 bytes
+// FULL-DAG: error: [resource.register-budget]
+// RUN: not cake-opt --cake-stage-epilogue="swizzle=128" %cake_src/examples/gemm-variants/gemm_128x128x64_s6.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// SWIZZLE: error: cake-stage-epilogue: [hw.tma-box] the tile's inner dimension spans 256 bytes, more than the 128-byte swizzle span
+
+// Stores that are not a whole tile at the tile's coordinates stay (the
+// k-means assignment writes one index per row).
+// RUN: cake-opt --cake-stage-epilogue %cake_src/examples/kmeans_assign.cake.mlir | FileCheck %s --check-prefix=KMEANS
+// KMEANS-NOT: cake.smem.write
+// KMEANS:     cake.store
+// KMEANS-NOT: cake.smem.write
