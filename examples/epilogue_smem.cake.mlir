@@ -1,8 +1,9 @@
-// Verification-only example (not lowered yet): a producer warpgroup writes
-// a tile through shared memory with ordinary stores, fences them for the
-// async proxy, and a store warp copies the tile out with TMA. It is the
-// pattern an epilogue through shared memory uses, and the seed the
-// mutation harness drops the fence from.
+// A producer warpgroup writes a tile (zeros) through shared memory with
+// ordinary stores, fences them for the async proxy, and a store warp copies
+// the tile out with TMA. It is the pattern an epilogue through shared
+// memory uses (cake-stage-epilogue writes it), and the seed the mutation
+// harness drops the fence from. Lowered (test/Conversion/smem-write.mlir);
+// not yet run on a GPU.
 cake.kernel @epilogue_smem(%C: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 64]>} {
