@@ -193,11 +193,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
         if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
-          bool tma = llvm::any_of(acquire.getStage().getUsers(), [](Operation *u) {
-            return isa<TmaLoadOp>(u);
-          });
           auto role = acquire->getParentOfType<RoleOp>();
-          if (!tma && role && !isCopyOnlyRole(role))
+          if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();
         }
       pipe->setAttr("full_count", i64(fullCount));
@@ -330,7 +327,7 @@ int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
   return alignTo(std::max<int64_t>(need + 32, 32), 8);
 }
 
-RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
+std::pair<RoleOp, RoleOp> mlir::cake::pipeRoles(PipeOp pipe) {
   RoleOp producer, consumer;
   for (Operation *user : pipe->getUsers()) {
     if (isa<PipeAcquireOp>(user))
@@ -338,5 +335,15 @@ RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
     if (isa<PipeWaitOp>(user))
       consumer = user->getParentOfType<RoleOp>();
   }
+  return {producer, consumer};
+}
+
+RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
+  auto [producer, consumer] = pipeRoles(pipe);
   return producer && producer == consumer ? producer : RoleOp();
+}
+
+bool mlir::cake::isFilledByTma(PipeAcquireOp acquire) {
+  return llvm::any_of(acquire.getStage().getUsers(),
+                      [](Operation *u) { return isa<TmaLoadOp>(u); });
 }

@@ -124,6 +124,22 @@ private:
   Value toI32(Value index) {
     return arith::IndexCastOp::create(b, loc(), b.getI32Type(), index);
   }
+  /// A TMA copy's coordinates as i32, innermost first.
+  SmallVector<Value> tmaCoordinates(ValueRange coords) {
+    SmallVector<Value> out;
+    for (Value c : llvm::reverse(coords))
+      out.push_back(toI32(map.lookupOrDefault(c)));
+    return out;
+  }
+  /// Continues inside `if (leader)` of a role whose threads all run: the
+  /// leader alone takes TMA stages and issues copies; its warp reconverges
+  /// behind it (the role's wgmma are .sync.aligned). The caller holds an
+  /// InsertionGuard.
+  void enterLeader() {
+    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
@@ -456,11 +472,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         // A TMA-filled stage's full barrier was armed at acquire and the
         // copies finish the phase: nothing to emit. Otherwise arrive.
         auto acquire = c.getStage().getDefiningOp<PipeAcquireOp>();
-        bool filledByTma =
-            acquire &&
-            llvm::any_of(acquire.getStage().getUsers(),
-                         [](Operation *u) { return isa<TmaLoadOp>(u); });
-        if (filledByTma)
+        if (acquire && isFilledByTma(acquire))
           return success();
         // Stores filled the stage: one arrival per producer warp (the
         // derived full_count), after the warp converged.
@@ -888,13 +900,12 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   // A stage filled by TMA arms its full barrier with the bytes the copies
   // will deliver; their completion ends the phase. A stage without copies
   // is a pure signal: its commit arrives instead.
-  bool filledByTma =
-      llvm::any_of(op->getResult(0).getUsers(),
-                   [](Operation *u) { return isa<TmaLoadOp>(u); });
+  auto acquire = dyn_cast<PipeAcquireOp>(op);
+  bool filledByTma = acquire && isFilledByTma(acquire);
   // In a role whose threads all run (it also consumes), only the leader
-  // takes the stage; every thread counts the hand-off, so all agree on the
-  // stage index and phase.
-  // A stage filled by stores is taken by every thread that writes it.
+  // takes a stage TMA fills; every thread counts the hand-off, so all agree
+  // on the stage index and phase. A stage filled by stores is taken by
+  // every thread that writes it.
   bool leaderOnly = producer && role->allLanes && filledByTma;
   Value slot = role->ctr.lookup({pipe, unsigned(producer)});
   Value n = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
@@ -911,13 +922,8 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   Value parity =
       producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1)) : phase;
   OpBuilder::InsertionGuard g(b);
-  if (leaderOnly) {
-    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
-    // The leader's warp reconverges behind it: the role's wgmma are
-    // .sync.aligned instructions a warp must reach converged.
-    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-    b.setInsertionPointToStart(lead.thenBlock());
-  }
+  if (leaderOnly)
+    enterLeader();
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
   NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
@@ -971,20 +977,12 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
   Value mbar = smemAt(
       arith::AddIOp::create(b, loc(), i32c(pipe->full),
                             arith::MulIOp::create(b, loc(), stage, i32c(8))));
-  // TMA coordinates run innermost first.
-  SmallVector<Value> coords;
-  for (Value c : llvm::reverse(op.getCoords()))
-    coords.push_back(toI32(map.lookupOrDefault(c)));
+  SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   // The copy writes through the shared::cluster window (address space 7);
   // a CTA's own shared memory is part of it.
   OpBuilder::InsertionGuard g(b);
-  if (role && role->allLanes) {
-    // The leader issues the copy for the whole role; its warp reconverges
-    // behind it, as after the acquire.
-    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
-    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-    b.setInsertionPointToStart(lead.thenBlock());
-  }
+  if (role && role->allLanes)
+    enterLeader();
   Value dstCluster = LLVM::AddrSpaceCastOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
@@ -1003,16 +1001,10 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
   Value src = smemAt(arith::AddIOp::create(
       b, loc(), i32c(ring.offset),
       arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
-  // TMA coordinates run innermost first.
-  SmallVector<Value> coords;
-  for (Value c : llvm::reverse(op.getCoords()))
-    coords.push_back(toI32(map.lookupOrDefault(c)));
+  SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   OpBuilder::InsertionGuard g(b);
-  if (role && role->allLanes) {
-    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
-    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-    b.setInsertionPointToStart(lead.thenBlock());
-  }
+  if (role && role->allLanes)
+    enterLeader();
   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
       b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
       NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),

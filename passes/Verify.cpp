@@ -304,8 +304,7 @@ bool checkPipeRoles(KernelFacts &f) {
       Operation *unfilled = nullptr;
       f.kernel.walk([&](PipeAcquireOp a) {
         if (a.getPipe() == pipe.getResult() && !unfilled &&
-            llvm::none_of(a.getStage().getUsers(),
-                          [](Operation *u) { return isa<TmaLoadOp>(u); }))
+            !isFilledByTma(a))
           unfilled = a;
       });
       if (unfilled) {
@@ -453,13 +452,7 @@ bool checkTripCounts(KernelFacts &f) {
   bool ok = true;
   for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
     unsigned index = f.pipeIndex.lookup(pipe);
-    RoleOp producer, consumer;
-    for (Operation *user : pipe->getUsers()) {
-      if (isa<PipeAcquireOp>(user))
-        producer = user->getParentOfType<RoleOp>();
-      if (isa<PipeWaitOp>(user))
-        consumer = user->getParentOfType<RoleOp>();
-    }
+    auto [producer, consumer] = pipeRoles(pipe);
     if (!producer || !consumer)
       continue; // sync.pipe-roles reports these
     bool unproven = false;

@@ -63,6 +63,19 @@ def check(ids, x, c):
     return int((~same).sum()), int(bad.sum()) + out_of_range
 
 
+def make_points(B, N, D, K, dt, blobs):
+    """Fresh points [B, N, D] of dtype dt: Gaussian noise, or Gaussian
+    blobs (noise 0.3) around K centers drawn with spread 4. Returns the
+    points and the fp32 centers (None for noise)."""
+    if not blobs:
+        return torch.randn(B, N, D, device="cuda", dtype=dt), None
+    centers = torch.randn(B, K, D, device="cuda") * 4
+    lab = torch.randint(0, K, (B, N), device="cuda")
+    x = (torch.gather(centers, 1, lab[..., None].expand(B, N, D))
+         + 0.3 * torch.randn(B, N, D, device="cuda")).to(dt)
+    return x, centers
+
+
 def check_batch(ids, x, c):
     """check() summed over the batch of [B, N] ids, [B, N, D] points."""
     differ = bad = 0
@@ -128,14 +141,10 @@ def main():
         for dt in (torch.float16, torch.bfloat16):
             dname = "f16" if dt == torch.float16 else "bf16"
             data = "blobs" if (B, N) == (1, 1048576) else "noise"
-            if data == "noise":
-                x = torch.randn(B, N, D, device="cuda", dtype=dt)
+            x, centers = make_points(B, N, D, K, dt, data == "blobs")
+            if centers is None:
                 c = torch.randn(B, K, D, device="cuda", dtype=dt)
             else:
-                centers = torch.randn(B, K, D, device="cuda") * 4
-                lab = torch.randint(0, K, (B, N), device="cuda")
-                x = (torch.gather(centers, 1, lab[..., None].expand(B, N, D))
-                     + 0.3 * torch.randn(B, N, D, device="cuda")).to(dt)
                 c = (centers + 0.1 * torch.randn(B, K, D, device="cuda")).to(dt)
             cn = (c.float() ** 2).sum(-1).contiguous()
             cake = {}

@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cake_rt import time_ms  # noqa: E402
 from cake_kmeans import CakeKmeans  # noqa: E402
-from bench import check_batch  # noqa: E402
+from bench import check_batch, make_points  # noqa: E402
 
 ITERS = 10
 TOL_CENTROID = 1e-3
@@ -183,13 +183,7 @@ def main():
         for dt in (torch.float16, torch.bfloat16):
             dname = "f16" if dt == torch.float16 else "bf16"
             data = "blobs" if (B, N) == (1, 1048576) else "noise"
-            if data == "noise":
-                x = torch.randn(B, N, D, device="cuda", dtype=dt)
-            else:
-                centers = torch.randn(B, K, D, device="cuda") * 4
-                lab = torch.randint(0, K, (B, N), device="cuda")
-                x = (torch.gather(centers, 1, lab[..., None].expand(B, N, D))
-                     + 0.3 * torch.randn(B, N, D, device="cuda")).to(dt)
+            x, _ = make_points(B, N, D, K, dt, data == "blobs")
             pick = torch.randint(0, N, (B, K), device="cuda")
             c0 = torch.gather(x, 1, pick[..., None].expand(B, K, D)).contiguous()
 

@@ -54,9 +54,18 @@ LoopFragmentRegisters loopFragmentRegisters(scf::ForOp loop, int64_t threads);
 /// An estimate (ptxas decides), used for occupancy where nothing caps it.
 int64_t estimateRoleRegisters(RoleOp role);
 
+/// The role that acquires stages of `pipe` and the role that waits on them
+/// (null where none does).
+std::pair<RoleOp, RoleOp> pipeRoles(PipeOp pipe);
+
 /// The role that both acquires and waits on `pipe` (a kernel that is not
 /// warp specialized), or null when producer and consumer differ.
 RoleOp selfFillingRole(PipeOp pipe);
+
+/// Whether the stage an acquire took is filled by TMA copies (their bytes
+/// complete its full barrier) rather than by stores (whose producer warps
+/// arrive on it).
+bool isFilledByTma(PipeAcquireOp acquire);
 
 /// Checks that a wgmma's operands can be described by shared-memory
 /// descriptors ([hw.mma-smem-descriptor]).
