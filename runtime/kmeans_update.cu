@@ -57,6 +57,43 @@ template <> __device__ inline __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
   return __float2bfloat16_rn(v);
 }
 
+/* The cluster id of point n of batch b (-1 at or past `end` and outside
+ * [0, K)) and the lanes of the warp holding the same id: the histogram and
+ * the scatter make one atomic per such run. Every lane must call it. */
+struct IdRun {
+  int c;
+  unsigned same;
+  __device__ bool valid() const { return c >= 0; }
+  __device__ int leader() const { return __ffs(same) - 1; }
+  __device__ bool isLeader() const {
+    return (int)(threadIdx.x % 32) == leader();
+  }
+};
+
+__device__ inline IdRun idRun(const int *assign, long long N, int K, int b,
+                              long long n, long long end) {
+  int c = n < end ? assign[(long long)b * N + n] : -1;
+  if (c >= K)
+    c = -1;
+  return {c, __match_any_sync(kFullMask, c < 0 ? -1 : c)};
+}
+
+/* Reserves the run's slots on cursor[c] (one atomic by its leader; the
+ * cursors of this point's batch, shared or global memory) and writes point
+ * `row` with key `keyBase + c` into its slot. Every lane must call it. */
+__device__ inline void placeRun(IdRun r, int *cursor, int *order, int *key,
+                                int row, int keyBase) {
+  int start = 0;
+  if (r.valid() && r.isLeader())
+    start = atomicAdd(&cursor[r.c], __popc(r.same));
+  start = __shfl_sync(kFullMask, start, r.leader());
+  if (r.valid()) {
+    int pos = start + __popc(r.same & laneMaskLt());
+    order[pos] = row;
+    key[pos] = keyBase + r.c;
+  }
+}
+
 /* Adds 8 consecutive floats to global memory (16-byte aligned). */
 __device__ inline void atomicAdd8(float *dst, const float *v) {
 #if __CUDA_ARCH__ >= 900
@@ -220,12 +257,9 @@ __device__ void countChunk(const int *assign, int *bins, long long N, int K,
     bins[k] = 0;
   __syncthreads();
   for (long long base = begin; base < end; base += blockDim.x) {
-    long long n = base + threadIdx.x;
-    int c = n < end ? assign[(long long)b * N + n] : -1;
-    bool valid = c >= 0 && c < K;
-    unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
-    if (valid && (int)(threadIdx.x % 32) == __ffs(same) - 1)
-      atomicAdd(&bins[c], __popc(same));
+    IdRun r = idRun(assign, N, K, b, base + threadIdx.x, end);
+    if (r.valid() && r.isLeader())
+      atomicAdd(&bins[r.c], __popc(r.same));
   }
   __syncthreads();
 }
@@ -261,19 +295,8 @@ __global__ void cake_kmeans_scatter_cta(const int *assign, int *cursor,
   __syncthreads();
   for (long long base = begin; base < end; base += blockDim.x) {
     long long n = base + threadIdx.x;
-    int c = n < end ? assign[(long long)b * N + n] : -1;
-    bool valid = c >= 0 && c < K;
-    unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
-    int leader = __ffs(same) - 1;
-    int start = 0;
-    if (valid && (int)(threadIdx.x % 32) == leader)
-      start = atomicAdd(&bins[c], __popc(same));
-    start = __shfl_sync(kFullMask, start, leader);
-    if (valid) {
-      int pos = start + __popc(same & laneMaskLt());
-      order[pos] = (int)((long long)b * N + n);
-      key[pos] = b * K + c;
-    }
+    placeRun(idRun(assign, N, K, b, n, end), bins, order, key,
+             (int)((long long)b * N + n), b * K);
   }
 }
 
@@ -283,11 +306,9 @@ __global__ void cake_kmeans_histogram(const int *assign, int *counts,
                                       long long N, int K) {
   long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   int b = blockIdx.y;
-  int c = n < N ? assign[(long long)b * N + n] : -1;
-  bool valid = c >= 0 && c < K;
-  unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
-  if (valid && (threadIdx.x % 32) == __ffs(same) - 1)
-    atomicAdd(&counts[(long long)b * K + c], __popc(same));
+  IdRun r = idRun(assign, N, K, b, n, N);
+  if (r.valid() && r.isLeader())
+    atomicAdd(&counts[(long long)b * K + r.c], __popc(r.same));
 }
 
 /* One block of 1024 threads per batch: cursor[b][k] = b * N + the number of
@@ -340,19 +361,8 @@ __global__ void cake_kmeans_scatter(const int *assign, int *cursor, int *order,
                                     int *key, long long N, int K) {
   long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   int b = blockIdx.y;
-  int c = n < N ? assign[(long long)b * N + n] : -1;
-  bool valid = c >= 0 && c < K;
-  unsigned same = __match_any_sync(kFullMask, valid ? c : -1);
-  int leader = __ffs(same) - 1;
-  int start = 0;
-  if (valid && (int)(threadIdx.x % 32) == leader)
-    start = atomicAdd(&cursor[(long long)b * K + c], __popc(same));
-  start = __shfl_sync(kFullMask, start, leader);
-  if (valid) {
-    int pos = start + __popc(same & laneMaskLt());
-    order[pos] = (int)((long long)b * N + n);
-    key[pos] = b * K + c;
-  }
+  placeRun(idRun(assign, N, K, b, n, N), cursor + (long long)b * K, order,
+           key, (int)((long long)b * N + n), b * K);
 }
 
 __global__ void cake_kmeans_segsum_f16(const __half *x, const int *order,
