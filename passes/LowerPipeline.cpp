@@ -36,6 +36,11 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("let frag.map bodies fuse a multiply and an add into "
                      "an FMA (nvcc's default)"),
       llvm::cl::init(true)};
+  Option<bool> mmaChain{
+      *this, "mma-chain",
+      llvm::cl::desc("keep a straight-line chain of wgmmas on one "
+                     "accumulator in flight until its last group"),
+      llvm::cl::init(true)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
@@ -48,6 +53,7 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   cake::ConvertCakeToNVVMOptions convert;
   convert.mmaInFlight = options.mmaInFlight;
   convert.fpContract = options.fpContract;
+  convert.mmaChain = options.mmaChain;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -94,10 +95,10 @@ struct RoleState {
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
-                bool fpContract)
+                bool fpContract, bool mmaChain)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
-        fpContract(fpContract) {}
+        fpContract(fpContract), mmaChain(mmaChain) {}
 
   LogicalResult emit();
 
@@ -189,7 +190,15 @@ private:
   // until the next iteration's wait_group(1) has retired the mma reading it.
   Value deferredStage; // !llvm.ptr to an i32 (-1: none), or null
   unsigned mmaInFlight;
+  // A straight-line chain of wgmmas on one accumulator (a K split over
+  // stages, unrolled): each group but the last commits without waiting, so
+  // the tensor cores never drain between stages. The stages an unretired
+  // group reads (`chainStages`) are released only once a later group's
+  // wait_group(1) or the chain's final wait_group(0) has retired it.
+  llvm::SmallDenseSet<std::pair<Value, Value>> chainStages; // (pipe, stage)
+  SmallVector<std::pair<Value, Value>> chainReleases; // (pipe, stage)
   bool fpContract; // frag.map's float ops may fuse into FMAs
+  bool mmaChain;   // straight-line wgmma chains stay in flight
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
   // waiting and their stages' releases wait in `released` until the end of
@@ -558,6 +567,35 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         b.clone(*other, map);
         return success();
       });
+}
+
+/// True if `mma`'s wgmma group may stay in flight past its commit: its
+/// result feeds only the next wgmma of the same block as the accumulator,
+/// and what lies between is releases, waits on pipes of two or more stages
+/// (a one-stage pipe would wait for the release held back) and pure ops.
+static bool chainsIntoNextMma(MmaOp mma) {
+  if (mma.getKind() != MmaKind::wgmma || !mma.getResult().hasOneUse())
+    return false;
+  auto next = dyn_cast<MmaOp>(*mma.getResult().getUsers().begin());
+  if (!next || next.getKind() != MmaKind::wgmma ||
+      next->getBlock() != mma->getBlock() || next.getAcc() != mma.getResult())
+    return false;
+  // Releases are held back by (pipe, stage): both stages must name theirs.
+  if (!mma.getAStage().getDefiningOp<PipeWaitOp>() ||
+      !mma.getBStage().getDefiningOp<PipeWaitOp>())
+    return false;
+  for (Operation *op = mma->getNextNode(); op != next; op = op->getNextNode()) {
+    if (isa<PipeReleaseOp>(op))
+      continue;
+    if (auto wait = dyn_cast<PipeWaitOp>(op)) {
+      if (cast<PipeType>(wait.getPipe().getType()).getStages() < 2)
+        return false;
+      continue;
+    }
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+      return false;
+  }
+  return true;
 }
 
 /// True if `forOp` is a consumer K loop whose stage can stay in flight for
@@ -940,6 +978,11 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
 
 LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   Value stage = map.lookup(op.getStage());
+  if (chainStages.contains({op.getPipe(), stage})) {
+    // A chained wgmma still in flight reads it.
+    chainReleases.push_back({op.getPipe(), stage});
+    return success();
+  }
   if (lazy && lazy->releases.count(op)) {
     // The wgmma reading `stage` may still run: released at the end of the
     // iteration, after it retires.
@@ -1491,10 +1534,25 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   // Retire groups before their stages can be released: all of them, all
-  // but this one inside a pipelined K loop, or none yet in an overlapped
-  // epilogue loop (retired at the end of the iteration).
-  if (!lazy || !lazy->mmas.count(op))
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), deferredStage ? 1 : 0);
+  // but this one inside a pipelined K loop or a straight-line chain, or
+  // none yet in an overlapped epilogue loop (retired at the end of the
+  // iteration).
+  if (!lazy || !lazy->mmas.count(op)) {
+    bool chained = mmaChain && !lazy && !deferredStage &&
+                   mmaInFlight > 0 && chainsIntoNextMma(op);
+    if (!chained || !chainReleases.empty())
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(),
+                                         deferredStage || chained ? 1 : 0);
+    // Every group before this one has retired.
+    for (auto [pipe, stage] : chainReleases)
+      arriveEmpty(pipe, stage);
+    chainReleases.clear();
+    chainStages.clear();
+    if (chained)
+      for (Value stage : {op.getAStage(), op.getBStage()})
+        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                            map.lookup(stage)});
+  }
   map.map(op.getResult(), acc);
   return success();
 }
@@ -1610,7 +1668,8 @@ struct ConvertCakeToNVVMPass
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));
-      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract);
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract,
+                            mmaChain);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

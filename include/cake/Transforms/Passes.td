@@ -386,7 +386,12 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       cake-overlap-epilogue writes) the chain commits without waiting and
       the iteration ends with `wgmma.wait_group 0` and the releases of its
       stages, so the epilogue, on the accumulator the previous iteration
-      completed, runs beside the wgmmas;
+      completed, runs beside the wgmmas; a straight-line chain of wgmmas
+      on one accumulator (a K split over stages, unrolled) commits each
+      group but the last without waiting and releases a stage once a later
+      `wgmma.wait_group` has retired the group reading it, so the tensor
+      cores do not drain between stages (`mma-chain=true`, the default;
+      only across waits on pipes of two or more stages);
     - fragments are LLVM structs in the wgmma accumulator's register
       layout: an M x N tile (N/2 values per thread), its M x 1 rows (2) and
       1 x N columns (N/4); `frag.zero`/`splat`/`convert` fill or convert
@@ -411,6 +416,9 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
            "a stage (0: retire each group at once)">,
     Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
            "let frag.map bodies fuse a multiply and an add into an FMA">,
+    Option<"mmaChain", "mma-chain", "bool", /*default=*/"true",
+           "keep a straight-line wgmma chain on one accumulator in flight "
+           "until its last group">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
