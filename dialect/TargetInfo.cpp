@@ -32,7 +32,11 @@ int64_t mlir::cake::launchBaselineRegisters(const TargetInfo &target,
   int64_t cap = target.maxRegistersPerThread / 8 * 8;
   if (threads <= 0)
     return cap;
-  return std::min<int64_t>(cap, target.registersPerSM / threads / 8 * 8);
+  // ptxas sizes the register target for .maxntid rounded up to whole
+  // warpgroups (ptxas 13.0: 416 and 448 threads compile to at most 128
+  // registers, as 512 do), with or without setmaxnreg.
+  int64_t rounded = (threads + 127) / 128 * 128;
+  return std::min<int64_t>(cap, target.registersPerSM / rounded / 8 * 8);
 }
 
 const TargetInfo *mlir::cake::lookupTarget(llvm::StringRef arch) {

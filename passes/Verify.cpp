@@ -861,17 +861,27 @@ bool checkFragmentRegisters(KernelFacts &f) {
   int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
-    int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;
+    // ptxas compiles every role to the launch baseline, setmaxnreg.inc
+    // regions included: a larger regs() does not give the code more.
+    int64_t budget = role.getRegs()
+                         ? std::min<int64_t>(*role.getRegs(), baseline)
+                         : baseline;
     role.walk([&](scf::ForOp loop) {
       auto [carried, largest] = loopFragmentRegisters(loop, threads);
       // 16 registers stay for addresses, indices and the loop itself.
       int64_t need = carried + largest + 16;
       if (carried > 0 && need > budget) {
-        emitRuleError(loop, RuleId::ResourceFragmentRegisters)
+        InFlightDiagnostic d =
+            emitRuleError(loop, RuleId::ResourceFragmentRegisters)
             << "role \"" << role.getName() << "\" keeps " << carried
             << " registers of fragments across this loop and up to " << largest
             << " more in its body (+16 for addresses): " << need
             << " > its budget of " << budget << " per thread";
+        if (role.getRegs() && int64_t(*role.getRegs()) > baseline)
+          d.attachNote(role.getLoc())
+              << "regs(" << *role.getRegs() << ") does not raise it: ptxas "
+              << "compiles the whole kernel to the launch baseline of "
+              << baseline << " (" << allThreads << " threads)";
         ok = false;
       }
     });

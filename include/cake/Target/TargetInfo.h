@@ -37,8 +37,10 @@ struct TargetInfo {
 };
 
 /// Registers per thread a CTA of `threads` threads gets at launch (what
-/// setmaxnreg moves away from): the register file shared evenly, in the
-/// allocation granularity of 8, capped by the per-thread limit.
+/// setmaxnreg moves away from, and what ptxas compiles all of it to): the
+/// register file shared evenly over the threads rounded up to whole
+/// warpgroups, in the allocation granularity of 8, capped by the
+/// per-thread limit.
 int64_t launchBaselineRegisters(const TargetInfo &target, int64_t threads);
 
 /// Bytes of K one tensor-core instruction consumes per operand row: 32 for
