@@ -2,8 +2,9 @@
 // ordinary stores, fences them for the async proxy, and a store warp copies
 // the tile out with TMA. It is the pattern an epilogue through shared
 // memory uses (cake-stage-epilogue writes it), and the seed the mutation
-// harness drops the fence from. Lowered (test/Conversion/smem-write.mlir);
-// not yet run on a GPU.
+// harness drops the fence from. Lowered (test/Conversion/smem-write.mlir)
+// and run on the H200 without a fault or hang (2026-11-30,
+// bench/verify/run_bundles.py).
 cake.kernel @epilogue_smem(%C: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 64]>} {

@@ -8,8 +8,10 @@ problems, ragged edges included; copies (two 2-D arguments) with `--check
 copy` at two, one ragged; k-means assignment bundles (points,
 centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
 with the free dimensions taken from the bundle; anything else is listed as
-skipped. Each run is a child process with `--timeout-ms` and a wall-clock
-limit; the table counts passes, wrong results, faults and hangs.
+skipped; a kernel whose one argument is a 2-D tensor runs for faults
+and hangs only. Each run is a child process with `--timeout-ms` and a wall-clock
+limit; the table counts passes, wrong results, faults, hangs and
+arguments the runtime rejected (with the rule it names).
 
 usage: run_bundles.py --cake-run BIN DIR [DIR ...] [--out F.json]
 """
@@ -24,10 +26,12 @@ def problems(bundle):
     args = bundle["args"]
     shapes = [a.get("shape") for a in args]
     if len(args) == 3 and all(s and len(s) == 2 for s in shapes):
-        return "gemm", [["0=1000x320", "1=700x320", "2=1000x700"],
+        # Ragged against every tile, with rows a multiple of 16 bytes (TMA
+        # needs that of every tensor it reads or writes, outputs included).
+        return "gemm", [["0=1000x320", "1=712x320", "2=1000x712"],
                         ["0=2048x1024", "1=2048x1024", "2=2048x2048"]]
     if len(args) == 2 and all(s and len(s) == 2 for s in shapes):
-        return "copy", [["0=1000x700", "1=1000x700"],
+        return "copy", [["0=1000x712", "1=1000x712"],
                         ["0=8192x8192", "1=8192x8192"]]
     if len(args) == 4 and shapes[0] and len(shapes[0]) in (2, 3):
         d = shapes[0][-1] or 128
@@ -37,6 +41,10 @@ def problems(bundle):
                                f"3=2x{n}"]]
         return "kmeans", [[f"0={n}x{d}", f"1={k}x{d}", f"2={k}",
                            f"3={n}"]]
+    if len(args) == 1 and shapes[0] and len(shapes[0]) == 2:
+        # A kernel that only writes its one tensor (examples/epilogue_smem):
+        # run for faults and hangs.
+        return "store", [["0=1000x712"], ["0=4096x4096"]]
     return None, []
 
 
@@ -77,6 +85,8 @@ def main():
                     result = "hang"
                 elif "FAIL" in out:
                     result = "wrong"
+                elif "cake-run: [" in out:
+                    result = "rejected"  # the runtime refused the arguments
                 else:
                     result = "fault"
                 last = (out.strip().splitlines() or [""])[-1]
