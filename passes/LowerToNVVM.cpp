@@ -1385,42 +1385,99 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
                   : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
                         .getResult();
   Value start = map.lookupOrDefault(op.getCoords().back());
-  Value out = LLVM::UndefOp::create(b, loc(), info->type);
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
-  for (int64_t k = 0; k < info->count; ++k) {
-    Value off;
-    if (info->layout == FragLayout::Col) {
-      int64_t j = k / 2, e = k % 2;
-      off = arith::AddIOp::create(
+  auto elementAt = [&](Value pos, Type type) {
+    Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
+    return LLVM::LoadOp::create(b, loc(), type, ptr).getResult();
+  };
+  // Element k's offset from `start` in this thread: the wgmma accumulator
+  // layout's columns (pairs 8 apart) or rows (8 apart).
+  bool col = info->layout == FragLayout::Col;
+  auto offsetOf = [&](int64_t k) -> Value {
+    if (col)
+      return arith::AddIOp::create(
           b, loc(),
           arith::MulIOp::create(
               b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
               i32c(2)),
-          i32c(8 * j + e));
-    } else {
-      off = arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
-    }
-    Value pos = arith::AddIOp::create(b, loc(), start, idx(off));
-    Value inBounds = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                           pos, extent);
-    auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
-                                  /*withElse=*/true);
-    {
+          i32c(8 * (k / 2) + k % 2));
+    return arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
+  };
+  // Each element checked against the extent, the pad where it is past it.
+  auto maskedLoads = [&]() {
+    Value out = LLVM::UndefOp::create(b, loc(), info->type);
+    for (int64_t k = 0; k < info->count; ++k) {
+      Value pos = arith::AddIOp::create(b, loc(), start, idx(offsetOf(k)));
+      Value inBounds = arith::CmpIOp::create(
+          b, loc(), arith::CmpIPredicate::ult, pos, extent);
+      auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
+                                    /*withElse=*/true);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
-      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
-                                      ValueRange{arith::IndexCastOp::create(
-                                          b, loc(), b.getI64Type(), lin)});
-      scf::YieldOp::create(
-          b, loc(), ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
+      scf::YieldOp::create(b, loc(), ValueRange{elementAt(pos, elt)});
       b.setInsertionPointToStart(ifOp.elseBlock());
       scf::YieldOp::create(b, loc(), ValueRange{pad});
+      b.setInsertionPointAfter(ifOp);
+      out = LLVM::InsertValueOp::create(b, loc(), out, ifOp.getResult(0), k);
     }
-    out = LLVM::InsertValueOp::create(b, loc(), out, ifOp.getResult(0), k);
+    return out;
+  };
+  // A fragment wholly inside the tensor (every tile but the last) loads
+  // without masks, a column fragment's pairs as one vector load each
+  // where the line's start keeps them aligned: the masks and 64-bit
+  // compares were most of the k-means epilogue's integer work.
+  int64_t span = op.getType().getShape()[col ? 1 : 0];
+  Value end = arith::AddIOp::create(
+      b, loc(), start, arith::ConstantIndexOp::create(b, loc(), span));
+  Value full =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end, extent);
+  bool pairs = col && info->count % 2 == 0;
+  if (pairs) {
+    // The pair's address, not just its index: a caller's tensor may be a
+    // view that starts off the vector's alignment.
+    Value first = arith::IndexCastOp::create(
+        b, loc(), b.getI64Type(),
+        arith::AddIOp::create(b, loc(), lineBase, start));
+    Value addr = LLVM::PtrToIntOp::create(
+        b, loc(), b.getI64Type(),
+        LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                            ValueRange{first}));
+    int64_t pairBytes = 2 * getElementBytes(elt);
+    Value aligned = arith::CmpIOp::create(
+        b, loc(), arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc(), addr, i64c(pairBytes - 1)), i64c(0));
+    full = arith::AndIOp::create(b, loc(), full, aligned);
   }
+  auto ifFull = scf::IfOp::create(b, loc(), TypeRange{info->type}, full,
+                                  /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value out = LLVM::UndefOp::create(b, loc(), info->type);
+    auto pairTy = VectorType::get({2}, elt);
+    for (int64_t k = 0; k < info->count; k += pairs ? 2 : 1) {
+      Value pos = arith::AddIOp::create(b, loc(), start, idx(offsetOf(k)));
+      if (!pairs) {
+        out = LLVM::InsertValueOp::create(b, loc(), out, elementAt(pos, elt),
+                                          k);
+        continue;
+      }
+      Value v = elementAt(pos, pairTy);
+      for (int64_t e = 0; e < 2; ++e)
+        out = LLVM::InsertValueOp::create(
+            b, loc(), out,
+            LLVM::ExtractElementOp::create(b, loc(), v, i32c(e)), k + e);
+    }
+    scf::YieldOp::create(b, loc(), ValueRange{out});
+    b.setInsertionPointToStart(ifFull.elseBlock());
+    scf::YieldOp::create(b, loc(), ValueRange{maskedLoads()});
+  }
+  Value out = ifFull.getResult(0);
   map.map(op.getResult(), out);
   return success();
 }

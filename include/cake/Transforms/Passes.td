@@ -401,7 +401,9 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
       with `fp-contract=false`), `frag.argmin`/`reduce` combine in-thread then
       across the 4 lanes of a row with shuffles (lowest index on ties),
       `cake.load` reads rows or columns along a tensor's innermost
-      dimension with a pad value, and `cake.store` writes tiles (paired
+      dimension with a pad value (a fragment wholly inside the tensor, at
+      an aligned address, without masks and a column fragment's pairs as
+      vector loads; the last tile element by element), and `cake.store` writes tiles (paired
       4-byte stores where aligned) or rows (one lane per row) with bounds
       masks.
 
