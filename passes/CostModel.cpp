@@ -455,8 +455,21 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     }
     Block &body = *loop.getBody();
     bool outer = inOverlap;
-    inOverlap |= mmaInFlight > 0 && isOverlappedEpilogueLoop(loop);
+    bool overlapForm = mmaInFlight > 0 && isOverlappedEpilogueLoop(loop);
+    // With one consumer warpgroup the software-pipelined loop runs its
+    // epilogue beside its own wgmmas. With two or more, one warpgroup's
+    // epilogue already runs beside another's wgmmas in the serial form
+    // (what the serial sum was calibrated on), so the form gains nothing
+    // and pays a move per carried accumulator element per iteration (the
+    // H200 measured it slower: docs/benchmarks.md, runs 10 and Findings).
+    inOverlap |= overlapForm && roleWarps <= 4;
     double ns = rangeCost(body.begin(), body.end(), mult * trips, record);
+    if (overlapForm && roleWarps > 4) {
+      auto yield = cast<scf::YieldOp>(body.getTerminator());
+      for (Value v : yield.getOperands())
+        if (v.getDefiningOp<MmaOp>())
+          ns += alu(double(fragElements(v.getType())) * trips);
+    }
     inOverlap = outer;
     return ns;
   }
