@@ -1725,8 +1725,10 @@ struct ConvertCakeToNVVMPass
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));
-      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract,
-                            mmaChain);
+      bool chain = mmaChain;
+      if (auto attr = kernel->getAttrOfType<BoolAttr>(kMmaChainAttrName))
+        chain = attr.getValue();
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -25,6 +25,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETSWIZZLE
 #define GEN_PASS_DEF_SETREGS
 #define GEN_PASS_DEF_SETRASTER
+#define GEN_PASS_DEF_SETMMACHAIN
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -144,6 +145,17 @@ struct SetRasterPass : public mlir::cake::impl::SetRasterBase<SetRasterPass> {
     });
     if (r.wasInterrupted())
       signalPassFailure();
+  }
+};
+
+struct SetMmaChainPass
+    : public mlir::cake::impl::SetMmaChainBase<SetMmaChainPass> {
+  using SetMmaChainBase::SetMmaChainBase;
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      kernel->setAttr(kMmaChainAttrName,
+                      BoolAttr::get(kernel.getContext(), enable));
+    });
   }
 };
 

@@ -7,11 +7,12 @@ every D of the range. Which family (centroid tile 128 or 256, ring depth,
 point tile double-buffered or not): the H200 measurement where one exists
 (docs/benchmarks.md, k-means runs 4 and 10, made with the fixed-D kernels
 of the same families), else the cost model's best prediction among the
-families cake-verify accepts, at a reference problem. A measured entry also
-names the cake-lower options it was measured with (`lower`: run 10 found
-the straight-line wgmma chain, mma-chain, faster at D = 128 and slower at
-D = 256). Writes OUT/kmeans-table.json and OUT/src/<kernel>.cake.mlir;
-scripts/device-pack-kmeans lowers them, with each entry's options, to
+families cake-verify accepts, at a reference problem. Whether the
+kernel keeps its straight-line wgmma chain in flight is decided too and
+written into its IR by cake-set-mma-chain (`mma_chain` in the table): run
+10 measured the chain faster at D = 128 and slower at D = 256, and the
+cost model does not see it. Writes OUT/kmeans-table.json and
+OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
 OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
 both).
 
@@ -26,16 +27,15 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAMILIES = [(128, 4, 1), (256, 2, 1), (128, 4, 2), (256, 2, 2)]
-# (dtype, h, batched) -> (family, cake-lower options), from k-means run 10
-# on the H200 (run 4 for the families): the best on every measured row of
-# that D and batching.
-NO_CHAIN = "mma-chain=false"
+# (dtype, h, batched) -> (family, wgmma chain kept in flight), from k-means
+# run 10 on the H200 (run 4 for the families): the best on every measured
+# row of that D and batching.
 MEASURED = {
-    ("f16", 1, False): ((256, 2, 2), ""), ("bf16", 1, False): ((256, 2, 2), ""),
-    ("f16", 2, False): ((256, 2, 2), ""), ("bf16", 2, False): ((256, 2, 2), ""),
-    ("f16", 2, True): ((256, 2, 2), ""), ("bf16", 2, True): ((256, 2, 2), ""),
-    ("f16", 4, True): ((256, 2, 2), NO_CHAIN),
-    ("bf16", 4, True): ((256, 2, 2), NO_CHAIN),
+    ("f16", 1, False): ((256, 2, 2), True), ("bf16", 1, False): ((256, 2, 2), True),
+    ("f16", 2, False): ((256, 2, 2), True), ("bf16", 2, False): ((256, 2, 2), True),
+    ("f16", 2, True): ((256, 2, 2), True), ("bf16", 2, True): ((256, 2, 2), True),
+    ("f16", 4, True): ((256, 2, 2), False),
+    ("bf16", 4, True): ((256, 2, 2), False),
 }
 
 
@@ -88,12 +88,12 @@ def main():
                 if not predicted:
                     continue
                 key = (dtype, h, batched)
-                lower = ""
+                chain = True
                 if key in MEASURED and MEASURED[key][0] in predicted:
-                    f, lower = MEASURED[key]
+                    f, chain = MEASURED[key]
                     evidence = ("measured on the H200 (docs/benchmarks.md, "
                                 f"k-means run 10): {family_name(f)}"
-                                + (f" with {lower}" if lower else ""))
+                                + ("" if chain else " without the wgmma chain"))
                 else:
                     f = min(predicted, key=lambda k: predicted[k][0])
                     evidence = (
@@ -104,15 +104,20 @@ def main():
                     # The cost model does not see the chain; run 10 found
                     # it slower at D = 256, faster at D = 128.
                     if h >= 3:
-                        lower = NO_CHAIN
-                        evidence += f"; {NO_CHAIN} as measured at D = 256"
+                        chain = False
+                        evidence += ("; without the wgmma chain, as "
+                                     "measured at D = 256")
                 _, name, path = predicted[f]
-                with open(path) as fi, open(
-                        os.path.join(src, name + ".cake.mlir"), "w") as fo:
-                    fo.write(fi.read())
+                # The kernel as the table's entry runs it: the chain
+                # decision recorded in its IR (cake.mma_chain).
+                subprocess.run(
+                    [args.cake_opt, path,
+                     f"--cake-set-mma-chain=enable={str(chain).lower()}",
+                     "-o", os.path.join(src, name + ".cake.mlir")],
+                    check=True)
                 variants.append(dict(dtype=dtype, slices=h, batched=batched,
                                      bundle=name + ".json",
-                                     family=family_name(f), lower=lower,
+                                     family=family_name(f), mma_chain=chain,
                                      evidence=evidence))
     with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:
         json.dump(dict(gpu="NVIDIA H200", calibration="calibration/h200.json",

@@ -25,6 +25,11 @@ namespace cake {
 #define GEN_PASS_REGISTRATION
 #include "cake/Transforms/Passes.h.inc"
 
+/// The kernel attribute (a bool) by which cake-set-mma-chain records
+/// whether the lowering keeps straight-line wgmma chains in flight; it
+/// takes precedence over convert-cake-to-nvvm's `mma-chain` option.
+inline constexpr llvm::StringLiteral kMmaChainAttrName = "cake.mma_chain";
+
 /// Where cake-derive places each role's warps: warpgroup roles start at a
 /// multiple of 4 (the warps skipped are idle padding).
 struct RoleWarps {
