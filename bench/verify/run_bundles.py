@@ -7,11 +7,11 @@ GEMM-shaped bundles (three 2-D arguments) run with `--check gemm` at two
 problems, ragged edges included; copies (two 2-D arguments) with `--check
 copy` at two, one ragged; k-means assignment bundles (points,
 centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
-with the free dimensions taken from the bundle; anything else is listed as
-skipped; a kernel whose one argument is a 2-D tensor runs for faults
-and hangs only. Each run is a child process with `--timeout-ms` and a wall-clock
-limit; the table counts passes, wrong results, faults, hangs and
-arguments the runtime rejected (with the rule it names).
+with the free dimensions taken from the bundle; a kernel whose one
+argument is a 2-D tensor runs for faults and hangs only; anything else is
+listed as skipped. Each run is a child process with `--timeout-ms` and a
+wall-clock limit; the table counts passes, wrong results, faults, hangs
+and arguments the runtime rejected (with the rule it names).
 
 usage: run_bundles.py --cake-run BIN DIR [DIR ...] [--out F.json]
 """
