@@ -1,6 +1,6 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy]          *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|kmeans]   *|
 |*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]              *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
@@ -12,6 +12,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-rt/cake_runtime.h"
+#include "kmeans_check.h"
 
 #include <cuda.h>
 
@@ -27,12 +28,17 @@ static void usage(void) {
   fprintf(
       stderr,
       "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
-      "                [--check gemm|copy|none] [--iters N] [--warmup N]\n"
-      "                [--timeout-ms T] [--seed S]\n"
-      "  --check gemm  argument 2 must equal argument 0 times argument 1\n"
-      "  --check copy  argument 1 must equal argument 0, bit for bit\n"
-      "                transposed (C = A B^T), checked on sampled\n"
-      "                elements against a double-precision host reference\n");
+      "                [--check gemm|copy|kmeans|none] [--iters N]\n"
+      "                [--warmup N] [--timeout-ms T] [--seed S]\n"
+      "  --check gemm    argument 2 must equal argument 0 times argument 1\n"
+      "                  transposed (C = A B^T), checked on sampled\n"
+      "                  elements against a double-precision host reference\n"
+      "  --check copy    argument 1 must equal argument 0, bit for bit\n"
+      "  --check kmeans  arguments: points ([B x] N x D), centroids\n"
+      "                  ([B x] K x D), their norms ([B x] K, f32, computed\n"
+      "                  here), ids ([B x] N, i32); each sampled point's id\n"
+      "                  must be its nearest centroid, up to the tie\n"
+      "                  tolerance of bench/kmeans\n");
 }
 
 static int cuCheck(CUresult r, const char *what) {
@@ -131,6 +137,59 @@ static int fillRandom(Tensor *t) {
     }
   }
   return 1;
+}
+
+static double readTensor(const void *t, size_t i) {
+  return readElement((const Tensor *)t, i);
+}
+
+/* --check kmeans: checks the four arguments' shapes and types, writes the
+ * centroids' norms (of the values as rounded) over the random fill and
+ * poisons the ids (-1). Returns cake-run's status. */
+static int prepareKmeans(const CakeRtArg *args, Tensor *tensors, int n,
+                         KmeansProblem *p) {
+  const CakeRtArg *x = &args[0], *c = &args[1], *cn = &args[2],
+                  *ids = &args[3];
+  int batched = n == 4 && x->rank == 3;
+  int rank = batched ? 3 : 2;
+  if (n != 4 || x->rank != rank || c->rank != rank ||
+      cn->rank != rank - 1 || ids->rank != rank - 1 ||
+      strcmp(tensors[2].element, "f32") != 0 ||
+      strcmp(tensors[3].element, "i32") != 0 ||
+      (batched && (c->shape[0] != x->shape[0] || cn->shape[0] != x->shape[0] ||
+                   ids->shape[0] != x->shape[0])) ||
+      c->shape[rank - 1] != x->shape[rank - 1] ||
+      cn->shape[rank - 2] != c->shape[rank - 2] ||
+      ids->shape[rank - 2] != x->shape[rank - 2]) {
+    fprintf(stderr, "cake-run: --check kmeans needs points [B x] N x D, "
+                    "centroids [B x] K x D, norms [B x] K (f32) and ids "
+                    "[B x] N (i32)\n");
+    return 2;
+  }
+  p->x = &tensors[0];
+  p->c = &tensors[1];
+  p->ids = (const int32_t *)tensors[3].host;
+  p->B = batched ? x->shape[0] : 1;
+  p->N = x->shape[rank - 2];
+  p->D = x->shape[rank - 1];
+  p->K = c->shape[rank - 2];
+  float *norms = (float *)tensors[2].host;
+  for (int64_t k = 0; k < p->B * p->K; ++k) {
+    double sum = 0;
+    for (int64_t j = 0; j < p->D; ++j) {
+      double v = readElement(&tensors[1], (size_t)(k * p->D + j));
+      sum += v * v;
+    }
+    norms[k] = (float)sum;
+  }
+  Tensor *t = &tensors[2];
+  if (!cuCheck(cuMemcpyHtoD(t->dev, t->host, t->count * (size_t)t->bytes),
+               "cuMemcpyHtoD (norms)") ||
+      !cuCheck(cuMemsetD8(args[3].data, 0xFF,
+                          tensors[3].count * (size_t)tensors[3].bytes),
+               "cuMemsetD8 (poison)"))
+    return 1;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -234,11 +293,16 @@ int main(int argc, char **argv) {
   }
   int isGemm = strcmp(check, "gemm") == 0;
   int isCopy = strcmp(check, "copy") == 0;
-  if (!isGemm && !isCopy && strcmp(check, "none") != 0) {
-    fprintf(stderr, "cake-run: --check is gemm, copy or none, not '%s'\n",
+  int isKmeans = strcmp(check, "kmeans") == 0;
+  if (!isGemm && !isCopy && !isKmeans && strcmp(check, "none") != 0) {
+    fprintf(stderr,
+            "cake-run: --check is gemm, copy, kmeans or none, not '%s'\n",
             check);
     status = 2;
   }
+  KmeansProblem km = {readTensor, NULL, NULL, NULL, 0, 0, 0, 0};
+  if (!status && isKmeans)
+    status = prepareKmeans(args, tensors, n, &km);
   if (!status && isCopy) {
     if (n != 2 || tensors[0].count != tensors[1].count ||
         tensors[0].bytes != tensors[1].bytes) {
@@ -338,6 +402,34 @@ int main(int argc, char **argv) {
       printf("check copy: %zu of %zu bytes differ: %s\n", differ, bytes,
              differ ? "FAIL" : "PASS");
       if (differ)
+        status = 1;
+    }
+  }
+
+  if (!status && isKmeans) {
+    Tensor *ids = &tensors[3];
+    if (!cuCheck(cuMemcpyDtoH(ids->host, ids->dev,
+                              ids->count * (size_t)ids->bytes),
+                 "cuMemcpyDtoH")) {
+      status = 1;
+    } else {
+      /* Sampled points (each against every centroid, in double), the
+       * first and the last always: the tails. */
+      KmeansCheck r = {0, 0, 0};
+      int samples = 512;
+      for (int s = 0; s < samples; ++s) {
+        int64_t b = (int64_t)((urand() + 1) / 2 * (double)km.B) % km.B;
+        int64_t p = (int64_t)((urand() + 1) / 2 * (double)km.N) % km.N;
+        if (s < 2) {
+          b = s ? km.B - 1 : 0;
+          p = s ? km.N - 1 : 0;
+        }
+        kmeansCheckPoint(&km, b, p, &r);
+      }
+      printf("check kmeans: %zu points, %zu within the tie tolerance, %zu "
+             "wrong: %s\n",
+             r.checked, r.differ, r.bad, r.bad ? "FAIL" : "PASS");
+      if (r.bad)
         status = 1;
     }
   }

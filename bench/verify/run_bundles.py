@@ -7,7 +7,7 @@ GEMM-shaped bundles (three 2-D arguments) run with `--check gemm` at two
 problems, ragged edges included; copies (two 2-D arguments) with `--check
 copy` at two, one ragged; k-means assignment bundles (points,
 centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
-with the free dimensions taken from the bundle; a kernel whose one
+with the free dimensions taken from the bundle and `--check kmeans`; a kernel whose one
 argument is a 2-D tensor runs for faults and hangs only; anything else is
 listed as skipped. Each run is a child process with `--timeout-ms` and a
 wall-clock limit; the table counts passes, wrong results, faults, hangs
@@ -71,7 +71,8 @@ def main():
             for prob in probs:
                 cmd = [a.cake_run, path] + sum((["--arg", x] for x in prob),
                                                [])
-                cmd += ["--check", kind if kind in ("gemm", "copy") else "none",
+                cmd += ["--check",
+                        kind if kind in ("gemm", "copy", "kmeans") else "none",
                         "--iters", "0", "--timeout-ms", "5000"]
                 try:
                     r = subprocess.run(cmd, capture_output=True, text=True,
