@@ -1,4 +1,4 @@
-/*===- kmeans_check.h - Check a k-means assignment against a reference -*- C -*-===*\
+/*===- kmeans_check.h - Check a k-means assignment -------------*- C -*-===*\
 |*                                                                            *|
 |* Internal to cake-run, and free of CUDA so that it is tested on any         *|
 |* machine: is the centroid a kernel chose for a point the nearest one, up to *|

@@ -22,14 +22,16 @@ import re
 import subprocess
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 FAMILY = re.compile(r"^_bn(\d+)_s(\d+)(_x2)?(_ov)?$")
 
 
 def source(tmp, cake_opt, dtype, d, batched, family):
     name = f"kmeans_assign_{dtype}_d{d}" + ("_batched" if batched else "")
     if family == "base":
-        path = os.path.join(ROOT, "examples", "kmeans-variants", name + ".cake.mlir")
+        path = os.path.join(ROOT, "examples", "kmeans-variants",
+                            name + ".cake.mlir")
         if dtype == "f16" and d == 128 and not batched:
             path = os.path.join(ROOT, "examples", "kmeans_assign.cake.mlir")
         return path if os.path.exists(path) else None
@@ -39,14 +41,17 @@ def source(tmp, cake_opt, dtype, d, batched, family):
     bn, stages, x2, ov = m.groups()
     out = os.path.join(tmp, family)
     os.makedirs(out, exist_ok=True)
-    subprocess.run(["python3", os.path.join(ROOT, "scripts", "gen-kmeans-variants.py"),
+    subprocess.run(["python3", os.path.join(ROOT, "scripts",
+                                            "gen-kmeans-variants.py"),
                     "--out", out, "--stages", stages, "--bn", bn,
-                    "--xbuf", "2" if x2 else "1"], check=True, capture_output=True)
+                    "--xbuf", "2" if x2 else "1"],
+                   check=True, capture_output=True)
     suffix = f"_bn{bn}_s{stages}" + ("_x2" if x2 else "")
     path = os.path.join(out, name + suffix + ".cake.mlir")
     if ov:
         ovpath = path[:-len(".cake.mlir")] + "_ov.cake.mlir"
-        subprocess.run([cake_opt, "--cake-overlap-epilogue", path, "-o", ovpath], check=True)
+        subprocess.run([cake_opt, "--cake-overlap-epilogue", path, "-o",
+                        ovpath], check=True)
         path = ovpath
     return path if os.path.exists(path) else None
 
@@ -54,7 +59,8 @@ def source(tmp, cake_opt, dtype, d, batched, family):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("results", nargs="+")
-    p.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin", "cake-opt"))
+    p.add_argument("--cake-opt",
+                   default=os.path.join(ROOT, "build", "bin", "cake-opt"))
     a = p.parse_args()
     measured = {}
     for f in a.results:
