@@ -197,6 +197,12 @@ private:
   // wait_group(1) or the chain's final wait_group(0) has retired it.
   llvm::SmallDenseSet<std::pair<Value, Value>> chainStages; // (pipe, stage)
   SmallVector<std::pair<Value, Value>> chainReleases; // (pipe, stage)
+  /// Releases held back until a wait_group retired their readers.
+  void releaseHeld(SmallVectorImpl<std::pair<Value, Value>> &held) {
+    for (auto [pipe, stage] : held)
+      arriveEmpty(pipe, stage);
+    held.clear();
+  }
   bool fpContract; // frag.map's float ops may fuse into FMAs
   bool mmaChain;   // straight-line wgmma chains stay in flight
   // Inside a loop that overlaps the previous tile's epilogue with this
@@ -205,9 +211,8 @@ private:
   // the iteration, where wait_group(0) retires them: the epilogue, which
   // reads the accumulator the previous iteration completed, runs between.
   struct LazyMma {
-    Value pipe;
     llvm::DenseSet<Operation *> mmas, releases;
-    SmallVector<Value> released; // stage indices, in release order
+    SmallVector<std::pair<Value, Value>> released; // (pipe, stage), in order
   };
   std::optional<LazyMma> lazy;
 };
@@ -727,7 +732,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     overlap = overlappedEpilogueLoop(forOp);
   if (overlap) {
     LazyMma state;
-    state.pipe = overlap->pipe;
     for (MmaOp m : overlap->mmas)
       state.mmas.insert(m);
     for (PipeReleaseOp r : overlap->releases)
@@ -778,9 +782,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
         // accumulator carried to the next iteration is complete, and free
         // their stages.
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
-        for (Value stage : lazy->released)
-          arriveEmpty(lazy->pipe, stage);
-        lazy->released.clear();
+        releaseHeld(lazy->released);
       }
       if (failed(emitOp(op)))
         return failure();
@@ -986,7 +988,7 @@ LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   if (lazy && lazy->releases.count(op)) {
     // The wgmma reading `stage` may still run: released at the end of the
     // iteration, after it retires.
-    lazy->released.push_back(stage);
+    lazy->released.push_back({op.getPipe(), stage});
     return success();
   }
   if (deferredStage) {
@@ -1601,9 +1603,7 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc(),
                                          deferredStage || chained ? 1 : 0);
     // Every group before this one has retired.
-    for (auto [pipe, stage] : chainReleases)
-      arriveEmpty(pipe, stage);
-    chainReleases.clear();
+    releaseHeld(chainReleases);
     chainStages.clear();
     if (chained)
       for (Value stage : {op.getAStage(), op.getBStage()})
