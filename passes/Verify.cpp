@@ -855,9 +855,8 @@ bool checkSharedMemory(KernelFacts &f) {
 /// place and are not counted twice).
 bool checkFragmentRegisters(KernelFacts &f) {
   bool ok = true;
-  int64_t allThreads = 0;
-  for (RoleOp role : f.roles)
-    allThreads += role.getNumWarps() * 32;
+  // The CTA as launched (padding warps included), as cake-derive sizes it.
+  int64_t allThreads = computeRoleWarps(f.kernel).totalWarps * 32;
   int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
