@@ -58,3 +58,40 @@ cake.kernel @acc_too_big(%A: !cake.global<?x?xbf16>) attributes {target = #cake.
     }
   }
 }
+
+// -----
+
+// The budget is the launch baseline of the CTA as launched: the one-warp
+// roles before each warpgroup are padded to whole warpgroups, 16 warps
+// (512 threads, 128 registers each), not the 10 the roles name (which
+// would round to 384 threads and 168 registers): the 64x256 accumulator
+// of one warpgroup, 128 registers + 16, does not fit.
+cake.kernel @padded_launch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %K step %c64 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "mma" warpgroups(1) {
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %z = cake.frag.zero : !cake.frag<64x256xf32>
+    // expected-error @+1 {{[resource.fragment-registers] role "mma" keeps 128 registers of fragments across this loop and up to 0 more in its body (+16 for addresses): 144 > its budget of 128 per thread}}
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%x = %z) -> (!cake.frag<64x256xf32>) {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      %r = cake.mma wgmma %a[%s], %b[%s], %x : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.frag<64x256xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+      scf.yield %r : !cake.frag<64x256xf32>
+    }
+  }
+  cake.role "log" warps(1) {}
+  cake.role "spare" warpgroups(1) {}
+}
