@@ -150,9 +150,11 @@ static int prepareKmeans(const CakeRtArg *args, Tensor *tensors, int n,
                          KmeansProblem *p) {
   const CakeRtArg *x = &args[0], *c = &args[1], *cn = &args[2],
                   *ids = &args[3];
-  int batched = n == 4 && x->rank == 3;
+  int tensorsOnly = n == 4 && !x->isScalar && !c->isScalar &&
+                    !cn->isScalar && !ids->isScalar;
+  int batched = tensorsOnly && x->rank == 3;
   int rank = batched ? 3 : 2;
-  if (n != 4 || x->rank != rank || c->rank != rank ||
+  if (!tensorsOnly || x->rank != rank || c->rank != rank ||
       cn->rank != rank - 1 || ids->rank != rank - 1 ||
       strcmp(tensors[2].element, "f32") != 0 ||
       strcmp(tensors[3].element, "i32") != 0 ||
