@@ -32,7 +32,8 @@ FAMILIES = [(128, 4, 1), (256, 2, 1), (128, 4, 2), (256, 2, 2)]
 # (bn256_s2_x2 and bn128_s6_x2 with and without the chain, bn128_s4_x2
 # with it), as in run 4 at D <= 128. At D = 256 run 4 had preferred the
 # committed bn128_s4, which run 10 did not time: run 11 (0.96-0.99 ms
-# through this table against 1.02-1.05 ms for bn128_s4 in run 6) agrees.
+# through this table against 1.00-1.05 ms for bn128_s4 in run 6, before
+# FMA contraction) agrees, across runs.
 MEASURED = {
     ("f16", 1, False): ((256, 2, 2), True), ("bf16", 1, False): ((256, 2, 2), True),
     ("f16", 2, False): ((256, 2, 2), True), ("bf16", 2, False): ((256, 2, 2), True),
