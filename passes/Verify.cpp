@@ -57,6 +57,9 @@ struct KernelFacts {
   const TargetInfo *target = nullptr;
   llvm::DenseMap<Value, unsigned> pipeIndex, ringIndex;
   SmallVector<RoleOp> roles;
+  /// Warps as launched: warpgroup roles start at a multiple of 4, and the
+  /// padding warps in between hold registers too (cake-derive's count).
+  int64_t launchWarps = 0;
 
   explicit KernelFacts(KernelOp k) : kernel(k) {
     target = lookupTarget(k.getTarget().getArch());
@@ -66,6 +69,7 @@ struct KernelFacts {
       ringIndex[r.getResult()] = ringIndex.size();
     roles.assign(k.getBody().getOps<RoleOp>().begin(),
                  k.getBody().getOps<RoleOp>().end());
+    launchWarps = computeRoleWarps(k).totalWarps;
   }
   static bool pipeHolds(Value pipe, Value ring) {
     auto p = pipe.getDefiningOp<PipeOp>();
@@ -761,9 +765,7 @@ bool checkProxyFence(KernelFacts &f) {
 bool checkRoleResources(KernelFacts &f) {
   const TargetInfo *target = f.target;
   bool ok = true;
-  // Warps as launched: warpgroup roles start at a multiple of 4, and the
-  // padding warps in between hold registers too.
-  int64_t warps = computeRoleWarps(f.kernel).totalWarps;
+  int64_t warps = f.launchWarps;
   for (RoleOp role : f.roles) {
     if (role.getRegs() && !target->hasSetmaxnreg) {
       emitRuleError(role, RuleId::HwArchFeature)
@@ -855,13 +857,13 @@ bool checkSharedMemory(KernelFacts &f) {
 /// place and are not counted twice).
 bool checkFragmentRegisters(KernelFacts &f) {
   bool ok = true;
-  // The CTA as launched (padding warps included), as cake-derive sizes it.
-  int64_t allThreads = computeRoleWarps(f.kernel).totalWarps * 32;
+  int64_t allThreads = f.launchWarps * 32;
   int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
-    // ptxas compiles every role to the launch baseline, setmaxnreg.inc
-    // regions included: a larger regs() does not give the code more.
+    // ptxas refuses an instruction that needs more registers than the
+    // launch baseline, after setmaxnreg.inc too (C7602): a wgmma needs its
+    // whole accumulator at once, so a larger regs() does not make it fit.
     int64_t budget = role.getRegs()
                          ? std::min<int64_t>(*role.getRegs(), baseline)
                          : baseline;
@@ -879,8 +881,9 @@ bool checkFragmentRegisters(KernelFacts &f) {
         if (role.getRegs() && int64_t(*role.getRegs()) > baseline)
           d.attachNote(role.getLoc())
               << "regs(" << *role.getRegs() << ") does not raise it: ptxas "
-              << "compiles the whole kernel to the launch baseline of "
-              << baseline << " (" << allThreads << " threads)";
+              << "refuses an instruction that needs more than the launch "
+              << "baseline of " << baseline << " (" << allThreads
+              << " threads), after setmaxnreg.inc too";
         ok = false;
       }
     });

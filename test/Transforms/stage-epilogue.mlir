@@ -35,11 +35,11 @@
 // FULL-DAG: error: [resource.register-budget]
 // With the ring made to fit, the 128 x 256 tile's accumulators still do
 // not: ptxas compiles the 416-thread CTA to the register target of 512
-// threads (128 per thread) in every role, whatever regs() asks (the first
-// H200-bound attempt failed in ptxas with C7602).
+// threads (128 per thread) and refuses a wgmma needing more, whatever
+// regs() asks (the first H200-bound attempt failed in ptxas with C7602).
 // RUN: not cake-opt --cake-stage-epilogue --cake-set-stages="pipe=0 stages=3" --cake-set-regs="role=mma regs=168" --cake-verify %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS-TARGET
 // PTXAS-TARGET: error: [resource.fragment-registers] role "mma" keeps 128 registers of fragments across this loop {{.*}} 144 > its budget of 128 per thread
-// PTXAS-TARGET: note: regs(168) does not raise it: ptxas compiles the whole kernel to the launch baseline of 128 (416 threads)
+// PTXAS-TARGET: note: regs(168) does not raise it: ptxas refuses an instruction that needs more than the launch baseline of 128 (416 threads), after setmaxnreg.inc too
 // RUN: not cake-opt --cake-stage-epilogue="swizzle=128" %cake_src/examples/gemm-variants/gemm_128x128x64_s6.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // SWIZZLE: error: cake-stage-epilogue: [hw.tma-box] the tile's inner dimension spans 256 bytes, more than the 128-byte swizzle span
 
