@@ -30,6 +30,8 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
     config.substitutions.append(
         ("%cuda_include", os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")))
+    config.substitutions.append(
+        ("%cuda_home", os.path.dirname(os.path.dirname(config.ptxas))))
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")
 

@@ -4,7 +4,7 @@ H200 run's measurements (CPU only).
 
 For every row of the given bench/kmeans/bench.py results and every family
 timed on it (the committed kernel "base", scripts/gen-kmeans-variants.py's
-"_bn<BN>_s<S>[_x2]" and their "_ov" forms after cake-overlap-epilogue),
+"_bn<BN>_s<S>[_x2][_w<consumer warpgroups>]" and their "_ov" forms after cake-overlap-epilogue),
 predicts the time with `cake-opt --cake-cost` at the row's shape, then
 counts the pairs of families whose measured times differ by more than 2%
 that the model orders the same way. Variants that only change the
@@ -24,7 +24,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-FAMILY = re.compile(r"^_bn(\d+)_s(\d+)(_x2)?(_ov)?$")
+FAMILY = re.compile(r"^_bn(\d+)_s(\d+)(_x2)?(?:_w(\d))?(_ov)?$")
 
 
 def source(tmp, cake_opt, dtype, d, batched, family):
@@ -38,15 +38,16 @@ def source(tmp, cake_opt, dtype, d, batched, family):
     m = FAMILY.match(family)
     if not m:
         return None
-    bn, stages, x2, ov = m.groups()
+    bn, stages, x2, wgs, ov = m.groups()
     out = os.path.join(tmp, family)
     os.makedirs(out, exist_ok=True)
     subprocess.run(["python3", os.path.join(ROOT, "scripts",
                                             "gen-kmeans-variants.py"),
                     "--out", out, "--stages", stages, "--bn", bn,
-                    "--xbuf", "2" if x2 else "1"],
+                    "--xbuf", "2" if x2 else "1", "--wgs", wgs or "2"],
                    check=True, capture_output=True)
-    suffix = f"_bn{bn}_s{stages}" + ("_x2" if x2 else "")
+    suffix = (f"_bn{bn}_s{stages}" + ("_x2" if x2 else "")
+              + (f"_w{wgs}" if wgs else ""))
     path = os.path.join(out, name + suffix + ".cake.mlir")
     if ov:
         ovpath = path[:-len(".cake.mlir")] + "_ov.cake.mlir"

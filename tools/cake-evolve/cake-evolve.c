@@ -5,7 +5,8 @@
 |*      seed kernel, over the whole grid or a seeded random sample;           *|
 |*      duplicates (same printed IR) are recorded and skipped;                *|
 |*   2. filter: cake-verify (rejections counted per rule id), then the cost   *|
-|*      model ranks the legal candidates;                                     *|
+|*      model ranks the legal candidates; ptxas compiles the top ones         *|
+|*      (--ptxas-check K) and those whose registers spill move down;          *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
 |*   3. benchmark: --export DIR lowers the top candidates and the seed to     *|
 |*      bundles with a manifest; a measurement command (bench/cost/           *|
@@ -23,7 +24,7 @@
 |*             --ledger L.jsonl [--no-gpu] [--top K] [--sample N]             *|
 |*             [--rng-seed S] [--resume] [--mutate ROUNDS]                    *|
 |*             [--export DIR] [--export-top K] [--check gemm|none]            *|
-|*             [--measure CMD] [--measure-timeout SECONDS]                    *|
+|*             [--measure CMD] [--measure-timeout SECONDS] [--ptxas-check K]  *|
 |* cake-evolve --import RESULTS.json --ledger L.jsonl                         *|
 |* cake-evolve --agent-dir DIR [--shapes S]  (an agent's drop folder: every   *|
 |*             NAME.cake.mlir without a newer NAME.feedback.json gets one)    *|
@@ -54,6 +55,11 @@
 #define MAX_RULES 64
 #define MUTATE_TOP 8 /* candidates whose neighbours each round tries */
 #define MAX_GRID 100000000L
+/* Spill stores (bytes per thread) past which a candidate ranks below the
+ * ones that do not spill: on the H200 a 4-byte spill cost nothing
+ * measurable (the three-warpgroup k-means kernel, the fastest of k-means
+ * run 13), 364 bytes made the four-warpgroup one 2x slower. */
+#define SPILL_DEMOTE_BYTES 64
 
 /* A growable string. */
 typedef struct {
@@ -192,7 +198,7 @@ static void usage(void) {
           "usage: cake-evolve --seed K.cake.mlir --space S.json --shapes "
           "SHAPES --ledger L.jsonl [--no-gpu]\n"
           "                   [--top K] [--sample N] [--rng-seed S] "
-          "[--resume] [--mutate ROUNDS]\n"
+          "[--resume] [--mutate ROUNDS] [--ptxas-check K]\n"
           "                   [--export DIR] [--export-top K] [--check "
           "gemm|none]\n"
           "                   [--measure CMD] [--measure-timeout SECONDS]\n"
@@ -265,6 +271,111 @@ static int exportBundle(MlirContext ctx, const char *seed,
   free(full.data);
   free(lowered.data);
   return mlirLogicalResultIsSuccess(w);
+}
+
+/* What ptxas made of one candidate: registers per thread and spill bytes
+ * (stores and loads) of its kernel, or why it could not say. */
+typedef struct {
+  int ok;
+  int registers, spillStores, spillLoads;
+  char error[256];
+} PtxasInfo;
+
+/* The ptxas the lowering uses: $CUDA_HOME/bin/ptxas, else /usr/local/cuda. */
+static void ptxasPath(char *out, size_t size) {
+  const char *home = getenv("CUDA_HOME");
+  snprintf(out, size, "%s/bin/ptxas", home && *home ? home : "/usr/local/cuda");
+}
+
+/* Lowers the seed through `pipeline` and cake-lower{format=ptx}, then runs
+ * ptxas -v on the PTX for its register and spill counts. The cost model
+ * does not see spills (it has no register allocator), and cake-verify's
+ * fragment-register estimate does not see what else ptxas keeps live. */
+static void ptxasCheck(MlirContext ctx, const char *seed, const char *seedPath,
+                       const char *pipeline, PtxasInfo *info) {
+  memset(info, 0, sizeof *info);
+  Buffer full = {0}, lowered = {0}, ptx = {0};
+  bufferAppend(&full, pipeline, strlen(pipeline));
+  const char *lower = ",cake-lower{format=ptx}";
+  bufferAppend(&full, lower, strlen(lower));
+  DiagnosticSink sink = {cJSON_CreateArray(), ""};
+  MlirLogicalResult r = mlirCakeRunPipelineOnSource(
+      ctx, mlirStringRefCreateFromCString(seed),
+      mlirStringRefCreateFromCString(seedPath),
+      mlirStringRefCreateFromCString(full.data), onDiagnostic, &sink,
+      appendCallback, &lowered);
+  MlirModule module =
+      mlirLogicalResultIsSuccess(r)
+          ? mlirModuleCreateParse(
+                ctx, mlirStringRefCreate(lowered.data, lowered.length))
+          : (MlirModule){NULL};
+  if (mlirModuleIsNull(module) ||
+      mlirLogicalResultIsFailure(mlirCakeWritePtx(
+          mlirModuleGetOperation(module), appendCallback, &ptx))) {
+    snprintf(info->error, sizeof info->error, "did not lower to PTX");
+    goto done;
+  }
+  /* The target is the PTX's own (.target sm_90a). */
+  char arch[32] = "";
+  const char *t = ptx.data ? strstr(ptx.data, ".target ") : NULL;
+  if (!t || sscanf(t, ".target %31[a-z0-9_]", arch) != 1) {
+    snprintf(info->error, sizeof info->error, "no .target in the PTX");
+    goto done;
+  }
+  char path[] = "/tmp/cake-evolve-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f || fwrite(ptx.data, 1, ptx.length, f) != ptx.length) {
+    snprintf(info->error, sizeof info->error, "cannot write a temporary file");
+    if (f)
+      fclose(f);
+    else if (fd >= 0)
+      close(fd);
+    unlink(path);
+    goto done;
+  }
+  fclose(f);
+  char ptxas[4096], command[8400];
+  ptxasPath(ptxas, sizeof ptxas);
+  snprintf(command, sizeof command, "'%s' -arch=%s -v '%s' -o /dev/null 2>&1",
+           ptxas, arch, path);
+  FILE *p = access(ptxas, X_OK) == 0 ? popen(command, "r") : NULL;
+  if (!p) {
+    snprintf(info->error, sizeof info->error, "cannot run %.200s", ptxas);
+    unlink(path);
+    goto done;
+  }
+  char line[1024];
+  int sawRegisters = 0;
+  while (fgets(line, sizeof line, p)) {
+    const char *u = strstr(line, "Used ");
+    const char *s = strstr(line, "bytes spill stores");
+    if (u && sscanf(u, "Used %d registers", &info->registers) == 1)
+      sawRegisters = 1;
+    if (s) {
+      /* "N bytes stack frame, S bytes spill stores, L bytes spill loads" */
+      const char *c = strchr(line, ',');
+      if (c)
+        sscanf(c, ", %d bytes spill stores, %d bytes spill loads",
+               &info->spillStores, &info->spillLoads);
+    }
+  }
+  int status = pclose(p);
+  unlink(path);
+  if (status != 0 || !sawRegisters)
+    snprintf(info->error, sizeof info->error, "ptxas failed (status %d)",
+             status);
+  else
+    info->ok = 1;
+done:
+  if (!info->ok && !info->error[0])
+    snprintf(info->error, sizeof info->error, "unknown failure");
+  cJSON_Delete(sink.diagnostics);
+  if (!mlirModuleIsNull(module))
+    mlirModuleDestroy(module);
+  free(full.data);
+  free(lowered.data);
+  free(ptx.data);
 }
 
 /* Stage 4 for measurements made elsewhere: bench/cost/measure.py's
@@ -491,7 +602,42 @@ typedef struct {
   char pipeline[1024];
   double predictedNs;
   char bottleneck[32];
+  int compiled; /* 1: ptxas compiled it (registers, spillStores set) */
+  int registers, spillStores;
 } Ranked;
+
+/* The tactics of a candidate that may change what a thread keeps in
+ * registers: all but those that only move stages, the schedule or the
+ * layout of shared memory. Candidates with the same signature compile to
+ * about the same register pressure (on the k-means grid every such
+ * neighbour of a spilling candidate spilled 444-484 bytes). */
+static void registerSignature(const char *tactics, char *out, size_t size) {
+  static const char *neutral[] = {"cake-set-stages", "cake-set-schedule",
+                                  "cake-set-raster", "cake-set-swizzle"};
+  size_t n = 0;
+  out[0] = 0;
+  const char *p = tactics;
+  while (*p) {
+    while (*p == ' ')
+      ++p;
+    const char *start = p;
+    int depth = 0;
+    while (*p && (depth > 0 || *p != ' ')) {
+      depth += (*p == '{') - (*p == '}');
+      ++p;
+    }
+    size_t len = (size_t)(p - start), name = strcspn(start, "{ ");
+    int skip = len == 0;
+    for (size_t k = 0; !skip && k < sizeof neutral / sizeof *neutral; ++k)
+      skip = name == strlen(neutral[k]) && !strncmp(start, neutral[k], name);
+    if (!skip && n + len + 2 < size) {
+      memcpy(out + n, start, len);
+      n += len;
+      out[n++] = ' ';
+      out[n] = 0;
+    }
+  }
+}
 
 static int byPredicted(const void *a, const void *b) {
   double x = ((const Ranked *)a)->predictedNs,
@@ -681,7 +827,7 @@ int main(int argc, char **argv) {
   int noGpu = 0, top = 10, resume = 0, exportTop = 8, mutateRounds = 0;
   const char *exportDir = NULL, *importPath = NULL, *check = "none",
              *agentPath = NULL, *measure = NULL;
-  int measureTimeout = 600;
+  int measureTimeout = 600, ptxasTop = -1;
   long sample = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -718,6 +864,8 @@ int main(int argc, char **argv) {
       measure = argv[++i];
     else if (next && !strcmp(a, "--measure-timeout"))
       measureTimeout = atoi(argv[++i]);
+    else if (next && !strcmp(a, "--ptxas-check"))
+      ptxasTop = atoi(argv[++i]);
     else if (next && !strcmp(a, "--rng-seed"))
       rngState = strtoull(argv[++i], NULL, 10) | 1;
     else {
@@ -1003,10 +1151,111 @@ int main(int argc, char **argv) {
            numCostFailed);
   printf("  ranked by the cost model: %ld\n", numRanked);
   qsort(ranked, (size_t)numRanked, sizeof *ranked, byPredicted);
-  for (long k = 0; k < numRanked && k < top; ++k)
-    printf("  #%ld %s %.1f us (%s): %s\n", k + 1, ranked[k].id,
-           ranked[k].predictedNs / 1e3, ranked[k].bottleneck,
+  /* ptxas on the best ranked, until K compile without spilling (at most
+   * 8K tries: grid neighbours that differ only in stages or schedule
+   * spill alike; by default the export's K, none with --no-gpu): a
+   * candidate that spills, or does not compile, moves to the end of the
+   * ranking. */
+  if (ptxasTop < 0)
+    ptxasTop = noGpu ? 0 : exportTop;
+  if (ptxasTop > 0) {
+    FILE *append = fopen(ledgerPath, "a");
+    long k = 0, tried = 0, kept = 0, demoted = 0, inferred = 0;
+    int unavailable = 0;
+    while (kept < ptxasTop && k < numRanked - demoted &&
+           tried < 8L * ptxasTop) {
+      /* A neighbour of a candidate that spilled (same register
+       * signature) moves down without another compile. */
+      char signature[1024];
+      registerSignature(ranked[k].tactics, signature, sizeof signature);
+      int known = 0;
+      for (long j = numRanked - demoted; j < numRanked && !known; ++j) {
+        char other[1024];
+        registerSignature(ranked[j].tactics, other, sizeof other);
+        known = ranked[j].compiled && !strcmp(signature, other);
+        if (known) {
+          ranked[k].registers = ranked[j].registers;
+          ranked[k].spillStores = ranked[j].spillStores;
+        }
+      }
+      PtxasInfo info = {0};
+      if (known) {
+        info.ok = 1;
+        info.registers = ranked[k].registers;
+        info.spillStores = ranked[k].spillStores;
+        ++inferred;
+      } else {
+        ptxasCheck(ctx, seed, seedPath, ranked[k].pipeline, &info);
+        ++tried;
+      }
+      if (!info.ok && strstr(info.error, "cannot run")) {
+        printf("  ptxas check skipped: %s\n", info.error);
+        unavailable = 1;
+        break;
+      }
+      cJSON *line = cJSON_CreateObject();
+      cJSON_AddStringToObject(line, "id", ranked[k].id);
+      cJSON_AddStringToObject(line, "stage", "compiled");
+      cJSON *px = cJSON_AddObjectToObject(line, "ptxas");
+      if (known) {
+        cJSON_AddStringToObject(px, "like", "a spilling candidate of the "
+                                            "same register signature");
+        cJSON_AddNumberToObject(px, "spill_stores", info.spillStores);
+      } else if (info.ok) {
+        cJSON_AddNumberToObject(px, "registers", info.registers);
+        cJSON_AddNumberToObject(px, "spill_stores", info.spillStores);
+        cJSON_AddNumberToObject(px, "spill_loads", info.spillLoads);
+      } else {
+        cJSON_AddStringToObject(px, "error", info.error);
+      }
+      char *text = cJSON_PrintUnformatted(line);
+      if (append)
+        fprintf(append, "%s\n", text);
+      cJSON_free(text);
+      cJSON_Delete(line);
+      ranked[k].compiled = info.ok && !known;
+      ranked[k].registers = info.registers;
+      ranked[k].spillStores = info.spillStores;
+      if (info.ok && info.spillStores <= SPILL_DEMOTE_BYTES) {
+        ++kept;
+        ++k;
+        continue;
+      }
+      if (demoted >= 4 || known)
+        ; /* the first four are shown; the count below has the rest */
+      else if (info.ok)
+        printf("  ptxas: %s spills %d bytes at %d registers (moved to the "
+               "end; proposed calibration: the cost model does not see "
+               "spills): %s\n",
+               ranked[k].id, info.spillStores, info.registers,
+               ranked[k].tactics);
+      else
+        printf("  ptxas: %s verified but %s (moved to the end; proposed "
+               "rule): %s\n",
+               ranked[k].id, info.error, ranked[k].tactics);
+      Ranked moved = ranked[k];
+      memmove(&ranked[k], &ranked[k + 1],
+              (size_t)(numRanked - k - 1) * sizeof *ranked);
+      ranked[numRanked - 1] = moved;
+      ++demoted;
+    }
+    if (append)
+      fclose(append);
+    if (!unavailable)
+      printf("  ptxas on the best ranked: %ld compiled, %ld kept, %ld moved "
+             "to the end (spills over %d bytes or no cubin; %ld of them "
+             "like a spilling one, not compiled)\n",
+             tried, kept, demoted, SPILL_DEMOTE_BYTES, inferred);
+  }
+  for (long k = 0; k < numRanked && k < top; ++k) {
+    char regs[64] = "";
+    if (ranked[k].compiled)
+      snprintf(regs, sizeof regs, ", %d registers, %d bytes spilled",
+               ranked[k].registers, ranked[k].spillStores);
+    printf("  #%ld %s %.1f us (%s%s): %s\n", k + 1, ranked[k].id,
+           ranked[k].predictedNs / 1e3, ranked[k].bottleneck, regs,
            ranked[k].tactics);
+  }
   printf("  ledger: %s\n", ledgerPath);
 
   /* Stage 3 elsewhere: the top candidates as bundles and a manifest. */
