@@ -2,8 +2,7 @@
 |*                                                                            *|
 |* The table (scripts/gen-kmeans-table.py) names one compiled kernel per      *|
 |* (dtype, 64-wide slice count, batched); each kernel serves every D in its   *|
-|* slice range, the columns past D zero-filled by TMA. An entry with "d" is   *|
-|* compiled for exactly that D and is chosen first where D matches.          *|
+|* slice range, the columns past D zero-filled by TMA.                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -42,14 +41,11 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     const cJSON *batched = cJSON_GetObjectItemCaseSensitive(v, "batched");
     const cJSON *bundle = cJSON_GetObjectItemCaseSensitive(v, "bundle");
     const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(v, "evidence");
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "d");
     if (!cJSON_IsString(dtype) || !cJSON_IsNumber(slices) ||
-        !cJSON_IsBool(batched) || !cJSON_IsString(bundle) ||
-        (d && (!cJSON_IsNumber(d) || d->valuedouble < 1 ||
-               (int64_t)((d->valuedouble + 63) / 64) != slices->valueint))) {
+        !cJSON_IsBool(batched) || !cJSON_IsString(bundle)) {
       snprintf(err, errLength,
                "k-means table: variant #%d needs dtype, slices, batched and "
-               "bundle (and a d, where given, within its slices)", i);
+               "bundle", i);
       kmeansTableFree(table);
       cJSON_Delete(doc);
       return 0;
@@ -58,7 +54,6 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     snprintf(e->dtype, sizeof e->dtype, "%s", dtype->valuestring);
     e->slices = slices->valueint;
     e->batched = cJSON_IsTrue(batched);
-    e->d = d ? (int64_t)d->valuedouble : 0;
     snprintf(e->bundle, sizeof e->bundle, "%s", bundle->valuestring);
     snprintf(e->evidence, sizeof e->evidence, "%s",
              cJSON_IsString(evidence) ? evidence->valuestring : "");
@@ -122,14 +117,12 @@ const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
     return NULL;
   int slices = (int)((D + 63) / 64);
   int batched = B > 1;
-  /* A kernel compiled for this very D first, then one for any D. */
-  for (int exact = 1; exact >= 0; --exact)
-    for (int i = 0; i < table->numEntries; ++i) {
-      const KmeansEntry *e = &table->entries[i];
-      if (!strcmp(e->dtype, dtype) && e->slices == slices &&
-          e->batched == batched && (exact ? e->d == D : e->d == 0))
-        return e;
-    }
+  for (int i = 0; i < table->numEntries; ++i) {
+    const KmeansEntry *e = &table->entries[i];
+    if (!strcmp(e->dtype, dtype) && e->slices == slices &&
+        e->batched == batched)
+      return e;
+  }
   snprintf(err, errLength,
            "k-means: no compiled variant for dtype %s, D=%lld (%d slices)%s "
            "in the table",

@@ -14,8 +14,6 @@
 typedef struct KmeansEntry {
   char dtype[8];     /* "f16", "bf16" */
   int slices;        /* h: serves D in (64(h-1), 64h] */
-  int64_t d;         /* > 0: compiled for exactly this D, chosen before an
-                        any-D entry of its slices; 0: any D of them */
   int batched;       /* a leading batch dimension (B > 1) */
   char bundle[256];  /* file name, beside the table */
   char evidence[256];

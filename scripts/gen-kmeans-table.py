@@ -4,9 +4,10 @@
 For every dtype (f16, bf16), slice count h (D in (64(h-1), 64h], h = 1..8)
 and batching, one kernel (scripts/gen-kmeans-variants.py --any-d) serves
 every D of the range. Which family (centroid tile 128 or 256, ring depth,
-point tile double-buffered or not, two or three consumer warpgroups): the H200 measurement where one exists
-(docs/benchmarks.md, k-means runs 4, 10 and 13, made with the fixed-D kernels
-of the same families), else the cost model's best prediction among the
+point tile double-buffered or not, two or three consumer warpgroups): the
+H200 measurement where one exists (docs/benchmarks.md, k-means runs 4, 10
+and 13, made with the fixed-D kernels of the same families; at D = 64 h
+they lower to the same PTX as the any-D kernel), else the cost model's best prediction among the
 families cake-verify accepts, at a reference problem. Whether the
 kernel keeps its straight-line wgmma chain in flight is decided too and
 written into its IR by cake-set-mma-chain (`mma_chain` in the table): run
@@ -14,8 +15,7 @@ written into its IR by cake-set-mma-chain (`mma_chain` in the table): run
 cost model does not see it. Writes OUT/kmeans-table.json and
 OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
 OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
-both). Entries with a "d" hold kernels compiled for that D alone (EXACT
-below), which the runtime takes first where D matches.
+both).
 
 usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
 """
@@ -38,7 +38,7 @@ FAMILIES = [(128, 4, 1, 2), (256, 2, 1, 2), (128, 4, 2, 2), (256, 2, 2, 2),
 # through this table against 1.00-1.05 ms for bn128_s4 in run 6, before
 # FMA contraction) agrees, across runs. Run 13 (2026-11-30) timed three
 # consumer warpgroups (192-point tiles, bn128_s4_x2_w3) beside
-# bn256_s2_x2 in the same run, twice: faster on every D <= 128 row (2-6 %).
+# bn256_s2_x2 in the same run, twice: faster on every D <= 128 row (2-8 %).
 MEASURED = {
     ("f16", 1, False): ((128, 4, 2, 3), True),
     ("bf16", 1, False): ((128, 4, 2, 3), True),
@@ -49,16 +49,6 @@ MEASURED = {
     ("f16", 4, True): ((256, 2, 2, 2), False),
     ("bf16", 4, True): ((256, 2, 2, 2), False),
 }
-
-
-# Kernels compiled for one exact D (the any-D kernel of its slices serves
-# the rest), chosen first by the runtime where D matches: run 13 timed the
-# fixed-D and any-D kernels of the same family in one run, and the fixed
-# D = 64 kernel was 7 % faster (0.429 against 0.462 ms at 262144 x 64 x
-# 4096), the fixed D = 128 one up to 4 % at 1M x 128 x 1024 and even on
-# the batched rows. (dtype, D, batched) -> family; the wgmma chain kept.
-EXACT = {(dt, d, bt): (128, 4, 2, 3)
-         for dt in ("f16", "bf16") for d in (64, 128) for bt in (False, True)}
 
 
 def family_name(f):
@@ -142,22 +132,6 @@ def main():
                                      bundle=name + ".json",
                                      family=family_name(f), mma_chain=chain,
                                      evidence=evidence))
-    for (dtype, d, batched), f in sorted(EXACT.items()):
-        name = (f"kmeans_assign_{dtype}_d{d}" + ("_batched" if batched else "")
-                + "_" + family_name(f))
-        path = os.path.join(src, name + ".cake.mlir")
-        with open(path, "w") as fh:
-            fh.write(gen.kernel(dtype, d, batched, stages=f[1], bn=f[0],
-                                name=name, xbuf=f[2], wgs=f[3]))
-        subprocess.run([args.cake_opt, path, "--cake-verify", "-o", path],
-                       check=True)
-        variants.append(dict(dtype=dtype, slices=d // 64, d=d,
-                             batched=batched, bundle=name + ".json",
-                             family=family_name(f), mma_chain=True,
-                             evidence=("measured on the H200 (docs/"
-                                       "benchmarks.md, k-means run 13): "
-                                       f"{family_name(f)} compiled for D = "
-                                       f"{d}, faster than any-D kernels")))
     with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:
         json.dump(dict(gpu="NVIDIA H200", calibration="calibration/h200.json",
                        variants=variants), fh, indent=1)
