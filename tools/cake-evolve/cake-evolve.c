@@ -1153,11 +1153,11 @@ int main(int argc, char **argv) {
   qsort(ranked, (size_t)numRanked, sizeof *ranked, byPredicted);
   /* ptxas on the best ranked, until K compile without spilling (at most
    * 8K tries: grid neighbours that differ only in stages or schedule
-   * spill alike; by default the export's K, none with --no-gpu): a
+   * spill alike; by default the export's K, none without an export): a
    * candidate that spills, or does not compile, moves to the end of the
    * ranking. */
   if (ptxasTop < 0)
-    ptxasTop = noGpu ? 0 : exportTop;
+    ptxasTop = exportDir ? exportTop : 0;
   if (ptxasTop > 0) {
     FILE *append = fopen(ledgerPath, "a");
     long k = 0, tried = 0, kept = 0, demoted = 0, inferred = 0;
