@@ -601,6 +601,7 @@ typedef struct {
   char tactics[1024];
   char pipeline[1024];
   double predictedNs;
+  double pipeBoundNs; /* the pipes' stage cycles per tile, summed */
   char bottleneck[32];
   int compiled; /* 1: ptxas compiled it (registers, spillStores set) */
   int registers, spillStores;
@@ -639,10 +640,17 @@ static void registerSignature(const char *tactics, char *out, size_t size) {
   }
 }
 
+/* By predicted time; among equal predictions, the one whose pipes cycle
+ * fastest (their stage cycles per tile summed): where the consumer's path bounds the tile, the model
+ * gives deeper rings no credit (a stage count below the path's length
+ * does not change its prediction), and the GPU still runs a ring that
+ * can fill ahead faster. */
 static int byPredicted(const void *a, const void *b) {
-  double x = ((const Ranked *)a)->predictedNs,
-         y = ((const Ranked *)b)->predictedNs;
-  return (x > y) - (x < y);
+  const Ranked *x = a, *y = b;
+  if (x->predictedNs != y->predictedNs)
+    return (x->predictedNs > y->predictedNs) -
+           (x->predictedNs < y->predictedNs);
+  return (x->pipeBoundNs > y->pipeBoundNs) - (x->pipeBoundNs < y->pipeBoundNs);
 }
 
 /* The agent protocol (docs/agents.md): every NAME.cake.mlir in `dir` that
@@ -1078,6 +1086,15 @@ int main(int argc, char **argv) {
           snprintf(x->tactics, sizeof x->tactics, "%.1000s", tacticList.data);
           snprintf(x->pipeline, sizeof x->pipeline, "%.1000s", pipeline.data);
           x->predictedNs = ns;
+          x->pipeBoundNs = 0;
+          const cJSON *pipe;
+          cJSON_ArrayForEach(pipe, cJSON_GetObjectItemCaseSensitive(
+                                       first, "pipes")) {
+            const cJSON *bound =
+                cJSON_GetObjectItemCaseSensitive(pipe, "bound_per_tile_ns");
+            if (cJSON_IsNumber(bound))
+              x->pipeBoundNs += bound->valuedouble;
+          }
           snprintf(x->bottleneck, sizeof x->bottleneck, "%s",
                    cJSON_IsString(b) ? b->valuestring : "?");
           cJSON_AddStringToObject(line, "bottleneck", x->bottleneck);
