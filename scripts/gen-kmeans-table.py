@@ -7,12 +7,12 @@ every D of the range. Which family (centroid tile 128 or 256, ring depth,
 point tile double-buffered or not, two or three consumer warpgroups): the
 H200 measurement where one exists (docs/benchmarks.md, k-means runs 4, 10
 and 13, made with the fixed-D kernels of the same families; at D = 64 h
-they lower to the same PTX as the any-D kernel), else the cost model's best prediction among the
-families cake-verify accepts, at a reference problem. Whether the
-kernel keeps its straight-line wgmma chain in flight is decided too and
-written into its IR by cake-set-mma-chain (`mma_chain` in the table): run
-10 measured the chain faster at D = 128 and slower at D = 256, and the
-cost model does not see it. Writes OUT/kmeans-table.json and
+they lower to the same PTX as the any-D kernel), else the cost model's
+best prediction among the families cake-verify accepts, at a reference
+problem. Whether the kernel keeps its straight-line wgmma chain in flight
+is decided too and written into its IR by cake-set-mma-chain (`mma_chain`
+in the table): run 10 measured the chain faster at D = 128 and slower at
+D = 256, and the cost model does not see it. Writes OUT/kmeans-table.json and
 OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
 OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
 both).

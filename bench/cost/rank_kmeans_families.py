@@ -4,8 +4,8 @@ H200 run's measurements (CPU only).
 
 For every row of the given bench/kmeans/bench.py results and every family
 timed on it (the committed kernel "base", scripts/gen-kmeans-variants.py's
-"_bn<BN>_s<S>[_x2][_w<consumer warpgroups>]" and their "_ov" forms after cake-overlap-epilogue),
-predicts the time with `cake-opt --cake-cost` at the row's shape, then
+"_bn<BN>_s<S>[_x2][_w<consumer warpgroups>]" and their "_ov" forms after
+cake-overlap-epilogue), predicts the time with `cake-opt --cake-cost` at the row's shape, then
 counts the pairs of families whose measured times differ by more than 2%
 that the model orders the same way. Variants that only change the
 lowering (_ch, _nofma, _fp...) are left out: the model does not see them.

@@ -641,10 +641,10 @@ static void registerSignature(const char *tactics, char *out, size_t size) {
 }
 
 /* By predicted time; among equal predictions, the one whose pipes cycle
- * fastest (their stage cycles per tile summed): where the consumer's path bounds the tile, the model
- * gives deeper rings no credit (a stage count below the path's length
- * does not change its prediction), and the GPU still runs a ring that
- * can fill ahead faster. */
+ * fastest (their stage cycles per tile summed): where the consumer's path
+ * bounds the tile, the model gives deeper rings no credit (a stage count
+ * below the path's length does not change its prediction), and the GPU
+ * still runs a ring that can fill ahead faster. */
 static int byPredicted(const void *a, const void *b) {
   const Ranked *x = a, *y = b;
   if (x->predictedNs != y->predictedNs)
@@ -1177,6 +1177,9 @@ int main(int argc, char **argv) {
     ptxasTop = exportDir ? exportTop : 0;
   if (ptxasTop > 0) {
     FILE *append = fopen(ledgerPath, "a");
+    if (!append)
+      fprintf(stderr, "cake-evolve: cannot append the ptxas check to '%s'\n",
+              ledgerPath);
     long k = 0, tried = 0, kept = 0, demoted = 0, inferred = 0;
     int unavailable = 0;
     while (kept < ptxasTop && k < numRanked - demoted &&
