@@ -244,8 +244,17 @@ ParseResult TilesOp::parse(OpAsmParser &parser, OperationState &result) {
     iv.type = indexType;
   if (parser.parseKeyword("in") ||
       parser.parseOperandList(extents, OpAsmParser::Delimiter::Paren) ||
-      parser.resolveOperands(extents, indexType, result.operands) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+      parser.resolveOperands(extents, indexType, result.operands))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("slice"))) {
+    int64_t k = 0, n = 0;
+    if (parser.parseInteger(k) || parser.parseKeyword("of") ||
+        parser.parseInteger(n))
+      return failure();
+    result.addAttribute("slice",
+                        parser.getBuilder().getDenseI64ArrayAttr({k, n}));
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, ivs))
@@ -260,7 +269,9 @@ void TilesOp::print(OpAsmPrinter &p) {
   llvm::interleaveComma(getBody().getArguments(), p,
                         [&](BlockArgument a) { p.printOperand(a); });
   p << ") in (" << getExtents() << ")";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  if (auto slice = getSliceAttr(); slice && slice.size() == 2)
+    p << " slice " << slice[0] << " of " << slice[1];
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"slice"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -283,6 +294,16 @@ LogicalResult TilesOp::verify() {
     return emitRuleError(*this, RuleId::SyncTilesSchedule)
            << "expected to be nested in a cake.role";
   auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (auto slice = getSliceAttr()) {
+    if (slice.size() != 2 || slice[1] < 1 || slice[0] < 0 ||
+        slice[0] >= slice[1])
+      return emitRuleError(*this, RuleId::SyncTilesSchedule)
+             << "expected a slice k of n with 0 <= k < n";
+    if (kernel && !isa<PersistentAttr>(kernel.getSchedule()))
+      return emitRuleError(*this, RuleId::SyncTilesSchedule)
+             << "a slice of the CTA's tiles needs a persistent schedule (a "
+                "grid gives each CTA one tile)";
+  }
   if (kernel && kernel.getTileShape().size() != n)
     return emitRuleError(*this, RuleId::SyncTilesSchedule)
            << "expected " << kernel.getTileShape().size()

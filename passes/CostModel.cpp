@@ -670,7 +670,12 @@ LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
       continue;
     currentTiles = tiles;
     Block &tb = tiles.getBody().front();
-    rangeCost(tb.begin(), tb.end(), 1.0, true);
+    // A role on slice k of n does its work on one CTA tile in n: per tile
+    // of the CTA's sequence, 1/n of it on average.
+    double share = 1.0;
+    if (auto slice = tiles.getSliceAttr(); slice && slice.size() == 2)
+      share = 1.0 / double(slice[1]);
+    rangeCost(tb.begin(), tb.end(), share, true);
   }
   currentTiles = TilesOp();
   return failure_;

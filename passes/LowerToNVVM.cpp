@@ -901,6 +901,12 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
     total = arith::MulIOp::create(b, loc(), counts[0], counts[1]);
   Value start = gpu::BlockIdOp::create(b, loc(), gpu::Dimension::x);
   Value step = gpu::GridDimOp::create(b, loc(), gpu::Dimension::x);
+  // slice k of n: the CTA's k-th, (k+n)-th, ... tile of its sequence.
+  if (auto slice = tiles.getSliceAttr(); slice && slice.size() == 2) {
+    start = arith::AddIOp::create(
+        b, loc(), start, arith::MulIOp::create(b, loc(), step, idxc(slice[0])));
+    step = arith::MulIOp::create(b, loc(), step, idxc(slice[1]));
+  }
   auto loop = scf::ForOp::create(b, loc(), start, total, step);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());

@@ -764,7 +764,9 @@ struct StageEpiloguePass
     SmallVector<Value> extents;
     for (Value e : tiles.getExtents())
       extents.push_back(map.lookupOrDefault(e));
-    auto newTiles = TilesOp::create(b, loc, extents);
+    // The store role walks the storing role's tiles, its slice included:
+    // they share the staging pipe.
+    auto newTiles = TilesOp::create(b, loc, extents, tiles.getSliceAttr());
     Block *tileBody = new Block();
     for (BlockArgument a : tiles.getBody().front().getArguments())
       tileBody->addArgument(a.getType(), a.getLoc());

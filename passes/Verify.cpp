@@ -527,6 +527,43 @@ bool checkTiles(KernelFacts &f) {
       ok = false;
     }
   }
+  // Roles that hand stages over a pipe must walk the same slice of the
+  // CTA's tiles (ping-pong pairs each keep to their own pipes).
+  auto sliceOf = [](RoleOp role) -> std::pair<int64_t, int64_t> {
+    std::pair<int64_t, int64_t> slice = {0, 1};
+    role.walk([&](TilesOp t) {
+      if (auto s = t.getSliceAttr(); s && s.size() == 2)
+        slice = {s[0], s[1]};
+    });
+    return slice;
+  };
+  for (PipeOp pipeOp : f.kernel.getBody().getOps<PipeOp>()) {
+    Value pipe = pipeOp.getResult();
+    unsigned index = f.pipeIndex.lookup(pipe);
+    RoleOp first;
+    for (RoleOp role : f.roles) {
+      bool uses = false;
+      role.walk([&](Operation *op) {
+        uses |= llvm::is_contained(op->getOperands(), pipe);
+      });
+      if (!uses)
+        continue;
+      if (!first) {
+        first = role;
+        continue;
+      }
+      auto a = sliceOf(first), b = sliceOf(role);
+      if (a == b)
+        continue;
+      emitRuleError(role, RuleId::SyncTilesMismatch)
+              << "role \"" << role.getName() << "\" takes slice " << b.first
+              << " of " << b.second << " of the CTA's tiles and role \""
+              << first.getName() << "\" slice " << a.first << " of "
+              << a.second << ", but both use pipe #" << index
+              << ": its stages would pair different tiles";
+      ok = false;
+    }
+  }
   return ok;
 }
 

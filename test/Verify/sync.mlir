@@ -203,6 +203,46 @@ cake.kernel @tiles_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #ca
 
 // -----
 
+// Ping-pong pairs: each producer/consumer pair keeps to its own pipe and
+// slice; the consumer of the second pipe takes the wrong slice.
+cake.kernel @slice_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load0" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) slice 0 of 2 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use0" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) slice 0 of 2 {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "load1" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) slice 1 of 2 {
+      %s = cake.pipe.acquire %q : !cake.pipe<2>
+      cake.pipe.commit %q, %s : !cake.pipe<2>
+    }
+  }
+  // expected-error @+1 {{[sync.tiles-mismatch] role "use1" takes slice 0 of 2 of the CTA's tiles and role "load1" slice 1 of 2, but both use pipe #1: its stages would pair different tiles}}
+  cake.role "use1" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) slice 0 of 2 {
+      %s = cake.pipe.wait %q : !cake.pipe<2>
+      cake.pipe.release %q, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
 // The consumer waits for 3 stages of a 2-stage pipe before releasing any:
 // the producer can never fill the third.
 // expected-error @+2 {{[sync.deadlock] the roles can deadlock (found with every loop unrolled 3 times): every unfinished role waits}}

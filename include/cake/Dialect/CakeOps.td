@@ -108,13 +108,22 @@ def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
     dimension of the schedule. Every role iterates the same tiles in the same
     order, which is what lets pipes pair their stages.
 
+    `slice k of n` (persistent schedules) takes every n-th tile of the CTA's
+    sequence from its k-th: two producer/consumer pairs with slices 0 and 1
+    of 2, each on its own pipes, work on alternate tiles (ping-pong
+    consumers). Roles that share a pipe must take the same slice.
+
     ```mlir
     cake.tiles (%m, %n) in (%M, %N) {
       ...
     }
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      ...
+    }
     ```
   }];
-  let arguments = (ins Variadic<Index>:$extents);
+  let arguments = (ins Variadic<Index>:$extents,
+                       OptionalAttr<DenseI64ArrayAttr>:$slice);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

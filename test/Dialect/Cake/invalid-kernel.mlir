@@ -123,3 +123,21 @@ cake.kernel @dim_range(%A: !cake.global<?x?xf16>) attributes {target = #cake.tar
     %d = cake.dim %A, 2 : !cake.global<?x?xf16>
   }
 }
+
+// -----
+
+cake.kernel @tiles_slice_range(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{[sync.tiles-schedule] expected a slice k of n with 0 <= k < n}}
+    cake.tiles (%m) in (%n) slice 2 of 2 {}
+  }
+}
+
+// -----
+
+cake.kernel @tiles_slice_grid(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{[sync.tiles-schedule] a slice of the CTA's tiles needs a persistent schedule (a grid gives each CTA one tile)}}
+    cake.tiles (%m) in (%n) slice 0 of 2 {}
+  }
+}
