@@ -3,7 +3,7 @@
 // The tactics cake-evolve composes: stage count, swizzle, register budget,
 // raster order, schedule kind, tile shape, warp specialization, an
 // epilogue overlapped with the next tile's wgmmas, an epilogue staged
-// through shared memory for TMA stores. Each
+// through shared memory for TMA stores, ping-pong consumers. Each
 // changes the types, attributes or roles that hold one decision; every use
 // sees the change through its operand types, and the pass manager's
 // verifier re-checks the op contracts after each.
@@ -31,6 +31,7 @@ namespace cake {
 #define GEN_PASS_DEF_WARPSPECIALIZE
 #define GEN_PASS_DEF_OVERLAPEPILOGUE
 #define GEN_PASS_DEF_STAGEEPILOGUE
+#define GEN_PASS_DEF_PINGPONG
 #include "cake/Transforms/Passes.h.inc"
 } // namespace cake
 } // namespace mlir
@@ -788,6 +789,75 @@ struct StageEpiloguePass
     });
     for (StoreOp store : stores)
       if (failed(stage(store)))
+        return signalPassFailure();
+  }
+};
+
+struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
+  using PingPongBase::PingPongBase;
+
+  LogicalResult apply(KernelOp kernel) {
+    if (!isa<PersistentAttr>(kernel.getSchedule()))
+      return kernel.emitError("cake-ping-pong: needs a persistent schedule "
+                              "(a grid gives each CTA one tile); apply "
+                              "cake-set-schedule first");
+    SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
+    if (roles.empty())
+      return kernel.emitError("cake-ping-pong: the kernel has no roles");
+    for (RoleOp role : roles) {
+      SmallVector<TilesOp> loops;
+      role.walk([&](TilesOp t) { loops.push_back(t); });
+      if (loops.size() != 1)
+        return role.emitError("cake-ping-pong: role \"")
+               << role.getName() << "\" has " << loops.size()
+               << " tile loops; each role needs exactly one to take a slice "
+                  "of";
+      if (loops.front().getSliceAttr())
+        return loops.front().emitError(
+            "cake-ping-pong: this tile loop already takes a slice");
+    }
+    // The copies of the rings and pipes go after the last declaration, the
+    // copies of the roles after the last role, set by set.
+    SmallVector<Operation *> decls;
+    for (Operation &op : kernel.getBody().front())
+      if (isa<RingOp, PipeOp>(op))
+        decls.push_back(&op);
+    OpBuilder b(kernel.getContext());
+    auto setSlice = [&](RoleOp role, int64_t k) {
+      role.walk([&](TilesOp t) {
+        t.setSliceAttr(b.getDenseI64ArrayAttr({k, int64_t(sets)}));
+      });
+    };
+    Operation *lastDecl = decls.empty() ? nullptr : decls.back();
+    Operation *lastRole = roles.back();
+    for (int64_t k = 1; k < int64_t(sets); ++k) {
+      IRMapping map;
+      for (Operation *decl : decls) {
+        b.setInsertionPointAfter(lastDecl);
+        lastDecl = b.clone(*decl, map);
+      }
+      for (RoleOp role : roles) {
+        b.setInsertionPointAfter(lastRole);
+        auto copy = cast<RoleOp>(b.clone(*role, map));
+        copy.setName((role.getName() + "_" + Twine(k)).str());
+        setSlice(copy, k);
+        lastRole = copy;
+      }
+    }
+    for (RoleOp role : roles)
+      setSlice(role, 0);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (sets < 2) {
+      getOperation().emitError("cake-ping-pong: sets must be at least 2");
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
+    for (KernelOp kernel : kernels)
+      if (failed(apply(kernel)))
         return signalPassFailure();
   }
 };

@@ -270,6 +270,32 @@ def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def PingPong : Pass<"cake-ping-pong", "::mlir::ModuleOp"> {
+  let summary = "Tactic: ping-pong consumers, a producer/consumer set per alternate tile";
+  let description = [{
+    Cooperative consumers split each tile among their warpgroups; ping-pong
+    consumers each take a whole tile, alternately, so one set's main loop
+    runs on the tensor cores while the other's epilogue drains. This
+    tactic gives a persistent kernel `sets` copies of its roles, rings and
+    pipes: set k's roles walk `slice k of sets` of the CTA's tiles
+    (cake.tiles), each on its own pipes, and its roles are named with the
+    suffix `_<k>` (set 0 keeps the names). The CTA's shared memory and
+    warps grow by the factor: pair it with cake-set-tile (halve the
+    tile's rows: one consumer warpgroup per set), cake-set-stages and
+    cake-set-regs, and cake-verify judges the result.
+
+    ```
+    $ cake-opt --cake-set-tile="m=64" --cake-ping-pong --cake-set-stages="pipe=0 stages=2" \
+        --cake-verify gemm.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"sets", "sets", "unsigned", /*default=*/"2",
+           "producer/consumer sets, each on every sets-th tile (>= 2)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def StageEpilogue : Pass<"cake-stage-epilogue", "::mlir::ModuleOp"> {
   let summary = "Tactic: store a tile through shared memory and TMA instead of direct stores";
   let description = [{
