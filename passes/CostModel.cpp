@@ -812,7 +812,7 @@ LogicalResult Interpreter::run() {
     store = std::max(store, c.storeNs);
     sync = std::max(sync, c.syncNs);
   }
-  double latencyBound = 0, refillBound = 0;
+  double latencyBound = 0, refillBound = 0, exposedRefill = 0;
   int index = 0;
   for (auto &[def, acc] : pipes) {
     PipeCost p;
@@ -839,6 +839,11 @@ LogicalResult Interpreter::run() {
     // consumer's own hold (a stage held across a tile) is the consumer.
     if (acc.holdSum < 0.5 * acc.roundTripSum)
       refillBound = std::max(refillBound, p.boundNs);
+    else
+      // A consumer that holds the stages for most of their cycle still
+      // waits for the part of the ring's cycle its holds do not cover: with
+      // too few stages in flight, each refill's latency and copy.
+      exposedRefill = std::max(exposedRefill, p.boundNs - acc.holdSum);
     report.pipes.push_back(p);
   }
   // Overlapped work does not overlap perfectly: the consumer's path and
@@ -846,7 +851,8 @@ LogicalResult Interpreter::run() {
   // larger (a p-norm, not a max); so do the SMs' work and the shared
   // memory system below.
   double path = std::max({consumer, tensor, smemT, copy});
-  double tile = std::max(overlapped(path, refillBound), latencyBound);
+  double tile = std::max({overlapped(path, refillBound), latencyBound,
+                          path + exposedRefill});
   report.tileNs = tile;
 
   // HBM traffic: simulate the raster order wave by wave; an operand box a
