@@ -232,25 +232,39 @@ static double kendall(const double *a, const double *b, int n) {
 }
 
 
-/* Lowers the seed through `pipeline` and cake-lower and writes the bundle
- * DIR/NAME.json; says why on stderr and returns 0 if it cannot. */
-static int exportBundle(MlirContext ctx, const char *seed,
-                        const char *seedPath, const char *pipeline,
-                        const char *dir, const char *name) {
+/* Applies `pipeline` and then `lower` (a cake-lower pass with its options)
+ * to the seed and parses the result; a null module if either fails, the
+ * diagnostics in `sink`. */
+static MlirModule lowerCandidate(MlirContext ctx, const char *seed,
+                                 const char *seedPath, const char *pipeline,
+                                 const char *lower, DiagnosticSink *sink) {
   Buffer full = {0}, lowered = {0};
   bufferAppend(&full, pipeline, strlen(pipeline));
-  bufferAppend(&full, ",cake-lower", strlen(",cake-lower"));
-  DiagnosticSink sink = {cJSON_CreateArray(), ""};
+  bufferAppend(&full, ",", 1);
+  bufferAppend(&full, lower, strlen(lower));
   MlirLogicalResult r = mlirCakeRunPipelineOnSource(
       ctx, mlirStringRefCreateFromCString(seed),
       mlirStringRefCreateFromCString(seedPath),
-      mlirStringRefCreateFromCString(full.data), onDiagnostic, &sink,
+      mlirStringRefCreateFromCString(full.data), onDiagnostic, sink,
       appendCallback, &lowered);
   MlirModule module =
       mlirLogicalResultIsSuccess(r)
           ? mlirModuleCreateParse(
                 ctx, mlirStringRefCreate(lowered.data, lowered.length))
           : (MlirModule){NULL};
+  free(full.data);
+  free(lowered.data);
+  return module;
+}
+
+/* Lowers the seed through `pipeline` and cake-lower and writes the bundle
+ * DIR/NAME.json; says why on stderr and returns 0 if it cannot. */
+static int exportBundle(MlirContext ctx, const char *seed,
+                        const char *seedPath, const char *pipeline,
+                        const char *dir, const char *name) {
+  DiagnosticSink sink = {cJSON_CreateArray(), ""};
+  MlirModule module =
+      lowerCandidate(ctx, seed, seedPath, pipeline, "cake-lower", &sink);
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", dir, name);
   FILE *bf = mlirModuleIsNull(module) ? NULL : fopen(path, "w");
@@ -268,8 +282,6 @@ static int exportBundle(MlirContext ctx, const char *seed,
   cJSON_Delete(sink.diagnostics);
   if (!mlirModuleIsNull(module))
     mlirModuleDestroy(module);
-  free(full.data);
-  free(lowered.data);
   return mlirLogicalResultIsSuccess(w);
 }
 
@@ -294,21 +306,10 @@ static void ptxasPath(char *out, size_t size) {
 static void ptxasCheck(MlirContext ctx, const char *seed, const char *seedPath,
                        const char *pipeline, PtxasInfo *info) {
   memset(info, 0, sizeof *info);
-  Buffer full = {0}, lowered = {0}, ptx = {0};
-  bufferAppend(&full, pipeline, strlen(pipeline));
-  const char *lower = ",cake-lower{format=ptx}";
-  bufferAppend(&full, lower, strlen(lower));
+  Buffer ptx = {0};
   DiagnosticSink sink = {cJSON_CreateArray(), ""};
-  MlirLogicalResult r = mlirCakeRunPipelineOnSource(
-      ctx, mlirStringRefCreateFromCString(seed),
-      mlirStringRefCreateFromCString(seedPath),
-      mlirStringRefCreateFromCString(full.data), onDiagnostic, &sink,
-      appendCallback, &lowered);
-  MlirModule module =
-      mlirLogicalResultIsSuccess(r)
-          ? mlirModuleCreateParse(
-                ctx, mlirStringRefCreate(lowered.data, lowered.length))
-          : (MlirModule){NULL};
+  MlirModule module = lowerCandidate(ctx, seed, seedPath, pipeline,
+                                     "cake-lower{format=ptx}", &sink);
   if (mlirModuleIsNull(module) ||
       mlirLogicalResultIsFailure(mlirCakeWritePtx(
           mlirModuleGetOperation(module), appendCallback, &ptx))) {
@@ -373,8 +374,6 @@ done:
   cJSON_Delete(sink.diagnostics);
   if (!mlirModuleIsNull(module))
     mlirModuleDestroy(module);
-  free(full.data);
-  free(lowered.data);
   free(ptx.data);
 }
 
