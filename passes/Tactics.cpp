@@ -804,6 +804,14 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
     SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
     if (roles.empty())
       return kernel.emitError("cake-ping-pong: the kernel has no roles");
+    // A copied named barrier would count the warps of every set at once.
+    WalkResult barriers = kernel.walk([](BarrierSyncOp op) {
+      op.emitError("cake-ping-pong: named barriers are not split by set yet "
+                   "(each set would need its own barrier ids)");
+      return WalkResult::interrupt();
+    });
+    if (barriers.wasInterrupted())
+      return failure();
     for (RoleOp role : roles) {
       SmallVector<TilesOp> loops;
       role.walk([&](TilesOp t) { loops.push_back(t); });
@@ -829,12 +837,18 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
       });
     };
     Operation *lastDecl = decls.empty() ? nullptr : decls.back();
+    // The copied roles go after the copied declarations whatever the order.
     Operation *lastRole = roles.back();
+    if (lastDecl && lastRole->isBeforeInBlock(lastDecl))
+      lastRole = lastDecl;
     for (int64_t k = 1; k < int64_t(sets); ++k) {
       IRMapping map;
       for (Operation *decl : decls) {
         b.setInsertionPointAfter(lastDecl);
-        lastDecl = b.clone(*decl, map);
+        Operation *copy = b.clone(*decl, map);
+        if (lastRole == lastDecl)
+          lastRole = copy;
+        lastDecl = copy;
       }
       for (RoleOp role : roles) {
         b.setInsertionPointAfter(lastRole);

@@ -158,7 +158,12 @@ Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
       else
         factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
     } else if (auto t = dyn_cast<TilesOp>(op)) {
+      // Slices of the CTA's tiles run different counts of tiles (3 tiles:
+      // 2 and 1 for slices of 2), so each is its own factor.
       factor = "tiles";
+      if (auto slice = t.getSliceAttr(); slice && slice.size() == 2)
+        factor += "[" + std::to_string(slice[0]) + "/" +
+                  std::to_string(slice[1]) + "]";
     } else if (!isa<FragMapOp>(op)) {
       // scf.if and friends: the count depends on a condition.
       bool any = false;

@@ -27,3 +27,15 @@ cake.kernel @no_tiles(%A: !cake.global<?x?xbf16>) attributes {target = #cake.tar
   // expected-error @+1 {{cake-ping-pong: role "r" has 0 tile loops; each role needs exactly one to take a slice of}}
   cake.role "r" warps(1) {}
 }
+
+// -----
+
+cake.kernel @barrier(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "r" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) {
+      // expected-error @+1 {{cake-ping-pong: named barriers are not split by set yet (each set would need its own barrier ids)}}
+      cake.barrier.sync id(1) threads(128)
+    }
+  }
+}

@@ -204,11 +204,14 @@ cake.kernel @tiles_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #ca
 // -----
 
 // Ping-pong pairs: each producer/consumer pair keeps to its own pipe and
-// slice; the consumer of the second pipe takes the wrong slice.
+// slice; the consumer of the second pipe takes the wrong slice (the two
+// slices also hand off different numbers of stages).
 cake.kernel @slice_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use1" waits tiles[0/2] times on pipe #1 but role "load1" commits tiles[1/2] times}}
+  // expected-note @+1 {{hint: both roles must run the same loops around their hand-offs on this pipe}}
   %q = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "load0" warps(1) {
     %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
@@ -224,6 +227,7 @@ cake.kernel @slice_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #ca
       cake.pipe.release %p, %s : !cake.pipe<2>
     }
   }
+  // expected-note @+1 {{producer role "load1"}}
   cake.role "load1" warps(1) {
     %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
     cake.tiles (%m) in (%M) slice 1 of 2 {
@@ -231,7 +235,8 @@ cake.kernel @slice_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #ca
       cake.pipe.commit %q, %s : !cake.pipe<2>
     }
   }
-  // expected-error @+1 {{[sync.tiles-mismatch] role "use1" takes slice 0 of 2 of the CTA's tiles and role "load1" slice 1 of 2, but both use pipe #1: its stages would pair different tiles}}
+  // expected-error @+2 {{[sync.tiles-mismatch] role "use1" takes slice 0 of 2 of the CTA's tiles and role "load1" slice 1 of 2, but both use pipe #1: its stages would pair different tiles}}
+  // expected-note @+1 {{consumer role "use1"}}
   cake.role "use1" warpgroups(1) {
     %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
     cake.tiles (%m) in (%M) slice 0 of 2 {
@@ -423,6 +428,26 @@ cake.kernel @barrier_unbalanced(%n: index, %k: index) attributes {target = #cake
   cake.role "b" warpgroups(1) {
     cake.tiles (%t) in (%n) {
       cake.barrier.sync id(3) threads(256)
+    }
+  }
+}
+
+// -----
+
+// Roles on different slices of the CTA's tiles pass barrier 4 once per
+// tile of their own slice: with 3 tiles, slice 0 runs 2 and slice 1 runs 1,
+// so the second pass of role "a" would wait forever.
+cake.kernel @barrier_slices(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  // expected-note @+1 {{the other role}}
+  cake.role "a" warpgroups(1) {
+    cake.tiles (%t) in (%n) slice 0 of 2 {
+      cake.barrier.sync id(4) threads(256)
+    }
+  }
+  // expected-error @+1 {{[sync.named-barrier] role "b" passes named barrier 4 tiles[1/2] times but role "a" passes it tiles[0/2] times}}
+  cake.role "b" warpgroups(1) {
+    cake.tiles (%t) in (%n) slice 1 of 2 {
+      cake.barrier.sync id(4) threads(256)
     }
   }
 }

@@ -313,7 +313,11 @@ static void ptxasCheck(MlirContext ctx, const char *seed, const char *seedPath,
   if (mlirModuleIsNull(module) ||
       mlirLogicalResultIsFailure(mlirCakeWritePtx(
           mlirModuleGetOperation(module), appendCallback, &ptx))) {
-    snprintf(info->error, sizeof info->error, "did not lower to PTX");
+    const cJSON *first = cJSON_GetArrayItem(sink.diagnostics, 0);
+    const cJSON *message = cJSON_GetObjectItemCaseSensitive(first, "message");
+    snprintf(info->error, sizeof info->error, "did not lower to PTX%s%.200s",
+             cJSON_IsString(message) ? ": " : "",
+             cJSON_IsString(message) ? message->valuestring : "");
     goto done;
   }
   /* The target is the PTX's own (.target sm_90a). */
@@ -348,17 +352,24 @@ static void ptxasCheck(MlirContext ctx, const char *seed, const char *seedPath,
   }
   char line[1024];
   int sawRegisters = 0;
+  /* One "Used" and one spill line per function: the worst of them. */
   while (fgets(line, sizeof line, p)) {
     const char *u = strstr(line, "Used ");
-    const char *s = strstr(line, "bytes spill stores");
-    if (u && sscanf(u, "Used %d registers", &info->registers) == 1)
+    int registers = 0, stores = 0, loads = 0;
+    if (u && sscanf(u, "Used %d registers", &registers) == 1) {
       sawRegisters = 1;
-    if (s) {
-      /* "N bytes stack frame, S bytes spill stores, L bytes spill loads" */
-      const char *c = strchr(line, ',');
-      if (c)
-        sscanf(c, ", %d bytes spill stores, %d bytes spill loads",
-               &info->spillStores, &info->spillLoads);
+      if (registers > info->registers)
+        info->registers = registers;
+    }
+    /* "N bytes stack frame, S bytes spill stores, L bytes spill loads" */
+    const char *c = strstr(line, "bytes spill stores") ? strchr(line, ',')
+                                                      : NULL;
+    if (c && sscanf(c, ", %d bytes spill stores, %d bytes spill loads",
+                    &stores, &loads) == 2) {
+      if (stores > info->spillStores)
+        info->spillStores = stores;
+      if (loads > info->spillLoads)
+        info->spillLoads = loads;
     }
   }
   int status = pclose(p);
@@ -604,6 +615,7 @@ typedef struct {
   char bottleneck[32];
   int compiled; /* 1: ptxas compiled it (registers, spillStores set) */
   int registers, spillStores;
+  char signature[1024]; /* registerSignature(tactics), once checked */
 } Ranked;
 
 /* The tactics of a candidate that may change what a thread keeps in
@@ -1185,13 +1197,12 @@ int main(int argc, char **argv) {
            tried < 8L * ptxasTop) {
       /* A neighbour of a candidate that spilled (same register
        * signature) moves down without another compile. */
-      char signature[1024];
-      registerSignature(ranked[k].tactics, signature, sizeof signature);
+      registerSignature(ranked[k].tactics, ranked[k].signature,
+                        sizeof ranked[k].signature);
       int known = 0;
       for (long j = numRanked - demoted; j < numRanked && !known; ++j) {
-        char other[1024];
-        registerSignature(ranked[j].tactics, other, sizeof other);
-        known = ranked[j].compiled && !strcmp(signature, other);
+        known = ranked[j].compiled &&
+                !strcmp(ranked[k].signature, ranked[j].signature);
         if (known) {
           ranked[k].registers = ranked[j].registers;
           ranked[k].spillStores = ranked[j].spillStores;
@@ -1207,7 +1218,12 @@ int main(int argc, char **argv) {
         ptxasCheck(ctx, seed, seedPath, ranked[k].pipeline, &info);
         ++tried;
       }
-      if (!info.ok && strstr(info.error, "cannot run")) {
+      /* ptxas missing, or failing on the very first (best-ranked)
+       * candidate: most likely the toolkit, not the candidates; better no
+       * check than demoting the best of them. */
+      if (!info.ok && (strstr(info.error, "cannot run") ||
+                       (tried == 1 && kept == 0 && demoted == 0 &&
+                        strstr(info.error, "ptxas failed")))) {
         printf("  ptxas check skipped: %s\n", info.error);
         unavailable = 1;
         break;
