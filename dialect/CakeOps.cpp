@@ -269,8 +269,9 @@ void TilesOp::print(OpAsmPrinter &p) {
   llvm::interleaveComma(getBody().getArguments(), p,
                         [&](BlockArgument a) { p.printOperand(a); });
   p << ") in (" << getExtents() << ")";
-  if (auto slice = getSliceAttr(); slice && slice.size() == 2)
-    p << " slice " << slice[0] << " of " << slice[1];
+  if (getSliceAttr())
+    p << " slice " << getSliceOrWhole().first << " of "
+      << getSliceOrWhole().second;
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"slice"});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);

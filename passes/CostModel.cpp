@@ -673,13 +673,11 @@ LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
     // A role on slice k of n runs ceil((T - k) / n) of its CTA's T tiles:
     // per tile of the CTA's sequence, that share of it (1/n for many
     // tiles; the whole of the one tile a CTA gets on a small problem).
-    double share = 1.0;
-    if (auto slice = tiles.getSliceAttr(); slice && slice.size() == 2) {
-      int64_t t = report.tilesPerCta, k = slice[0], n = slice[1];
-      share = t > 0 ? double(std::max<int64_t>(0, (t - k + n - 1) / n)) /
-                          double(t)
-                    : 1.0 / double(n);
-    }
+    auto [k, n] = tiles.getSliceOrWhole();
+    int64_t t = report.tilesPerCta;
+    double share = t > 0 ? double(std::max<int64_t>(0, (t - k + n - 1) / n)) /
+                               double(t)
+                         : 1.0 / double(n);
     rangeCost(tb.begin(), tb.end(), share, true);
   }
   currentTiles = TilesOp();

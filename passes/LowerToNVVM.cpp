@@ -902,10 +902,10 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
   Value start = gpu::BlockIdOp::create(b, loc(), gpu::Dimension::x);
   Value step = gpu::GridDimOp::create(b, loc(), gpu::Dimension::x);
   // slice k of n: the CTA's k-th, (k+n)-th, ... tile of its sequence.
-  if (auto slice = tiles.getSliceAttr(); slice && slice.size() == 2) {
+  if (auto [k, n] = tiles.getSliceOrWhole(); n > 1) {
     start = arith::AddIOp::create(
-        b, loc(), start, arith::MulIOp::create(b, loc(), step, idxc(slice[0])));
-    step = arith::MulIOp::create(b, loc(), step, idxc(slice[1]));
+        b, loc(), start, arith::MulIOp::create(b, loc(), step, idxc(k)));
+    step = arith::MulIOp::create(b, loc(), step, idxc(n));
   }
   auto loop = scf::ForOp::create(b, loc(), start, total, step);
   OpBuilder::InsertionGuard g(b);

@@ -161,9 +161,8 @@ Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
       // Slices of the CTA's tiles run different counts of tiles (3 tiles:
       // 2 and 1 for slices of 2), so each is its own factor.
       factor = "tiles";
-      if (auto slice = t.getSliceAttr(); slice && slice.size() == 2)
-        factor += "[" + std::to_string(slice[0]) + "/" +
-                  std::to_string(slice[1]) + "]";
+      if (auto [k, n] = t.getSliceOrWhole(); n > 1)
+        factor += "[" + std::to_string(k) + "/" + std::to_string(n) + "]";
     } else if (!isa<FragMapOp>(op)) {
       // scf.if and friends: the count depends on a condition.
       bool any = false;
@@ -536,10 +535,7 @@ bool checkTiles(KernelFacts &f) {
   // CTA's tiles (ping-pong pairs each keep to their own pipes).
   auto sliceOf = [](RoleOp role) -> std::pair<int64_t, int64_t> {
     std::pair<int64_t, int64_t> slice = {0, 1};
-    role.walk([&](TilesOp t) {
-      if (auto s = t.getSliceAttr(); s && s.size() == 2)
-        slice = {s[0], s[1]};
-    });
+    role.walk([&](TilesOp t) { slice = t.getSliceOrWhole(); });
     return slice;
   };
   for (PipeOp pipeOp : f.kernel.getBody().getOps<PipeOp>()) {

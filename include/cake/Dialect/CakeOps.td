@@ -127,6 +127,15 @@ def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// (k, n) of `slice k of n`; (0, 1), every tile, without one.
+    std::pair<int64_t, int64_t> getSliceOrWhole() {
+      auto s = getSliceAttr();
+      if (!s || s.size() != 2)
+        return {0, 1};
+      return {s[0], s[1]};
+    }
+  }];
 }
 
 def Cake_DimOp : Cake_Op<"dim", [Pure]> {
