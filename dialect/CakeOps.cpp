@@ -572,5 +572,15 @@ LogicalResult FragArgminOp::verify() {
   if (!isa<FloatType>(in.getElementType()))
     return emitRuleError(*this, RuleId::DataflowFragmentShape)
            << "expected a float input, got " << in.getElementType();
+  // A packed argmin keeps a column position in an f32's low mantissa bits:
+  // at most 256 positions per thread (1024 columns), so at least 15 bits of
+  // the mantissa still order the values.
+  if (getPacked() && !in.getElementType().isF32())
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "a packed argmin needs f32 values, got " << in.getElementType();
+  if (getPacked() && in.getShape().back() > 1024)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "a packed argmin covers at most 1024 columns, got "
+           << in.getShape().back();
   return success();
 }

@@ -530,9 +530,12 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     });
     return alu(double(fragElements(map->getResult(0).getType())) * perElement);
   }
-  if (auto argmin = dyn_cast<FragArgminOp>(op))
-    return alu(cal.argminOpsPerElement *
-               double(fragElements(argmin.getInput().getType())));
+  if (auto argmin = dyn_cast<FragArgminOp>(op)) {
+    // Packed: a LOP3 and a min per element, where the exact form compares
+    // and selects both the value and the index (2 of 3 ops).
+    double ops = cal.argminOpsPerElement * (argmin.getPacked() ? 2.0 / 3.0 : 1.0);
+    return alu(ops * double(fragElements(argmin.getInput().getType())));
+  }
   if (auto reduce = dyn_cast<FragReduceOp>(op))
     return alu(double(fragElements(reduce.getInput().getType())));
   if (auto convert = dyn_cast<FragConvertOp>(op))

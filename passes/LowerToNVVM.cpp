@@ -36,6 +36,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir {
 namespace cake {
@@ -167,6 +170,8 @@ private:
   Value outerOffset(const TensorParams &tp, ValueRange coords);
   LogicalResult emitFragMap(FragMapOp op);
   LogicalResult emitArgmin(FragArgminOp op);
+  std::pair<Value, Value> packedRowArgmin(Value acc, int64_t h, int64_t n,
+                                          Value colBase);
   LogicalResult emitReduce(FragReduceOp op);
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
@@ -1249,6 +1254,56 @@ Value KernelEmitter::quadShuffle(Value v, int32_t offset) {
       .getShuffleResult();
 }
 
+/// One thread's minimum of accumulator row half `h` (n columns) and its
+/// column, for `cake.frag.argmin ... packed`: each value's low `bits`
+/// mantissa bits are replaced by its position among the thread's n/4
+/// columns (2j + e), so min.f32 alone compares and selects. The position is decoded
+/// once after the row, and the bits are cleared from the value so the quad
+/// merge compares the same truncated values in every lane. min.f32 ignores
+/// the NaNs that packing +inf (a padded column) makes; a thread whose
+/// columns are all padded gets +inf back.
+std::pair<Value, Value> KernelEmitter::packedRowArgmin(Value acc, int64_t h,
+                                                       int64_t n,
+                                                       Value colBase) {
+  int64_t positions = n / 4;
+  int32_t bits = llvm::Log2_64_Ceil(std::max<int64_t>(positions, 2));
+  int32_t low = (1 << bits) - 1;
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  // (raw & keep) | position is one LOP3 only if `keep` sits in a register:
+  // with both constants as immediates ptxas emits two (the H200 SASS of
+  // run 15a). colBase >> 31 is 0 (columns are i32 indices) but ptxas cannot
+  // prove it, so the mask stays a register, computed once per argmin.
+  Value keep = arith::OrIOp::create(
+      b, loc(), i32c(~low), arith::ShRUIOp::create(b, loc(), colBase, i32c(31)));
+  Value best;
+  for (int64_t j = 0; j < n / 8; ++j)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+      Value raw = arith::BitcastOp::create(b, loc(), i32, v);
+      Value packed = arith::OrIOp::create(
+          b, loc(), arith::AndIOp::create(b, loc(), raw, keep),
+          i32c(int32_t(2 * j + e)));
+      Value p = arith::BitcastOp::create(b, loc(), f32, packed);
+      best = best ? arith::MinNumFOp::create(b, loc(), best, p).getResult() : p;
+    }
+  Value raw = arith::BitcastOp::create(b, loc(), i32, best);
+  Value pos = arith::AndIOp::create(b, loc(), raw, i32c(low));
+  // Position 2j + e is column 8j + e of the thread's quad.
+  Value col = arith::AddIOp::create(
+      b, loc(),
+      arith::ShLIOp::create(
+          b, loc(), arith::ShRUIOp::create(b, loc(), pos, i32c(1)), i32c(3)),
+      arith::AndIOp::create(b, loc(), pos, i32c(1)));
+  Value value = arith::BitcastOp::create(
+      b, loc(), f32, arith::AndIOp::create(b, loc(), raw, keep));
+  Value isNan = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::UNO,
+                                      value, value);
+  Value inf = arith::ConstantOp::create(
+      b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  value = arith::SelectOp::create(b, loc(), isNan, inf, value);
+  return {value, arith::AddIOp::create(b, loc(), colBase, col)};
+}
+
 LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
   FailureOr<FragInfo> vo = fragInfo(op.getValues().getType(), op);
@@ -1271,22 +1326,26 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   int64_t n = op.getInput().getType().getShape()[1];
   for (int64_t h = 0; h < 2; ++h) {
     Value best, bestIdx;
-    for (int64_t j = 0; j < n / 8; ++j)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value v =
-            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
-        Value c = arith::AddIOp::create(b, loc(), colBase, i32c(8 * j + e));
-        if (!best) {
-          best = v;
-          bestIdx = c;
-          continue;
+    if (op.getPacked()) {
+      std::tie(best, bestIdx) = packedRowArgmin(acc, h, n, colBase);
+    } else {
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v =
+              LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+          Value c = arith::AddIOp::create(b, loc(), colBase, i32c(8 * j + e));
+          if (!best) {
+            best = v;
+            bestIdx = c;
+            continue;
+          }
+          // Strictly less: the first (lowest) column wins ties.
+          Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT,
+                                           v, best);
+          best = arith::SelectOp::create(b, loc(), lt, v, best);
+          bestIdx = arith::SelectOp::create(b, loc(), lt, c, bestIdx);
         }
-        // Strictly less: the first (lowest) column wins ties.
-        Value lt =
-            arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, v, best);
-        best = arith::SelectOp::create(b, loc(), lt, v, best);
-        bestIdx = arith::SelectOp::create(b, loc(), lt, c, bestIdx);
-      }
+    }
     for (int32_t off : {1, 2}) {
       Value ov = quadShuffle(best, off), oi = quadShuffle(bestIdx, off);
       Value lt =

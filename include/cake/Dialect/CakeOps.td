@@ -546,15 +546,27 @@ def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
     over column tiles yields global indices. Both results keep the reduced
     dimension with size 1.
 
+    `packed` (f32 only) trades exact ties for fewer instructions: each
+    thread writes its column's position into the low b mantissa bits of the
+    value (b = log2 of the columns one thread holds per row: 5 for 128
+    columns), so one float minimum per element both compares and selects.
+    Values within 2^-(23-b) of each other, relative to their magnitude, may
+    resolve to either column, and the minimum returned is the value with
+    those b bits cleared. A +inf input (a padded column) never wins over a
+    finite one.
+
     ```mlir
     %v, %i = cake.frag.argmin %d base %k
       : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>
+    %pv, %pi = cake.frag.argmin %d base %k packed
+      : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>
     ```
   }];
-  let arguments = (ins Cake_FragType:$input, Optional<Index>:$base);
+  let arguments = (ins Cake_FragType:$input, Optional<Index>:$base,
+                       UnitAttr:$packed);
   let results = (outs Cake_FragType:$values, Cake_FragType:$indices);
   let assemblyFormat = [{
-    $input (`base` $base^)? attr-dict `:` qualified(type($input)) `->` qualified(type($values)) `,`
+    $input (`base` $base^)? (`packed` $packed^)? attr-dict `:` qualified(type($input)) `->` qualified(type($values)) `,`
     qualified(type($indices))
   }];
   let hasVerifier = 1;

@@ -108,6 +108,26 @@ cake.kernel @argmin_index_type() attributes {target = #cake.target<"sm_90a">, sc
 
 // -----
 
+cake.kernel @argmin_packed_f16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf16>
+    // expected-error @+1 {{[dataflow.fragment-shape] a packed argmin needs f32 values, got 'f16'}}
+    %v, %i = cake.frag.argmin %a packed : !cake.frag<64x64xf16> -> !cake.frag<64x1xf16>, !cake.frag<64x1xi32>
+  }
+}
+
+// -----
+
+cake.kernel @argmin_packed_wide() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x2048xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] a packed argmin covers at most 1024 columns, got 2048}}
+    %v, %i = cake.frag.argmin %a packed : !cake.frag<64x2048xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
+  }
+}
+
+// -----
+
 cake.kernel @argmin_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %a = cake.frag.zero : !cake.frag<64x64xf32>

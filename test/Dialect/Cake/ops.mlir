@@ -66,6 +66,7 @@ cake.kernel @structure(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
 // CHECK: cake.frag.reduce max %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
 // CHECK: %{{.*}}, %{{.*}} = cake.frag.argmin %{{.*}} base %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
 // CHECK: cake.frag.argmin %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
+// CHECK: cake.frag.argmin %{{.*}} base %{{.*}} packed : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
 cake.kernel @fragments(%X: !cake.global<?x64xf32>, %V: !cake.global<?xf32>,
                        %I: !cake.global<?xi32>)
     attributes {target = #cake.target<"sm_80">,
@@ -90,6 +91,7 @@ cake.kernel @fragments(%X: !cake.global<?x64xf32>, %V: !cake.global<?xf32>,
       %mx = cake.frag.reduce max %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
       %val, %idx = cake.frag.argmin %d base %m : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
       %val2, %idx2 = cake.frag.argmin %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
+      %val3, %idx3 = cake.frag.argmin %d base %m packed : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
       cake.store %sum -> %V[%m] : !cake.frag<64x1xf32> -> !cake.global<?xf32>
       cake.store %idx -> %I[%m] : !cake.frag<64x1xi32> -> !cake.global<?xi32>
     }
