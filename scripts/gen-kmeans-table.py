@@ -27,9 +27,11 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# (centroid tile, ring stages, point buffers, consumer warpgroups)
-FAMILIES = [(128, 4, 1, 2), (256, 2, 1, 2), (128, 4, 2, 2), (256, 2, 2, 2),
-            (128, 4, 2, 3)]
+# (centroid tile, ring stages, point buffers, consumer warpgroups, packed
+# argmin)
+FAMILIES = [(128, 4, 1, 2, False), (256, 2, 1, 2, False),
+            (128, 4, 2, 2, False), (256, 2, 2, 2, False),
+            (128, 4, 2, 3, False), (256, 2, 2, 2, True)]
 # (dtype, h, batched) -> (family, wgmma chain kept in flight): the best on
 # every measured row of that D and batching in k-means run 10 on the H200
 # (bn256_s2_x2 and bn128_s6_x2 with and without the chain, bn128_s4_x2
@@ -39,22 +41,26 @@ FAMILIES = [(128, 4, 1, 2), (256, 2, 1, 2), (128, 4, 2, 2), (256, 2, 2, 2),
 # FMA contraction) agrees, across runs. Run 13 (2026-11-30) timed three
 # consumer warpgroups (192-point tiles, bn128_s4_x2_w3) beside
 # bn256_s2_x2 in the same run, twice: faster on every D <= 128 row (2-8 %).
+# Run 15 (2026-11-30) timed the packed argmin: bn256_s2_x2 with it and
+# without the chain is the fastest at D = 64 (0.404 against 0.429 ms for
+# bn128_s4_x2_w3, which the packed argmin slows) and at D = 256 (0.91-0.95
+# against 0.94-0.95 ms unpacked).
 MEASURED = {
-    ("f16", 1, False): ((128, 4, 2, 3), True),
-    ("bf16", 1, False): ((128, 4, 2, 3), True),
-    ("f16", 2, False): ((128, 4, 2, 3), True),
-    ("bf16", 2, False): ((128, 4, 2, 3), True),
-    ("f16", 2, True): ((128, 4, 2, 3), True),
-    ("bf16", 2, True): ((128, 4, 2, 3), True),
-    ("f16", 4, True): ((256, 2, 2, 2), False),
-    ("bf16", 4, True): ((256, 2, 2, 2), False),
+    ("f16", 1, False): ((256, 2, 2, 2, True), False),
+    ("bf16", 1, False): ((256, 2, 2, 2, True), False),
+    ("f16", 2, False): ((128, 4, 2, 3, False), True),
+    ("bf16", 2, False): ((128, 4, 2, 3, False), True),
+    ("f16", 2, True): ((128, 4, 2, 3, False), True),
+    ("bf16", 2, True): ((128, 4, 2, 3, False), True),
+    ("f16", 4, True): ((256, 2, 2, 2, True), False),
+    ("bf16", 4, True): ((256, 2, 2, 2, True), False),
 }
 
 
 def family_name(f):
-    bn, s, x, w = f
+    bn, s, x, w, packed = f
     return (f"bn{bn}_s{s}" + ("_x2" if x == 2 else "")
-            + (f"_w{w}" if w != 2 else ""))
+            + (f"_w{w}" if w != 2 else "") + ("_pk" if packed else ""))
 
 
 def main():
@@ -89,7 +95,8 @@ def main():
                     with open(path, "w") as fh:
                         fh.write(gen.kernel(dtype, d, batched, stages=f[1],
                                             bn=f[0], name=name, xbuf=f[2],
-                                            any_d=True, wgs=f[3]))
+                                            any_d=True, wgs=f[3],
+                                            packed=f[4]))
                     r = subprocess.run(
                         [args.cake_opt, path, "-o", "/dev/null",
                          "--cake-verify", f"--cake-cost=shapes={shapes} json=-"],
@@ -105,7 +112,7 @@ def main():
                 if key in MEASURED and MEASURED[key][0] in predicted:
                     f, chain = MEASURED[key]
                     evidence = ("measured on the H200 (docs/benchmarks.md, "
-                                f"k-means runs 10 and 13): {family_name(f)}"
+                                f"k-means runs 10, 13 and 15): {family_name(f)}"
                                 + ("" if chain else " without the wgmma chain"))
                 else:
                     f = min(predicted, key=lambda k: predicted[k][0])

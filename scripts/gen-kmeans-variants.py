@@ -12,11 +12,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
-           any_d=False, wgs=2):
+           any_d=False, wgs=2, packed=False, early_norms=False):
     """stages: depth of the centroid ring; bn: centroids per tile; xbuf: 2
     double-buffers the point tile (the next tile's points load while this
     one is computed); wgs: consumer warpgroups, 64 points each (the
-    point tile has 64 wgs rows).
+    point tile has 64 wgs rows); packed: the argmin packs each column's
+    position into its distance's low mantissa bits (`cake.frag.argmin ...
+    packed`: one float min per element, ties within 2^-18 relative);
+    early_norms: the tile's ||c||^2 load goes before its wgmmas, so its
+    latency hides behind them instead of following the wgmma wait.
 
     any_d: D is a run-time dimension of the tensors, and the kernel covers
     every D in (d - 64, d] that is a multiple of 8 (rows 16-byte aligned for
@@ -109,6 +113,11 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
         f"          -> (!cake.frag<{rows}x1xf32>, !cake.frag<{rows}x1xi32>) {{",
         f"        %a0 = cake.frag.zero : !cake.frag<{rows}x{bn}xf32>",
     ]
+    norms = [
+        f"        %cn = cake.load %Cn[{bc}%n] pad %inf : {gcn} -> !cake.frag<1x{bn}xf32>",
+    ]
+    if early_norms:
+        lines += norms
     for i in range(h):
         lines += [
             f"        %t{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>",
@@ -116,8 +125,9 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
             f"          : {x}, {c}, !cake.frag<{rows}x{bn}xf32>",
             f"        cake.pipe.release %pc, %t{i} : !cake.pipe<{stages}>",
         ]
+    if not early_norms:
+        lines += norms
     lines += [
-        f"        %cn = cake.load %Cn[{bc}%n] pad %inf : {gcn} -> !cake.frag<1x{bn}xf32>",
         f"        %dist = cake.frag.map %a{h}, %cn",
         f"            : (!cake.frag<{rows}x{bn}xf32>, !cake.frag<1x{bn}xf32>) -> !cake.frag<{rows}x{bn}xf32> {{",
         "        ^bb0(%xc: f32, %c2: f32):",
@@ -126,7 +136,8 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
         "          %dd = arith.subf %c2, %t : f32",
         "          cake.frag.yield %dd : f32",
         "        }",
-        "        %v, %i = cake.frag.argmin %dist base %n",
+        "        %v, %i = cake.frag.argmin %dist base %n"
+        + (" packed" if packed else ""),
         f"          : !cake.frag<{rows}x{bn}xf32> -> !cake.frag<{rows}x1xf32>, !cake.frag<{rows}x1xi32>",
         "        %nb:2 = cake.frag.map %best, %idx, %v, %i",
         f"            : (!cake.frag<{rows}x1xf32>, !cake.frag<{rows}x1xi32>, !cake.frag<{rows}x1xf32>, !cake.frag<{rows}x1xi32>)",
@@ -162,6 +173,10 @@ def main():
     p.add_argument("--wgs", type=int, default=2,
                    help="consumer warpgroups (64 points each); suffix _w<n> "
                    "when not 2")
+    p.add_argument("--packed", action="store_true",
+                   help="packed argmin (suffix _pk)")
+    p.add_argument("--early-norms", action="store_true",
+                   help="load ||c||^2 before the wgmmas (suffix _en)")
     p.add_argument("--any-d", action="store_true",
                    help="kernels for every D up to 512 (a multiple of 8): "
                    "one per 64-wide slice count, named _h<slices>")
@@ -170,7 +185,8 @@ def main():
     out = args.out or os.path.join(ROOT, "examples", "kmeans-variants")
     suffix = "" if default else f"_bn{args.bn}_s{args.stages}" + (
         f"_x{args.xbuf}" if args.xbuf > 1 else "") + (
-        f"_w{args.wgs}" if args.wgs != 2 else "")
+        f"_w{args.wgs}" if args.wgs != 2 else "") + (
+        "_pk" if args.packed else "") + ("_en" if args.early_norms else "")
     os.makedirs(out, exist_ok=True)
     depths = range(64, 513, 64) if args.any_d else (64, 128, 256)
     for dtype in ("f16", "bf16"):
@@ -185,7 +201,9 @@ def main():
                 with open(path, "w") as f:
                     f.write(kernel(dtype, d, batched, stages=args.stages,
                                    bn=args.bn, name=name, xbuf=args.xbuf,
-                                   any_d=args.any_d, wgs=args.wgs))
+                                   any_d=args.any_d, wgs=args.wgs,
+                                   packed=args.packed,
+                                   early_norms=args.early_norms))
                 print("wrote", os.path.relpath(path, ROOT) if default else path)
 
 
