@@ -26,6 +26,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETREGS
 #define GEN_PASS_DEF_SETRASTER
 #define GEN_PASS_DEF_SETMMACHAIN
+#define GEN_PASS_DEF_SETARGMIN
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -157,6 +158,34 @@ struct SetMmaChainPass
       kernel->setAttr(kMmaChainAttrName,
                       BoolAttr::get(kernel.getContext(), enable));
     });
+  }
+};
+
+struct SetArgminPass
+    : public mlir::cake::impl::SetArgminBase<SetArgminPass> {
+  using SetArgminBase::SetArgminBase;
+  void runOnOperation() override {
+    bool found = role.empty();
+    getOperation().walk([&](RoleOp r) {
+      if (!role.empty() && r.getName() != role)
+        return;
+      found = true;
+      r.walk([&](FragArgminOp argmin) {
+        FragType in = argmin.getInput().getType();
+        if (packed && (!in.getElementType().isF32() ||
+                       in.getShape().back() > 1024)) {
+          argmin.emitRemark("cake-set-argmin: left exact (a packed argmin "
+                            "needs f32 values and at most 1024 columns)");
+          return;
+        }
+        argmin.setPacked(packed);
+      });
+    });
+    if (!found) {
+      getOperation().emitError("cake-set-argmin: no role named '")
+          << role.getValue() << "'";
+      signalPassFailure();
+    }
   }
 };
 

@@ -253,6 +253,27 @@ def SetMmaChain : Pass<"cake-set-mma-chain", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetArgmin : Pass<"cake-set-argmin", "::mlir::ModuleOp"> {
+  let summary = "Tactic: make a role's row argmins packed, or exact";
+  let description = [{
+    Sets or clears `packed` on every `cake.frag.argmin` of the role named
+    by `role` (every role when empty). A packed argmin writes each column's
+    position into its value's low mantissa bits, so one float minimum per
+    element compares and selects; values within 2^-(23-b) of each other
+    (relative) may resolve to either column. Argmins the packed form does
+    not cover (not f32, more than 1024 columns) are left exact, with a
+    remark. On the H200 (k-means run 15) packing made the two-warpgroup
+    assignment 6-9% faster and the three-warpgroup one 2-9% slower.
+  }];
+  let options = [
+    Option<"packed", "packed", "bool", /*default=*/"true",
+           "pack the argmins (false: make them exact)">,
+    Option<"role", "role", "std::string", /*default=*/"\"\"",
+           "the role whose argmins change (empty: every role)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetSchedule : Pass<"cake-set-schedule", "::mlir::ModuleOp"> {
   let summary = "Tactic: switch between a persistent and a one-CTA-per-tile schedule";
   let description = [{
