@@ -18,7 +18,8 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     one is computed); wgs: consumer warpgroups, 64 points each (the
     point tile has 64 wgs rows); packed: the argmin packs each column's
     position into its distance's low mantissa bits (`cake.frag.argmin ...
-    packed`: one float min per element, ties within 2^-18 relative);
+    packed`: one float min per element; ties within 2^-(23-b) relative,
+    b = log2(bn/4): 2^-18 at bn 128, 2^-17 at 256);
     early_norms: the tile's ||c||^2 load goes before its wgmmas, so its
     latency hides behind them instead of following the wgmma wait.
 

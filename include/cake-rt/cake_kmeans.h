@@ -30,7 +30,10 @@ CakeRtStatus cakeKmeansChoose(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K,
                               const char **bundleFile, const char **evidence);
 
-/* out[b][n] = argmin_k ||x[b][n] - c[b][k]||^2 (lowest index on ties), for
+/* out[b][n] = argmin_k ||x[b][n] - c[b][k]||^2, distances from fp32
+ * accumulation (lowest index on ties; the table's packed-argmin kernels,
+ * family suffix _pk, may pick either of two centroids whose ||c||^2 - 2x.c
+ * differ by less than 2^-17 of their magnitude), for
  * row-major device tensors x [B][N][D] and centroids [B][K][D] of `dtype`,
  * centroidNorms [B][K] f32 (||c||^2, computed once per Lloyd iteration)
  * and out [B][N] i32. Launched on `stream`; returns when queued. */
