@@ -533,7 +533,8 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   if (auto argmin = dyn_cast<FragArgminOp>(op)) {
     // Packed: a LOP3 and a min per element, where the exact form compares
     // and selects both the value and the index (2 of 3 ops).
-    double ops = cal.argminOpsPerElement * (argmin.getPacked() ? 2.0 / 3.0 : 1.0);
+    double ops =
+        cal.argminOpsPerElement * (argmin.getPacked() ? 2.0 / 3.0 : 1.0);
     return alu(ops * double(fragElements(argmin.getInput().getType())));
   }
   if (auto reduce = dyn_cast<FragReduceOp>(op))

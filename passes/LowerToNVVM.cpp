@@ -1257,11 +1257,11 @@ Value KernelEmitter::quadShuffle(Value v, int32_t offset) {
 /// One thread's minimum of accumulator row half `h` (n columns) and its
 /// column, for `cake.frag.argmin ... packed`: each value's low `bits`
 /// mantissa bits are replaced by its position among the thread's n/4
-/// columns (2j + e), so min.f32 alone compares and selects. The position is decoded
-/// once after the row, and the bits are cleared from the value so the quad
-/// merge compares the same truncated values in every lane. min.f32 ignores
-/// the NaNs that packing +inf (a padded column) makes; a thread whose
-/// columns are all padded gets +inf back.
+/// columns (2j + e), so min.f32 alone compares and selects. The position
+/// is decoded once after the row, and the bits are cleared from the value
+/// so the quad merge compares the same truncated values in every lane.
+/// min.f32 ignores the NaNs that packing +inf (a padded column) makes; a
+/// thread whose columns are all padded gets +inf back.
 std::pair<Value, Value> KernelEmitter::packedRowArgmin(Value acc, int64_t h,
                                                        int64_t n,
                                                        Value colBase) {
