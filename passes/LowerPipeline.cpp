@@ -41,6 +41,11 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("keep a straight-line chain of wgmmas on one "
                      "accumulator in flight until its last group"),
       llvm::cl::init(true)};
+  Option<bool> wgOrder{
+      *this, "wg-order",
+      llvm::cl::desc("issue a multi-warpgroup role's fresh wgmma chains one "
+                     "warpgroup at a time, in order (named barriers)"),
+      llvm::cl::init(false)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
@@ -54,6 +59,7 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   convert.mmaInFlight = options.mmaInFlight;
   convert.fpContract = options.fpContract;
   convert.mmaChain = options.mmaChain;
+  convert.wgOrder = options.wgOrder;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

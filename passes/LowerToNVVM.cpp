@@ -98,10 +98,10 @@ struct RoleState {
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
-                bool fpContract, bool mmaChain)
+                bool fpContract, bool mmaChain, bool wgOrder)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
-        fpContract(fpContract), mmaChain(mmaChain) {}
+        fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder) {}
 
   LogicalResult emit();
 
@@ -161,6 +161,8 @@ private:
   LogicalResult emitSmemWrite(SmemWriteOp op);
   void arriveOnce(Value barrier);
   LogicalResult emitMma(MmaOp op);
+  LogicalResult startWarpgroupOrder(RoleOp r);
+  void orderBarrier(bool arrive, Value id);
   LogicalResult emitStore(StoreOp op);
   FailureOr<FragInfo> fragInfo(FragType type, Operation *where);
   FailureOr<Type> fragStructType(FragType type, Operation *where);
@@ -210,6 +212,13 @@ private:
   }
   bool fpContract; // frag.map's float ops may fuse into FMAs
   bool mmaChain;   // straight-line wgmma chains stay in flight
+  // wg-order: the first and last wgmma of each ordered chain (a fresh
+  // accumulator's straight-line chain in a role of several warpgroups),
+  // that role's warpgroups, and the first named barrier of the token ring.
+  bool wgOrder;
+  llvm::DenseSet<Operation *> orderedFirst, orderedLast;
+  int64_t orderWarpgroups = 0;
+  int32_t orderBarrierBase = 0;
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
   // waiting and their stages' releases wait in `released` until the end of
@@ -452,6 +461,8 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
                             i32c(0)));
   state.allLanes = r->getAttrOfType<StringAttr>("lanes").getValue() != "one";
+  if (failed(startWarpgroupOrder(r)))
+    return failure();
   if (!state.allLanes) {
     auto lead = scf::IfOp::create(b, loc(), state.leader, /*withElse=*/false);
     b.setInsertionPointToStart(lead.thenBlock());
@@ -1595,6 +1606,72 @@ static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
   return failure();
 }
 
+/// bar.sync (or bar.arrive) on named barrier `id` between two consecutive
+/// warpgroups of the ordered role: 256 threads, the one that waits for its
+/// turn and the one that hands it over.
+void KernelEmitter::orderBarrier(bool arrive, Value id) {
+  if (arrive)
+    NVVM::BarrierArriveOp::create(b, loc(), id, i32c(256));
+  else
+    NVVM::BarrierOp::create(b, loc(), Type(), id, i32c(256),
+                            NVVM::BarrierReductionAttr(), Value());
+}
+
+/// wg-order (FlashAttention-3's warp-scheduler barriers): in a role of W > 1
+/// warpgroups, warpgroup i waits on named barrier base+i before the first
+/// wgmma of each fresh accumulator's chain and arrives on base+(i+1)%W
+/// after its last commit, so the chains issue in warpgroup order, one at a
+/// time, and a warpgroup's epilogue runs while the next ones' wgmmas do.
+/// Only straight-line chains from a frag.zero within one block are ordered
+/// (every warpgroup of a role runs the same loops, so turns stay
+/// balanced); the last warpgroup hands the first its turn at the start.
+LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
+  orderedFirst.clear();
+  orderedLast.clear();
+  orderWarpgroups = r.getNumWarps() / 4;
+  if (!wgOrder || !r.getWarpgroups() || orderWarpgroups < 2)
+    return success();
+  r.walk([&](MmaOp mma) {
+    if (mma.getKind() != MmaKind::wgmma ||
+        !mma.getAcc().getDefiningOp<FragZeroOp>())
+      return;
+    MmaOp last = mma;
+    while (last.getResult().hasOneUse()) {
+      auto next = dyn_cast<MmaOp>(*last.getResult().getUsers().begin());
+      if (!next || next.getAcc() != last.getResult() ||
+          next->getBlock() != mma->getBlock())
+        break;
+      last = next;
+    }
+    if (llvm::any_of(last.getResult().getUsers(),
+                     [](Operation *u) { return isa<MmaOp>(u); }))
+      return; // the chain goes on in another block: not ordered
+    orderedFirst.insert(mma);
+    orderedLast.insert(last);
+  });
+  if (orderedFirst.empty())
+    return success();
+  int32_t maxId = 0;
+  kernel.walk(
+      [&](BarrierSyncOp bar) { maxId = std::max<int32_t>(maxId, bar.getId()); });
+  orderBarrierBase = maxId + 1;
+  if (orderBarrierBase + orderWarpgroups > 16)
+    return r.emitError("wg-order: role \"")
+           << r.getName() << "\" needs " << orderWarpgroups
+           << " named barriers after id " << maxId << ", past the 16 of a CTA";
+  // The last warpgroup gives the first its first turn.
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  auto last = scf::IfOp::create(
+      b, loc(),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, wg,
+                            i32c(orderWarpgroups - 1)),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(last.thenBlock());
+  orderBarrier(/*arrive=*/true, i32c(orderBarrierBase));
+  return success();
+}
+
 LogicalResult KernelEmitter::emitMma(MmaOp op) {
   if (op.getKind() != MmaKind::wgmma)
     return op.emitError("only wgmma is lowered on sm_90a today");
@@ -1644,6 +1721,11 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   };
 
   Value acc = map.lookup(op.getAcc());
+  // wg-order: wait for this warpgroup's turn before the chain's first
+  // wgmma (the previous warpgroup has issued its chain).
+  if (orderedFirst.contains(op))
+    orderBarrier(/*arrive=*/false,
+                 arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), wg));
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
   for (int64_t kk = 0; kk < k / instrK; ++kk) {
@@ -1657,6 +1739,14 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  // wg-order: the chain is issued; the next warpgroup's turn.
+  if (orderedLast.contains(op)) {
+    Value next = arith::RemUIOp::create(
+        b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
+        i32c(orderWarpgroups));
+    orderBarrier(/*arrive=*/true,
+                 arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
+  }
   // Retire groups before their stages can be released: all of them, all
   // but this one inside a pipelined K loop or a straight-line chain, or
   // none yet in an overlapped epilogue loop (retired at the end of the
@@ -1793,7 +1883,8 @@ struct ConvertCakeToNVVMPass
       bool chain = mmaChain;
       if (auto attr = kernel->getAttrOfType<BoolAttr>(kMmaChainAttrName))
         chain = attr.getValue();
-      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain);
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain,
+                            wgOrder);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

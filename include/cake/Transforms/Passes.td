@@ -488,6 +488,11 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
     Option<"mmaChain", "mma-chain", "bool", /*default=*/"true",
            "keep a straight-line wgmma chain on one accumulator in flight "
            "until its last group">,
+    Option<"wgOrder", "wg-order", "bool", /*default=*/"false",
+           "in a role of several warpgroups, issue each fresh accumulator's "
+           "straight-line wgmma chain one warpgroup at a time, in order "
+           "(named barriers), so one warpgroup's epilogue runs beside the "
+           "next one's wgmmas">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
