@@ -1883,8 +1883,11 @@ struct ConvertCakeToNVVMPass
       bool chain = mmaChain;
       if (auto attr = kernel->getAttrOfType<BoolAttr>(kMmaChainAttrName))
         chain = attr.getValue();
+      bool order = wgOrder;
+      if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName))
+        order = attr.getValue();
       KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain,
-                            wgOrder);
+                            order);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -27,6 +27,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETRASTER
 #define GEN_PASS_DEF_SETMMACHAIN
 #define GEN_PASS_DEF_SETARGMIN
+#define GEN_PASS_DEF_SETWGORDER
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -156,6 +157,17 @@ struct SetMmaChainPass
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
       kernel->setAttr(kMmaChainAttrName,
+                      BoolAttr::get(kernel.getContext(), enable));
+    });
+  }
+};
+
+struct SetWgOrderPass
+    : public mlir::cake::impl::SetWgOrderBase<SetWgOrderPass> {
+  using SetWgOrderBase::SetWgOrderBase;
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      kernel->setAttr(kWgOrderAttrName,
                       BoolAttr::get(kernel.getContext(), enable));
     });
   }

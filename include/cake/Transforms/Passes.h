@@ -30,6 +30,11 @@ namespace cake {
 /// takes precedence over convert-cake-to-nvvm's `mma-chain` option.
 inline constexpr llvm::StringLiteral kMmaChainAttrName = "cake.mma_chain";
 
+/// The kernel attribute (a bool) by which cake-set-wg-order records whether
+/// a multi-warpgroup role issues its wgmma chains in turn; it takes
+/// precedence over convert-cake-to-nvvm's `wg-order` option.
+inline constexpr llvm::StringLiteral kWgOrderAttrName = "cake.wg_order";
+
 /// Where cake-derive places each role's warps: warpgroup roles start at a
 /// multiple of 4 (the warps skipped are idle padding).
 struct RoleWarps {

@@ -253,6 +253,24 @@ def SetMmaChain : Pass<"cake-set-mma-chain", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetWgOrder : Pass<"cake-set-wg-order", "::mlir::ModuleOp"> {
+  let summary = "Tactic: issue a multi-warpgroup role's wgmma chains in turn, or not";
+  let description = [{
+    Records on every kernel, as the attribute `cake.wg_order`, whether a
+    role of several warpgroups issues each fresh accumulator's
+    straight-line wgmma chain one warpgroup at a time, in warpgroup order
+    (named barriers past the kernel's own, as FlashAttention-3's
+    warp-scheduler barriers), so that one warpgroup's epilogue runs beside
+    the next ones' wgmmas. convert-cake-to-nvvm follows the attribute over
+    its `wg-order` option. Not yet measured on the GPU.
+  }];
+  let options = [
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "issue the chains in turn (false: each warpgroup as it comes)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetArgmin : Pass<"cake-set-argmin", "::mlir::ModuleOp"> {
   let summary = "Tactic: make a role's row argmins packed, or exact";
   let description = [{
