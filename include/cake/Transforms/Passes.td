@@ -263,6 +263,15 @@ def SetWgOrder : Pass<"cake-set-wg-order", "::mlir::ModuleOp"> {
     warp-scheduler barriers), so that one warpgroup's epilogue runs beside
     the next ones' wgmmas. convert-cake-to-nvvm follows the attribute over
     its `wg-order` option. Not yet measured on the GPU.
+
+    The turns add waits cake-verify's deadlock search does not see. They
+    are safe when every warpgroup of the role runs the same loops (a
+    cooperative role does) and the stages a chain waits on are filled
+    without waiting on a warpgroup that has not had its turn yet: a
+    producer that only waits for this role's releases of earlier stages,
+    as in the k-means assignment, where the warpgroup holding the turn
+    waits only for stages whose previous occupants every warpgroup has
+    already released.
   }];
   let options = [
     Option<"enable", "enable", "bool", /*default=*/"true",
