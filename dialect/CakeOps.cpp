@@ -190,12 +190,16 @@ int64_t RoleOp::getNumWarps() {
 
 LogicalResult BarrierSyncOp::verify() {
   // Named barrier 0 is the CTA-wide barrier of the prologue; bar.sync
-  // counts whole warps.
-  if (getId() < 1 || getId() > 15)
+  // counts whole warps. (An unknown target is the kernel verifier's to
+  // report.)
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  const TargetInfo *target =
+      kernel ? lookupTarget(kernel.getTarget().getArch()) : nullptr;
+  if (getId() < 1 || (target && getId() >= target->namedBarriers))
     return emitRuleError(*this, RuleId::SyncNamedBarrier)
-           << "named barrier id " << getId()
-           << " is out of range: ids 1 to 15 are free (0 is the CTA-wide "
-              "barrier)";
+           << "named barrier id " << getId() << " is out of range: ids 1 to "
+           << (target ? target->namedBarriers - 1 : 15)
+           << " are free (0 is the CTA-wide barrier)";
   if (getThreads() <= 0 || getThreads() % 32 != 0)
     return emitRuleError(*this, RuleId::SyncNamedBarrier)
            << "named barrier " << getId() << " counts " << getThreads()

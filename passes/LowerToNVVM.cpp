@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cake/Target/TargetInfo.h"
 #include "cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1655,10 +1656,12 @@ LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
   kernel.walk(
       [&](BarrierSyncOp bar) { maxId = std::max<int32_t>(maxId, bar.getId()); });
   orderBarrierBase = maxId + 1;
-  if (orderBarrierBase + orderWarpgroups > 16)
+  const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
+  if (target && orderBarrierBase + orderWarpgroups > target->namedBarriers)
     return r.emitError("wg-order: role \"")
            << r.getName() << "\" needs " << orderWarpgroups
-           << " named barriers after id " << maxId << ", past the 16 of a CTA";
+           << " named barriers after id " << maxId << ", past the "
+           << target->namedBarriers << " of a CTA";
   // The last warpgroup gives the first its first turn.
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
   auto last = scf::IfOp::create(

@@ -151,14 +151,19 @@ struct SetRasterPass : public mlir::cake::impl::SetRasterBase<SetRasterPass> {
   }
 };
 
+/// Records a lowering decision on every kernel as a bool attribute, which
+/// convert-cake-to-nvvm follows over its own option.
+static void setKernelFlag(ModuleOp module, StringRef name, bool value) {
+  module.walk([&](KernelOp kernel) {
+    kernel->setAttr(name, BoolAttr::get(kernel.getContext(), value));
+  });
+}
+
 struct SetMmaChainPass
     : public mlir::cake::impl::SetMmaChainBase<SetMmaChainPass> {
   using SetMmaChainBase::SetMmaChainBase;
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      kernel->setAttr(kMmaChainAttrName,
-                      BoolAttr::get(kernel.getContext(), enable));
-    });
+    setKernelFlag(getOperation(), kMmaChainAttrName, enable);
   }
 };
 
@@ -166,10 +171,7 @@ struct SetWgOrderPass
     : public mlir::cake::impl::SetWgOrderBase<SetWgOrderPass> {
   using SetWgOrderBase::SetWgOrderBase;
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      kernel->setAttr(kWgOrderAttrName,
-                      BoolAttr::get(kernel.getContext(), enable));
-    });
+    setKernelFlag(getOperation(), kWgOrderAttrName, enable);
   }
 };
 

@@ -29,6 +29,7 @@ struct TargetInfo {
   int64_t maxThreadsPerSM; ///< resident threads per SM
   int64_t numSMs;      ///< of the reference part (H200, A100, B200)
   int64_t tmemColumns; ///< tensor-memory columns per SM (0: none)
+  int64_t namedBarriers; ///< bar.sync barriers per CTA (0 is the CTA-wide one)
   bool hasTma;         ///< cp.async.bulk.tensor
   bool hasWgmma;       ///< wgmma.mma_async (sm_90a only)
   bool hasSetmaxnreg;  ///< setmaxnreg (sm_90a, sm_100a)
