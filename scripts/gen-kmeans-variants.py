@@ -22,7 +22,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     b = log2(bn/4): 2^-18 at bn 128, 2^-17 at 256);
     early_norms: the tile's ||c||^2 load goes before its wgmmas, so its
     latency hides behind them instead of following the wgmma wait
-    (measured 3-28 % slower in k-means run 15: 32 more registers live
+    (measured 4-28 % slower in k-means run 15: 32 more registers live
     across the wgmmas; kept so the comparison can be repeated).
 
     any_d: D is a run-time dimension of the tensors, and the kernel covers

@@ -290,7 +290,7 @@ def SetArgmin : Pass<"cake-set-argmin", "::mlir::ModuleOp"> {
     (relative) may resolve to either column. Argmins the packed form does
     not cover (not f32, more than 1024 columns) are left exact, with a
     remark. On the H200 (k-means run 15) packing made the two-warpgroup
-    assignment 6-9% faster and the three-warpgroup one 2-9% slower.
+    assignment 0.4-8% faster and the three-warpgroup one 1-9% slower.
   }];
   let options = [
     Option<"packed", "packed", "bool", /*default=*/"true",
