@@ -195,11 +195,14 @@ LogicalResult BarrierSyncOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   const TargetInfo *target =
       kernel ? lookupTarget(kernel.getTarget().getArch()) : nullptr;
-  if (getId() < 1 || (target && getId() >= target->namedBarriers))
-    return emitRuleError(*this, RuleId::SyncNamedBarrier)
-           << "named barrier id " << getId() << " is out of range: ids 1 to "
-           << (target ? target->namedBarriers - 1 : 15)
-           << " are free (0 is the CTA-wide barrier)";
+  if (getId() < 1 || (target && getId() >= target->namedBarriers)) {
+    InFlightDiagnostic d = emitRuleError(*this, RuleId::SyncNamedBarrier)
+                           << "named barrier id " << getId()
+                           << " is out of range: ";
+    if (target)
+      d << "ids 1 to " << target->namedBarriers - 1 << " are free ";
+    return d << "(0 is the CTA-wide barrier)";
+  }
   if (getThreads() <= 0 || getThreads() % 32 != 0)
     return emitRuleError(*this, RuleId::SyncNamedBarrier)
            << "named barrier " << getId() << " counts " << getThreads()
