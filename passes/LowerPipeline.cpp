@@ -46,6 +46,11 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("issue a multi-warpgroup role's fresh wgmma chains one "
                      "warpgroup at a time, in order (named barriers)"),
       llvm::cl::init(false)};
+  Option<bool> retireLate{
+      *this, "retire-late",
+      llvm::cl::desc("retire a wgmma chain's last group at the first op "
+                     "that needs it, so global loads issue before the wait"),
+      llvm::cl::init(false)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
@@ -60,6 +65,7 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   convert.fpContract = options.fpContract;
   convert.mmaChain = options.mmaChain;
   convert.wgOrder = options.wgOrder;
+  convert.retireLate = options.retireLate;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

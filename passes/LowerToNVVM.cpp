@@ -99,10 +99,12 @@ struct RoleState {
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
-                bool fpContract, bool mmaChain, bool wgOrder)
+                bool fpContract, bool mmaChain, bool wgOrder,
+                bool retireLate)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
-        fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder) {}
+        fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
+        retireLate(retireLate) {}
 
   LogicalResult emit();
 
@@ -147,6 +149,7 @@ private:
   }
 
   LogicalResult emitBlock(Block &block);
+  void retirePendingChain();
   LogicalResult emitOp(Operation &op);
   LogicalResult emitRole(RoleOp role);
   LogicalResult emitTiles(TilesOp tiles);
@@ -220,6 +223,12 @@ private:
   llvm::DenseSet<Operation *> orderedFirst, orderedLast;
   int64_t orderWarpgroups = 0;
   int32_t orderBarrierBase = 0;
+  // retire-late: a wgmma chain's last group retires (wait_group 0) at the
+  // first op that needs it rather than at its commit, so global loads
+  // (the k-means ||c||^2 row) issue while the wgmmas run; retirePending
+  // marks the group not yet retired.
+  bool retireLate;
+  bool retirePending = false;
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
   // waiting and their stages' releases wait in `released` until the end of
@@ -477,11 +486,36 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   for (Operation &op : block)
     if (failed(emitOp(op)))
       return failure();
+  retirePendingChain();
   return success();
+}
+
+/// An op that may run while a chain's last wgmma group is in flight: it
+/// touches neither the accumulator nor shared memory nor control flow. A
+/// release of a stage the group reads is held (chainStages), not emitted.
+static bool runsBesideWgmma(Operation &op) {
+  if (isa<LoadOp, PipeReleaseOp>(op))
+    return true;
+  return op.getNumRegions() == 0 && isPure(&op) &&
+         !op.hasTrait<OpTrait::IsTerminator>() &&
+         op.getDialect()->getNamespace() != "cake" &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type t) { return t.isIntOrIndexOrFloat(); });
+}
+
+void KernelEmitter::retirePendingChain() {
+  if (!retirePending)
+    return;
+  retirePending = false;
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  releaseHeld(chainReleases);
+  chainStages.clear();
 }
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   curLoc = op.getLoc();
+  if (retirePending && !runsBesideWgmma(op))
+    retirePendingChain();
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](TilesOp t) { return emitTiles(t); })
       .Case([&](scf::ForOp f) { return emitFor(f); })
@@ -1812,6 +1846,18 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   if (!lazy || !lazy->mmas.count(op)) {
     bool chained = mmaChain && !lazy && !deferredStage &&
                    mmaInFlight > 0 && chainsIntoNextMma(op);
+    bool lastOfChain = llvm::none_of(op.getResult().getUsers(),
+                                     [](Operation *u) { return isa<MmaOp>(u); });
+    if (retireLate && !chained && !lazy && !deferredStage && lastOfChain) {
+      // The chain's last group: retired by the first op that needs it
+      // (retirePendingChain); until then its stages' releases are held.
+      retirePending = true;
+      for (Value stage : {op.getAStage(), op.getBStage()})
+        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                            map.lookup(stage)});
+      map.map(op.getResult(), acc);
+      return success();
+    }
     if (!chained || !chainReleases.empty())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc(),
                                          deferredStage || chained ? 1 : 0);
@@ -1944,8 +1990,11 @@ struct ConvertCakeToNVVMPass
       bool order = wgOrder;
       if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName))
         order = attr.getValue();
+      bool late = retireLate;
+      if (auto attr = kernel->getAttrOfType<BoolAttr>(kRetireLateAttrName))
+        late = attr.getValue();
       KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain,
-                            order);
+                            order, late);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -28,6 +28,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETMMACHAIN
 #define GEN_PASS_DEF_SETARGMIN
 #define GEN_PASS_DEF_SETWGORDER
+#define GEN_PASS_DEF_SETRETIRELATE
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #define GEN_PASS_DEF_WARPSPECIALIZE
@@ -172,6 +173,14 @@ struct SetWgOrderPass
   using SetWgOrderBase::SetWgOrderBase;
   void runOnOperation() override {
     setKernelFlag(getOperation(), kWgOrderAttrName, enable);
+  }
+};
+
+struct SetRetireLatePass
+    : public mlir::cake::impl::SetRetireLateBase<SetRetireLatePass> {
+  using SetRetireLateBase::SetRetireLateBase;
+  void runOnOperation() override {
+    setKernelFlag(getOperation(), kRetireLateAttrName, enable);
   }
 };
 

@@ -35,6 +35,11 @@ inline constexpr llvm::StringLiteral kMmaChainAttrName = "cake.mma_chain";
 /// precedence over convert-cake-to-nvvm's `wg-order` option.
 inline constexpr llvm::StringLiteral kWgOrderAttrName = "cake.wg_order";
 
+/// The kernel attribute (a bool) by which cake-set-retire-late records
+/// whether a wgmma chain's last group retires at the first op that needs
+/// it; it takes precedence over convert-cake-to-nvvm's `retire-late`.
+inline constexpr llvm::StringLiteral kRetireLateAttrName = "cake.retire_late";
+
 /// Where cake-derive places each role's warps: warpgroup roles start at a
 /// multiple of 4 (the warps skipped are idle padding).
 struct RoleWarps {
