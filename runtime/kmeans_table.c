@@ -1,8 +1,9 @@
 /*===- kmeans_table.c - The k-means assignment's dispatch table -----------===*\
 |*                                                                            *|
 |* The table (scripts/gen-kmeans-table.py) names one compiled kernel per      *|
-|* (dtype, 64-wide slice count, batched); each kernel serves every D in its   *|
-|* slice range, the columns past D zero-filled by TMA.                        *|
+|* (dtype, 64-wide slice count, batched), and optionally ones for K up to a   *|
+|* bound listed before it; each kernel serves every D in its slice range,     *|
+|* the columns past D zero-filled by TMA.                                     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -41,11 +42,13 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     const cJSON *batched = cJSON_GetObjectItemCaseSensitive(v, "batched");
     const cJSON *bundle = cJSON_GetObjectItemCaseSensitive(v, "bundle");
     const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(v, "evidence");
+    const cJSON *maxK = cJSON_GetObjectItemCaseSensitive(v, "max_k");
     if (!cJSON_IsString(dtype) || !cJSON_IsNumber(slices) ||
-        !cJSON_IsBool(batched) || !cJSON_IsString(bundle)) {
+        !cJSON_IsBool(batched) || !cJSON_IsString(bundle) ||
+        (maxK && (!cJSON_IsNumber(maxK) || maxK->valuedouble < 1))) {
       snprintf(err, errLength,
                "k-means table: variant #%d needs dtype, slices, batched and "
-               "bundle", i);
+               "bundle (and max_k, when given, a positive number)", i);
       kmeansTableFree(table);
       cJSON_Delete(doc);
       return 0;
@@ -54,6 +57,7 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     snprintf(e->dtype, sizeof e->dtype, "%s", dtype->valuestring);
     e->slices = slices->valueint;
     e->batched = cJSON_IsTrue(batched);
+    e->maxK = maxK ? (int64_t)maxK->valuedouble : 0;
     snprintf(e->bundle, sizeof e->bundle, "%s", bundle->valuestring);
     snprintf(e->evidence, sizeof e->evidence, "%s",
              cJSON_IsString(evidence) ? evidence->valuestring : "");
@@ -120,7 +124,7 @@ const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
   for (int i = 0; i < table->numEntries; ++i) {
     const KmeansEntry *e = &table->entries[i];
     if (!strcmp(e->dtype, dtype) && e->slices == slices &&
-        e->batched == batched)
+        e->batched == batched && (e->maxK == 0 || K <= e->maxK))
       return e;
   }
   snprintf(err, errLength,

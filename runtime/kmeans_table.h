@@ -15,6 +15,7 @@ typedef struct KmeansEntry {
   char dtype[8];     /* "f16", "bf16" */
   int slices;        /* h: serves D in (64(h-1), 64h] */
   int batched;       /* a leading batch dimension (B > 1) */
+  int64_t maxK;      /* serves K <= maxK only; 0: any K */
   char bundle[256];  /* file name, beside the table */
   char evidence[256];
 } KmeansEntry;
@@ -30,8 +31,10 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
                      char *err, size_t errLength);
 void kmeansTableFree(KmeansTable *table);
 
-/* The entry for a problem, or NULL with the reason in `err` (D not a
- * multiple of 8 or above 512, empty problem, no compiled variant). */
+/* The entry for a problem: the first in table order whose dtype, slice
+ * count and batching match and whose max_k (if any) admits K; or NULL with
+ * the reason in `err` (D not a multiple of 8 or above 512, empty problem,
+ * no compiled variant). */
 const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
                                      const char *dtype, int64_t B, int64_t N,
                                      int64_t D, int64_t K, char *err,

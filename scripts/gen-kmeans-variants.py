@@ -12,7 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
-           any_d=False, wgs=2, packed=False, early_norms=False):
+           any_d=False, wgs=2, packed=False, early_norms=False,
+           copy_regs=40):
     """stages: depth of the centroid ring; bn: centroids per tile; xbuf: 2
     double-buffers the point tile (the next tile's points load while this
     one is computed); wgs: consumer warpgroups, 64 points each (the
@@ -41,13 +42,15 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     xs = h * xbuf  # stages of the point ring
     rows = 64 * wgs
     # The consumers' budget: what the CTA's launch allocation leaves beside
-    # the copy warpgroup's 40, at most 232 (the arithmetic of
+    # the copy warpgroup's copy_regs, at most 232 (the arithmetic of
     # resource.register-budget, which cake-verify checks on the result).
     # ptxas spills less in the consumers with it (4 bytes at --wgs 3, 156
-    # without a regs()).
+    # without a regs()); with three consumer warpgroups a copy warpgroup of
+    # 32 leaves them 160 instead of 152, where ptxas spills nothing.
     threads = 128 * (wgs + 1)
     baseline = min(248, 65536 // threads // 8 * 8)
-    regs = min(232, (threads * baseline - 128 * 40) // (128 * wgs) // 8 * 8)
+    regs = min(232, (threads * baseline - 128 * copy_regs) // (128 * wgs)
+               // 8 * 8)
     x = f"!cake.ring<{xs} x {rows}x64x{dtype}, swizzle = 128>"
     c = f"!cake.ring<{stages} x {bn}x64x{dtype}, swizzle = 128>"
     g = f"!cake.global<{bq}?x{'?' if any_d else d}x{dtype}>"
@@ -71,7 +74,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
         f"  %c = cake.ring : {c}",
         f"  %px = cake.pipe %x : {x}",
         f"  %pc = cake.pipe %c : {c}",
-        f"  cake.role \"load\" warpgroups(1) regs(40) {{",
+        f"  cake.role \"load\" warpgroups(1) regs({copy_regs}) {{",
     ] + ([f"    %B = cake.dim %X, 0 : {g}"] if batched else []) + [
         f"    %N = cake.dim %X, {nd} : {g}",
         f"    %K = cake.dim %Cent, {nd} : {g}",
@@ -180,6 +183,9 @@ def main():
                    help="packed argmin (suffix _pk)")
     p.add_argument("--early-norms", action="store_true",
                    help="load ||c||^2 before the wgmmas (suffix _en)")
+    p.add_argument("--copy-regs", type=int, default=40,
+                   help="the copy warpgroup's registers (suffix _r<n> when "
+                   "not 40)")
     p.add_argument("--any-d", action="store_true",
                    help="kernels for every D up to 512 (a multiple of 8): "
                    "one per 64-wide slice count, named _h<slices>")
@@ -189,7 +195,8 @@ def main():
     suffix = "" if default else f"_bn{args.bn}_s{args.stages}" + (
         f"_x{args.xbuf}" if args.xbuf > 1 else "") + (
         f"_w{args.wgs}" if args.wgs != 2 else "") + (
-        "_pk" if args.packed else "") + ("_en" if args.early_norms else "")
+        "_pk" if args.packed else "") + ("_en" if args.early_norms else "") + (
+        f"_r{args.copy_regs}" if args.copy_regs != 40 else "")
     os.makedirs(out, exist_ok=True)
     depths = range(64, 513, 64) if args.any_d else (64, 128, 256)
     for dtype in ("f16", "bf16"):
@@ -206,7 +213,8 @@ def main():
                                    bn=args.bn, name=name, xbuf=args.xbuf,
                                    any_d=args.any_d, wgs=args.wgs,
                                    packed=args.packed,
-                                   early_norms=args.early_norms))
+                                   early_norms=args.early_norms,
+                                   copy_regs=args.copy_regs))
                 print("wrote", os.path.relpath(path, ROOT) if default else path)
 
 
