@@ -1652,56 +1652,6 @@ void KernelEmitter::orderBarrier(bool arrive, Value id) {
                             NVVM::BarrierReductionAttr(), Value());
 }
 
-/// A turn deadlocks when the warpgroup holding it waits on a pipe stage
-/// whose refill needs the other warpgroups to release a stage of this same
-/// iteration: they release only after their own turns. With S stages and
-/// the iteration's w waits on the pipe (counted from the block's first),
-/// a wait under the turn is safe only if w <= S and the pipe holds no
-/// stage waited outside this block (k-means run 16: the D = 256 kernel,
-/// four waits on a two-stage ring, hung). Reports the first such wait.
-static bool turnDeadlock(RoleOp r, MmaOp first, MmaOp last) {
-  Block *block = first->getBlock();
-  bool underTurn = false;
-  for (Operation &op : *block) {
-    if (&op == first.getOperation())
-      underTurn = true;
-    if (&op == last.getOperation())
-      break;
-    auto wait = dyn_cast<PipeWaitOp>(&op);
-    if (!underTurn || !wait)
-      continue;
-    Value pipe = wait.getPipe();
-    int64_t stages = cast<PipeType>(pipe.getType()).getStages();
-    int64_t waits = 0;
-    for (Operation &o : *block) {
-      if (&o == last.getOperation())
-        break;
-      if (auto w = dyn_cast<PipeWaitOp>(&o); w && w.getPipe() == pipe)
-        ++waits;
-    }
-    bool heldOutside = false;
-    r.walk([&](PipeWaitOp w) {
-      if (w.getPipe() == pipe && w->getBlock() != block)
-        heldOutside = true;
-    });
-    if (waits <= stages && !heldOutside)
-      continue;
-    InFlightDiagnostic diag =
-        wait.emitError("wg-order: role \"")
-        << r.getName() << "\" would deadlock: this wait is inside its "
-        << "warpgroup's turn, but ";
-    if (heldOutside)
-      diag << "the pipe holds stages waited outside the chain's block";
-    else
-      diag << "the chain waits " << waits << " times on a pipe of " << stages
-           << " stages";
-    diag << ", which the other warpgroups release only in their own turns";
-    diag.attachNote(first.getLoc()) << "the turn starts at this wgmma";
-    return true;
-  }
-  return false;
-}
-
 /// wg-order (FlashAttention-3's warp-scheduler barriers): in a role of W > 1
 /// warpgroups, warpgroup i waits on named barrier base+i before the first
 /// wgmma of each fresh accumulator's chain and arrives on base+(i+1)%W
@@ -1716,29 +1666,12 @@ LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
   orderWarpgroups = r.getNumWarps() / 4;
   if (!wgOrder || !r.getWarpgroups() || orderWarpgroups < 2)
     return success();
-  bool unsafe = false;
-  r.walk([&](MmaOp mma) {
-    if (mma.getKind() != MmaKind::wgmma ||
-        !mma.getAcc().getDefiningOp<FragZeroOp>())
-      return;
-    MmaOp last = mma;
-    while (last.getResult().hasOneUse()) {
-      auto next = dyn_cast<MmaOp>(*last.getResult().getUsers().begin());
-      if (!next || next.getAcc() != last.getResult() ||
-          next->getBlock() != mma->getBlock())
-        break;
-      last = next;
-    }
-    if (llvm::any_of(last.getResult().getUsers(),
-                     [](Operation *u) { return isa<MmaOp>(u); }))
-      return; // the chain goes on in another block: not ordered
-    if (!unsafe)
-      unsafe = turnDeadlock(r, mma, last);
-    orderedFirst.insert(mma);
-    orderedLast.insert(last);
-  });
-  if (unsafe)
+  if (failed(verifyWarpgroupTurns(r)))
     return failure();
+  for (auto [first, last] : warpgroupTurnChains(r)) {
+    orderedFirst.insert(first);
+    orderedLast.insert(last);
+  }
   if (orderedFirst.empty())
     return success();
   int32_t maxId = 0;

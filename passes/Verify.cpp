@@ -49,6 +49,92 @@ LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
   return success();
 }
 
+SmallVector<std::pair<MmaOp, MmaOp>>
+mlir::cake::warpgroupTurnChains(RoleOp role) {
+  SmallVector<std::pair<MmaOp, MmaOp>> chains;
+  if (!role.getWarpgroups() || role.getNumWarps() / 4 < 2)
+    return chains;
+  role.walk([&](MmaOp mma) {
+    if (mma.getKind() != MmaKind::wgmma ||
+        !mma.getAcc().getDefiningOp<FragZeroOp>())
+      return;
+    MmaOp last = mma;
+    while (last.getResult().hasOneUse()) {
+      auto next = dyn_cast<MmaOp>(*last.getResult().getUsers().begin());
+      if (!next || next.getAcc() != last.getResult() ||
+          next->getBlock() != mma->getBlock())
+        break;
+      last = next;
+    }
+    if (llvm::any_of(last.getResult().getUsers(),
+                     [](Operation *u) { return isa<MmaOp>(u); }))
+      return; // the chain goes on in another block: not ordered
+    chains.push_back({mma, last});
+  });
+  return chains;
+}
+
+/// A turn deadlocks when the warpgroup holding it waits on a pipe stage
+/// whose refill needs the other warpgroups to release a stage of this same
+/// iteration: they release only after their own turns. With S stages and
+/// the iteration's w waits on the pipe (counted from the block's first),
+/// a wait under the turn is safe only if w <= S and the pipe holds no
+/// stage waited outside this block (k-means run 16: the D = 256 kernel,
+/// four waits on a two-stage ring, hung). Reports the first such wait.
+LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
+  for (auto [first, last] : warpgroupTurnChains(role)) {
+    Block *block = first->getBlock();
+    bool underTurn = false;
+    for (Operation &op : *block) {
+      if (&op == first.getOperation())
+        underTurn = true;
+      if (&op == last.getOperation())
+        break;
+      auto wait = dyn_cast<PipeWaitOp>(&op);
+      if (!underTurn || !wait)
+        continue;
+      Value pipe = wait.getPipe();
+      int64_t stages = cast<PipeType>(pipe.getType()).getStages();
+      int64_t waits = 0;
+      for (Operation &o : *block) {
+        if (&o == last.getOperation())
+          break;
+        if (auto w = dyn_cast<PipeWaitOp>(&o); w && w.getPipe() == pipe)
+          ++waits;
+      }
+      bool heldOutside = false;
+      role.walk([&](PipeWaitOp w) {
+        if (w.getPipe() == pipe && w->getBlock() != block)
+          heldOutside = true;
+      });
+      if (waits <= stages && !heldOutside)
+        continue;
+      InFlightDiagnostic diag = emitRuleError(wait, RuleId::SyncWarpgroupTurn)
+                                << "role \"" << role.getName()
+                                << "\" would deadlock when its warpgroups "
+                                   "take turns (wg-order): this wait is "
+                                   "inside a turn, but ";
+      if (heldOutside)
+        diag << "the pipe holds stages waited outside the chain's block";
+      else
+        diag << "the chain waits " << waits << " times on a pipe of "
+             << stages << " stages";
+      diag << ", which the other warpgroups release only in their own turns";
+      diag.attachNote(first.getLoc()) << "the turn starts at this wgmma";
+      if (heldOutside)
+        diag.attachNote(first.getLoc())
+            << "hint: wait on the pipe in the chain's block only, or lower "
+               "without wg-order";
+      else
+        diag.attachNote(first.getLoc())
+            << "hint: give the pipe at least " << waits
+            << " stages, or lower without wg-order";
+      return failure();
+    }
+  }
+  return success();
+}
+
 namespace {
 
 /// The kernel-level facts rules share: pipe and ring numbering, targets.
@@ -1139,6 +1225,12 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       // repeats them.
       if (balanced && counts && barriers)
         ok &= checkDeadlock(f);
+      // Turns taken by named barriers the deadlock search does not model.
+      if (auto order = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName);
+          order && order.getValue())
+        kernel.walk([&](RoleOp role) {
+          ok &= succeeded(verifyWarpgroupTurns(role));
+        });
       // Rules registered at run time (e.g. written in C).
       for (const ExternalRule &rule : getExternalRules())
         ok &= succeeded(rule.check(kernel));

@@ -86,6 +86,17 @@ bool isFilledByTma(PipeAcquireOp acquire);
 /// descriptors ([hw.mma-smem-descriptor]).
 LogicalResult verifyWgmmaOperands(MmaOp op);
 
+/// The wgmma chains a role of several warpgroups issues in turn under
+/// wg-order, as (first, last) pairs: each fresh accumulator's straight-line
+/// chain within one block (a chain that goes on in another block is not
+/// ordered). Empty for a role of one warpgroup.
+SmallVector<std::pair<MmaOp, MmaOp>> warpgroupTurnChains(RoleOp role);
+
+/// Checks that issuing `role`'s chains in turn cannot deadlock
+/// ([sync.warpgroup-turn]): a wait inside a turn must not need the other
+/// warpgroups to release a stage they release only in their own turns.
+LogicalResult verifyWarpgroupTurns(RoleOp role);
+
 /// Whether convert-cake-to-nvvm keeps wgmma groups in flight across the
 /// iterations of `forOp`: a K loop of the form {wait; wgmma on the stage;
 /// release; yield}. The cost model mirrors it.

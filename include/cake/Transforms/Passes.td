@@ -292,12 +292,14 @@ def SetWgOrder : Pass<"cake-set-wg-order", "::mlir::ModuleOp"> {
     The turns add waits cake-verify's deadlock search does not see. They
     are safe when every warpgroup of the role runs the same loops (a
     cooperative role does) and the stages a chain waits on are filled
-    without waiting on a warpgroup that has not had its turn yet. The
-    lowering rejects the case it can see: a wait inside the turn on a pipe
-    that the chain's iteration waits on more often than the pipe has
-    stages, or that holds stages waited outside the chain's block (the
-    other warpgroups release them only in their own turns; the D = 256
-    k-means kernel with a two-stage ring hung this way in run 16).
+    without waiting on a warpgroup that has not had its turn yet. The rule
+    [sync.warpgroup-turn] (cake-verify on kernels with this attribute, and
+    the lowering under its option) rejects the case it can see: a wait
+    inside the turn on a pipe that the chain's iteration waits on more
+    often than the pipe has stages, or that holds stages waited outside
+    the chain's block (the other warpgroups release them only in their own
+    turns; the D = 256 k-means kernel with a two-stage ring hung this way
+    in run 16).
   }];
   let options = [
     Option<"enable", "enable", "bool", /*default=*/"true",
