@@ -12,7 +12,10 @@ best prediction among the families cake-verify accepts, at a reference
 problem. Whether the kernel keeps its straight-line wgmma chain in flight
 is decided too and written into its IR by cake-set-mma-chain (`mma_chain`
 in the table): run 10 measured the chain faster at D = 128 and slower at
-D = 256, and the cost model does not see it. Writes OUT/kmeans-table.json and
+D = 256, and the cost model does not see it. Where a measurement found
+another kernel faster for small K, an entry bounded by `max_k` comes first
+(SMALL_K); runtime/kmeans_table.c takes the first entry that admits the
+problem. Writes OUT/kmeans-table.json and
 OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
 OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
 both).
