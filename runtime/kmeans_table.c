@@ -45,10 +45,11 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     const cJSON *maxK = cJSON_GetObjectItemCaseSensitive(v, "max_k");
     if (!cJSON_IsString(dtype) || !cJSON_IsNumber(slices) ||
         !cJSON_IsBool(batched) || !cJSON_IsString(bundle) ||
-        (maxK && (!cJSON_IsNumber(maxK) || maxK->valuedouble < 1))) {
+        (maxK && (!cJSON_IsNumber(maxK) || maxK->valuedouble < 1 ||
+                  maxK->valuedouble != (double)(int64_t)maxK->valuedouble))) {
       snprintf(err, errLength,
                "k-means table: variant #%d needs dtype, slices, batched and "
-               "bundle (and max_k, when given, a positive number)", i);
+               "bundle (and max_k, when given, a positive integer)", i);
       kmeansTableFree(table);
       cJSON_Delete(doc);
       return 0;

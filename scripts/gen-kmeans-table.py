@@ -62,9 +62,11 @@ MEASURED = {
 # their key, for K up to the bound. Run 16 (2026-11-30) measured at
 # 8 x 65536 x 128 x 256 bn128_s4_x2_w3 with a copy warpgroup of 32
 # registers (160 for the consumers, where ptxas spills nothing) and the
-# chain's last wgmma group retired late (cake-set-retire-late) 3% faster
-# than the general entry in two runs, and slower at K = 1000 (32 x 75600),
-# so they serve small K only. Measured at K = 256 only.
+# chain's last wgmma group retired late (cake-set-retire-late) faster
+# than the general entry: run 16b, the registers alone, 1.7-2.5%; run 16c,
+# both, 3-3.5%; run 16d, through this table, 0.086 against run 15d's
+# 0.089 ms. Both were slower at K = 1000 (32 x 75600), so these entries
+# serve small K only. Measured at K = 256 only.
 SMALL_K = {
     ("f16", 2, True): 256,
     ("bf16", 2, True): 256,
