@@ -1375,22 +1375,28 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
     if (op.getPacked()) {
       std::tie(best, bestIdx) = packedRowArgmin(acc, h, n, colBase);
     } else {
+      // The scan selects the column's constant offset in the quad's columns
+      // (an immediate operand of SEL) and adds colBase once per row: the
+      // column indices themselves would cost n/4 adds and as many registers
+      // per argmin.
+      Value bestOff;
       for (int64_t j = 0; j < n / 8; ++j)
         for (int64_t e = 0; e < 2; ++e) {
           Value v =
               LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
-          Value c = arith::AddIOp::create(b, loc(), colBase, i32c(8 * j + e));
+          Value c = i32c(8 * j + e);
           if (!best) {
             best = v;
-            bestIdx = c;
+            bestOff = c;
             continue;
           }
           // Strictly less: the first (lowest) column wins ties.
           Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT,
                                            v, best);
           best = arith::SelectOp::create(b, loc(), lt, v, best);
-          bestIdx = arith::SelectOp::create(b, loc(), lt, c, bestIdx);
+          bestOff = arith::SelectOp::create(b, loc(), lt, c, bestOff);
         }
+      bestIdx = arith::AddIOp::create(b, loc(), colBase, bestOff);
     }
     for (int32_t off : {1, 2}) {
       Value ov = quadShuffle(best, off), oi = quadShuffle(bestIdx, off);
@@ -1728,21 +1734,32 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
       b, loc(), i32c(rb.offset),
       arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
                             i32c(rb.tileBytes)));
-  Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), smemBase);
   // Shared-memory matrix descriptor: start address >> 4 in bits 0-13,
   // leading byte offset (unused for swizzled K-major, 1) in 16-29, stride
-  // byte offset >> 4 in 32-45, swizzle mode in 62-63.
-  int64_t fixedBits = (1ll << 16) | ((sbo >> 4) << 32) | (mode << 62);
-  auto descAt = [&](Value base32, int64_t extra) {
-    Value addr = arith::AddIOp::create(
-        b, loc(), smemAddr,
-        arith::ExtUIOp::create(
-            b, loc(), b.getI64Type(),
-            arith::AddIOp::create(b, loc(), base32, i32c(extra))));
-    Value field = arith::AndIOp::create(
-        b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64c(4)),
-        i64c(0x3FFF));
-    return arith::OrIOp::create(b, loc(), field, i64c(fixedBits)).getResult();
+  // byte offset >> 4 in 32-45, swizzle mode in 62-63. The address field is
+  // computed once per operand in 32 bits and each k step adds its offset
+  // >> 4 to it (CUTLASS's descriptor iterator): shared offsets stay below
+  // 2^18, so the field cannot carry, and the other fields are constants. In
+  // 64 bits, per wgmma, it cost ptxas ten uniform-datapath instructions
+  // (the H200 SASS of run 17).
+  Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
+  auto field = [&](Value base32) {
+    return arith::AndIOp::create(
+               b, loc(),
+               arith::ShRUIOp::create(
+                   b, loc(), arith::AddIOp::create(b, loc(), smemAddr, base32),
+                   i32c(4)),
+               i32c(0x3FFF))
+        .getResult();
+  };
+  Value aField = field(aBase), bField = field(bBase);
+  Value fixedBits = i64c((1ll << 16) | ((sbo >> 4) << 32) | (mode << 62));
+  auto descAt = [&](Value field32, int64_t extra) {
+    Value lo = arith::AddIOp::create(b, loc(), field32, i32c(extra >> 4));
+    return arith::OrIOp::create(
+               b, loc(), arith::ExtUIOp::create(b, loc(), b.getI64Type(), lo),
+               fixedBits)
+        .getResult();
   };
 
   Value acc = map.lookup(op.getAcc());
@@ -1754,8 +1771,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
   for (int64_t kk = 0; kk < k / instrK; ++kk) {
-    Value da = descAt(aBase, kk * instrK * eltBytes);
-    Value db = descAt(bBase, kk * instrK * eltBytes);
+    Value da = descAt(aField, kk * instrK * eltBytes);
+    Value db = descAt(bField, kk * instrK * eltBytes);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
         NVVM::WGMMAScaleOut::one,
