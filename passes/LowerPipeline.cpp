@@ -46,6 +46,11 @@ struct LowerOptions : public PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("issue a multi-warpgroup role's fresh wgmma chains one "
                      "warpgroup at a time, in order (named barriers)"),
       llvm::cl::init(false)};
+  Option<bool> wgOrderRetire{
+      *this, "wg-order-retire",
+      llvm::cl::desc("with wg-order, pass the turn when the chain's last "
+                     "group retires, not when it is issued"),
+      llvm::cl::init(false)};
   Option<bool> retireLate{
       *this, "retire-late",
       llvm::cl::desc("retire a wgmma chain's last group at the first op "
@@ -65,6 +70,7 @@ void buildLowerPipeline(OpPassManager &pm, const LowerOptions &options) {
   convert.fpContract = options.fpContract;
   convert.mmaChain = options.mmaChain;
   convert.wgOrder = options.wgOrder;
+  convert.wgOrderRetire = options.wgOrderRetire;
   convert.retireLate = options.retireLate;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());

@@ -100,11 +100,11 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
                 bool fpContract, bool mmaChain, bool wgOrder,
-                bool retireLate)
+                bool wgOrderRetire, bool retireLate)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
         fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
-        retireLate(retireLate) {}
+        wgOrderRetire(wgOrderRetire), retireLate(retireLate) {}
 
   LogicalResult emit();
 
@@ -220,6 +220,9 @@ private:
   // accumulator's straight-line chain in a role of several warpgroups),
   // that role's warpgroups, and the first named barrier of the token ring.
   bool wgOrder;
+  // wg-order-retire: the turn passes when the chain's last group retires,
+  // not when it is issued.
+  bool wgOrderRetire;
   llvm::DenseSet<Operation *> orderedFirst, orderedLast;
   int64_t orderWarpgroups = 0;
   int32_t orderBarrierBase = 0;
@@ -1666,6 +1669,9 @@ void KernelEmitter::orderBarrier(bool arrive, Value id) {
 /// Only straight-line chains from a frag.zero within one block are ordered
 /// (every warpgroup of a role runs the same loops, so turns stay
 /// balanced); the last warpgroup hands the first its turn at the start.
+/// With wg-order-retire the turn passes after the chain's wait_group 0
+/// instead: the tensor cores interleave chains issued together, so only
+/// then do the chains also run one at a time (k-means run 17c).
 LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
   orderedFirst.clear();
   orderedLast.clear();
@@ -1782,13 +1788,16 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   // wg-order: the chain is issued; the next warpgroup's turn.
-  if (orderedLast.contains(op)) {
+  auto passTurn = [&] {
     Value next = arith::RemUIOp::create(
         b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
         i32c(orderWarpgroups));
     orderBarrier(/*arrive=*/true,
                  arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
-  }
+  };
+  bool passAtRetire = wgOrderRetire && orderedLast.contains(op);
+  if (orderedLast.contains(op) && !passAtRetire)
+    passTurn();
   // Retire groups before their stages can be released: all of them, all
   // but this one inside a pipelined K loop or a straight-line chain, or
   // none yet in an overlapped epilogue loop (retired at the end of the
@@ -1798,6 +1807,11 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                    mmaInFlight > 0 && chainsIntoNextMma(op);
     bool lastOfChain = llvm::none_of(op.getResult().getUsers(),
                                      [](Operation *u) { return isa<MmaOp>(u); });
+    if (passAtRetire && (chained || deferredStage ||
+                         (retireLate && !lazy && lastOfChain)))
+      return op.emitError("wg-order-retire: the chain's last wgmma must "
+                          "retire at its commit (not with retire-late or a "
+                          "deferred stage)");
     if (retireLate && !chained && !lazy && !deferredStage && lastOfChain) {
       // The chain's last group: retired by the first op that needs it
       // (retirePendingChain); until then its stages' releases are held.
@@ -1811,6 +1825,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
     if (!chained || !chainReleases.empty())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc(),
                                          deferredStage || chained ? 1 : 0);
+    if (passAtRetire)
+      passTurn();
     // Every group before this one has retired.
     releaseHeld(chainReleases);
     chainStages.clear();
@@ -1940,11 +1956,14 @@ struct ConvertCakeToNVVMPass
       bool order = wgOrder;
       if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName))
         order = attr.getValue();
+      bool orderRetire = wgOrderRetire;
+      if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderRetireAttrName))
+        orderRetire = attr.getValue();
       bool late = retireLate;
       if (auto attr = kernel->getAttrOfType<BoolAttr>(kRetireLateAttrName))
         late = attr.getValue();
       KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain,
-                            order, late);
+                            order, orderRetire, late);
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

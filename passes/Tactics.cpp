@@ -173,6 +173,7 @@ struct SetWgOrderPass
   using SetWgOrderBase::SetWgOrderBase;
   void runOnOperation() override {
     setKernelFlag(getOperation(), kWgOrderAttrName, enable);
+    setKernelFlag(getOperation(), kWgOrderRetireAttrName, enable && retire);
   }
 };
 

@@ -48,30 +48,36 @@ FAMILIES = [(128, 4, 1, 2, False), (256, 2, 1, 2, False),
 # without the chain is the fastest at D = 64 (0.404 against 0.429 ms for
 # bn128_s4_x2_w3, which the packed argmin slows) and at D = 256 (0.91-0.95
 # against 0.94-0.95 ms unpacked).
+#
+# Run 17c (2026-11-30) timed the three-warpgroup kernels with their wgmma
+# chains taking turns until they retire (cake-set-wg-order retire=true):
+# 4-10 % faster than without at D = 64 and 128 (32 x 75600 f16 1 % slower,
+# bf16 4.5 % faster), so the D <= 128 entries order their chains. The
+# third element of each value says so.
 MEASURED = {
-    ("f16", 1, False): ((256, 2, 2, 2, True), False),
-    ("bf16", 1, False): ((256, 2, 2, 2, True), False),
-    ("f16", 2, False): ((128, 4, 2, 3, False), True),
-    ("bf16", 2, False): ((128, 4, 2, 3, False), True),
-    ("f16", 2, True): ((128, 4, 2, 3, False), True),
-    ("bf16", 2, True): ((128, 4, 2, 3, False), True),
-    ("f16", 4, True): ((256, 2, 2, 2, True), False),
-    ("bf16", 4, True): ((256, 2, 2, 2, True), False),
+    ("f16", 1, False): ((256, 2, 2, 2, True), False, False),
+    ("bf16", 1, False): ((256, 2, 2, 2, True), False, False),
+    ("f16", 2, False): ((128, 4, 2, 3, False), True, True),
+    ("bf16", 2, False): ((128, 4, 2, 3, False), True, True),
+    ("f16", 2, True): ((128, 4, 2, 3, False), True, True),
+    ("bf16", 2, True): ((128, 4, 2, 3, False), True, True),
+    ("f16", 4, True): ((256, 2, 2, 2, True), False, False),
+    ("bf16", 4, True): ((256, 2, 2, 2, True), False, False),
 }
 # (dtype, h, batched) -> K bound: entries listed before the general one of
 # their key, for K up to the bound. Run 16 (2026-11-30) measured at
-# 8 x 65536 x 128 x 256 bn128_s4_x2_w3 with a copy warpgroup of 32
-# registers (160 for the consumers, where ptxas spills nothing) and the
-# chain's last wgmma group retired late (cake-set-retire-late) faster
-# than the general entry: run 16b, the registers alone, 1.7-2.5%; run 16c,
-# both, 3-3.5%; run 16d, through this table, 0.086 against run 15d's
-# 0.089 ms. Both were slower at K = 1000 (32 x 75600), so these entries
-# serve small K only. Measured at K = 256 only.
+# 8 x 65536 x 128 x 256 bn128_s4_x2_w3 with a 32-register copy warpgroup
+# and the late retire 3-3.5 % faster than the general entry of then (run
+# 16c; slower at K = 1000). Run 17c measured the packed argmin with the
+# ordered chains faster still at K = 256: 0.0804 / 0.0797 ms (f16 / bf16)
+# against 0.0813 / 0.0806 for the general entry (ordered, exact) and
+# 0.0822 / 0.0814 in run 17a for the run-16 entry. Measured at K = 256
+# only.
 SMALL_K = {
     ("f16", 2, True): 256,
     ("bf16", 2, True): 256,
 }
-SMALL_K_FAMILY = ((128, 4, 2, 3, False), "bn128_s4_x2_w3_r32_rl")
+SMALL_K_FAMILY = ((128, 4, 2, 3, True), "bn128_s4_x2_w3_pk_ordr")
 
 
 def family_name(f):
@@ -89,17 +95,17 @@ def small_k_variant(gen, args, src, dtype, h, batched, max_k):
     with open(path, "w") as fh:
         fh.write(gen.kernel(dtype, 64 * h, batched, stages=s, bn=bn,
                             name=name, xbuf=x, any_d=True, wgs=w,
-                            packed=packed, copy_regs=32))
+                            packed=packed))
     subprocess.run([args.cake_opt, path, "--cake-verify",
                     "--cake-set-mma-chain=enable=true",
-                    "--cake-set-retire-late=enable=true", "-o", path],
+                    "--cake-set-wg-order=enable=true retire=true", "-o", path],
                    check=True)
     return dict(dtype=dtype, slices=h, batched=batched, max_k=max_k,
                 bundle=name + ".json", family=family, mma_chain=True,
-                retire_late=True,
+                wg_order_retire=True,
                 evidence=("measured on the H200 (docs/benchmarks.md, k-means "
-                          f"run 16): {family} at K = 256, 3% faster than "
-                          "the general entry; slower at K = 1000"))
+                          f"run 17c): {family} at K = 256, 1 % faster than "
+                          "the general entry"))
 
 
 def main():
@@ -147,12 +153,15 @@ def main():
                 if not predicted:
                     continue
                 key = (dtype, h, batched)
-                chain = True
+                chain, ordered = True, False
                 if key in MEASURED and MEASURED[key][0] in predicted:
-                    f, chain = MEASURED[key]
+                    f, chain, ordered = MEASURED[key]
                     evidence = ("measured on the H200 (docs/benchmarks.md, "
-                                f"k-means runs 10, 13 and 15): {family_name(f)}"
-                                + ("" if chain else " without the wgmma chain"))
+                                f"k-means runs 10, 13, 15 and 17): "
+                                f"{family_name(f)}"
+                                + ("" if chain else " without the wgmma chain")
+                                + (", chains in turn until retired"
+                                   if ordered else ""))
                 else:
                     f = min(predicted, key=lambda k: predicted[k][0])
                     evidence = (
@@ -167,12 +176,17 @@ def main():
                         evidence += ("; without the wgmma chain, as "
                                      "measured at D = 256")
                 _, name, path = predicted[f]
-                # The kernel as the table's entry runs it: the chain
-                # decision recorded in its IR (cake.mma_chain).
+                if ordered:
+                    name += "_ordr"
+                # The kernel as the table's entry runs it: the chain and
+                # ordering decisions recorded in its IR (cake.mma_chain,
+                # cake.wg_order, cake.wg_order_retire).
                 subprocess.run(
                     [args.cake_opt, path,
-                     f"--cake-set-mma-chain=enable={str(chain).lower()}",
-                     "-o", os.path.join(src, name + ".cake.mlir")],
+                     f"--cake-set-mma-chain=enable={str(chain).lower()}"]
+                    + (["--cake-set-wg-order=enable=true retire=true"]
+                       if ordered else [])
+                    + ["-o", os.path.join(src, name + ".cake.mlir")],
                     check=True)
                 if key in SMALL_K:
                     variants.append(small_k_variant(gen, args, src, dtype, h,
@@ -180,6 +194,8 @@ def main():
                 variants.append(dict(dtype=dtype, slices=h, batched=batched,
                                      bundle=name + ".json",
                                      family=family_name(f), mma_chain=chain,
+                                     **({"wg_order_retire": True}
+                                        if ordered else {}),
                                      evidence=evidence))
     with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:
         json.dump(dict(gpu="NVIDIA H200", calibration="calibration/h200.json",

@@ -35,6 +35,13 @@ inline constexpr llvm::StringLiteral kMmaChainAttrName = "cake.mma_chain";
 /// precedence over convert-cake-to-nvvm's `wg-order` option.
 inline constexpr llvm::StringLiteral kWgOrderAttrName = "cake.wg_order";
 
+/// The kernel attribute (a bool) by which cake-set-wg-order records whether
+/// a turn passes when the chain's last group retires (true) or when it is
+/// issued; it takes precedence over convert-cake-to-nvvm's
+/// `wg-order-retire` option.
+inline constexpr llvm::StringLiteral kWgOrderRetireAttrName =
+    "cake.wg_order_retire";
+
 /// The kernel attribute (a bool) by which cake-set-retire-late records
 /// whether a wgmma chain's last group retires at the first op that needs
 /// it; it takes precedence over convert-cake-to-nvvm's `retire-late`.

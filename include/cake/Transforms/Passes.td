@@ -289,6 +289,16 @@ def SetWgOrder : Pass<"cake-set-wg-order", "::mlir::ModuleOp"> {
     up to 5.5% slower (one row 0.7% faster), with two 0.2-5% faster at
     D = 128 (still slower than three without it) and 2-3% slower at D = 64.
 
+    With `retire=true` (attribute `cake.wg_order_retire`, or the
+    lowering's `wg-order-retire`) a warpgroup passes its turn only when its
+    chain's last group has retired, so the chains also *run* one warpgroup
+    at a time: the tensor cores interleave the wgmmas of warpgroups issued
+    together, which then finish together and leave the tensor cores idle
+    through all their epilogues. On the H200 (k-means run 17c) this made
+    the three-warpgroup assignment 4-10% faster at D = 64 and 128 (one row,
+    32 x 75600 f16, 1% slower). The chain's last wgmma must retire at its
+    commit (not with retire-late).
+
     The turns add waits cake-verify's deadlock search does not see. They
     are safe when every warpgroup of the role runs the same loops (a
     cooperative role does) and the stages a chain waits on are filled
@@ -304,6 +314,9 @@ def SetWgOrder : Pass<"cake-set-wg-order", "::mlir::ModuleOp"> {
   let options = [
     Option<"enable", "enable", "bool", /*default=*/"true",
            "issue the chains in turn (false: each warpgroup as it comes)">,
+    Option<"retire", "retire", "bool", /*default=*/"false",
+           "pass the turn when the chain's last group retires (attribute "
+           "cake.wg_order_retire), not when it is issued">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
@@ -548,6 +561,10 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
            "straight-line wgmma chain one warpgroup at a time, in order "
            "(named barriers), so one warpgroup's epilogue runs beside the "
            "next one's wgmmas">,
+    Option<"wgOrderRetire", "wg-order-retire", "bool", /*default=*/"false",
+           "with wg-order, pass the turn when the chain's last group "
+           "retires instead of when it is issued, so the chains also run "
+           "on the tensor cores one warpgroup at a time">,
     Option<"retireLate", "retire-late", "bool", /*default=*/"false",
            "retire a wgmma chain's last group at the first op that needs "
            "it, not at its commit (global loads and scalar ops issue "
