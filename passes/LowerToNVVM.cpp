@@ -1787,7 +1787,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  // wg-order: the chain is issued; the next warpgroup's turn.
+  // wg-order: the next warpgroup's turn, now that the chain is issued or,
+  // with wg-order-retire, once its last group has retired below.
   auto passTurn = [&] {
     Value next = arith::RemUIOp::create(
         b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
@@ -1798,6 +1799,17 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   bool passAtRetire = wgOrderRetire && orderedLast.contains(op);
   if (orderedLast.contains(op) && !passAtRetire)
     passTurn();
+  // A group retired elsewhere (at the end of an overlapped epilogue's
+  // iteration, or late) would never pass the turn here: the other
+  // warpgroups would wait forever.
+  auto retiresElsewhere = [&] {
+    return op.emitError("wg-order-retire: the chain's last wgmma must "
+                        "retire at its commit (not in an overlapped "
+                        "epilogue loop, with retire-late or a deferred "
+                        "stage)");
+  };
+  if (passAtRetire && lazy && lazy->mmas.count(op))
+    return retiresElsewhere();
   // Retire groups before their stages can be released: all of them, all
   // but this one inside a pipelined K loop or a straight-line chain, or
   // none yet in an overlapped epilogue loop (retired at the end of the
@@ -1809,9 +1821,7 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                                      [](Operation *u) { return isa<MmaOp>(u); });
     if (passAtRetire && (chained || deferredStage ||
                          (retireLate && !lazy && lastOfChain)))
-      return op.emitError("wg-order-retire: the chain's last wgmma must "
-                          "retire at its commit (not with retire-late or a "
-                          "deferred stage)");
+      return retiresElsewhere();
     if (retireLate && !chained && !lazy && !deferredStage && lastOfChain) {
       // The chain's last group: retired by the first op that needs it
       // (retirePendingChain); until then its stages' releases are held.
