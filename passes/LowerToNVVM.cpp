@@ -1960,20 +1960,16 @@ struct ConvertCakeToNVVMPass
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));
-      bool chain = mmaChain;
-      if (auto attr = kernel->getAttrOfType<BoolAttr>(kMmaChainAttrName))
-        chain = attr.getValue();
-      bool order = wgOrder;
-      if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName))
-        order = attr.getValue();
-      bool orderRetire = wgOrderRetire;
-      if (auto attr = kernel->getAttrOfType<BoolAttr>(kWgOrderRetireAttrName))
-        orderRetire = attr.getValue();
-      bool late = retireLate;
-      if (auto attr = kernel->getAttrOfType<BoolAttr>(kRetireLateAttrName))
-        late = attr.getValue();
-      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract, chain,
-                            order, orderRetire, late);
+      // A decision a tactic recorded on the kernel wins over the option.
+      auto decided = [&](StringRef attrName, bool option) {
+        auto attr = kernel->getAttrOfType<BoolAttr>(attrName);
+        return attr ? attr.getValue() : option;
+      };
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract,
+                            decided(kMmaChainAttrName, mmaChain),
+                            decided(kWgOrderAttrName, wgOrder),
+                            decided(kWgOrderRetireAttrName, wgOrderRetire),
+                            decided(kRetireLateAttrName, retireLate));
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();
