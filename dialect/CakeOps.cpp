@@ -374,8 +374,22 @@ LogicalResult TmaLoadOp::verify() {
 }
 
 LogicalResult TmaStoreOp::verify() {
-  return verifyTmaCopy(*this, getDst().getType(), getSrc().getType(),
-                       getCoords().size());
+  if (failed(verifyTmaCopy(*this, getDst().getType(), getSrc().getType(),
+                           getCoords().size())))
+    return failure();
+  std::optional<ReduceKind> kind = getReduce();
+  if (!kind)
+    return success();
+  Type elt = getSrc().getType().getElementType();
+  bool halfOrInt = elt.isF16() || elt.isBF16() || elt.isInteger(32);
+  if (*kind == ReduceKind::sum ? halfOrInt || elt.isF32() : halfOrInt)
+    return success();
+  return emitRuleError(*this, RuleId::HwTmaReduce)
+         << "the copy engine cannot reduce " << elt << " elements by "
+         << stringifyReduceKind(*kind)
+         << (*kind == ReduceKind::sum
+                 ? " (sum takes f32, f16, bf16 or i32)"
+                 : " (min and max take f16, bf16 or i32)");
 }
 
 LogicalResult SmemWriteOp::verify() {

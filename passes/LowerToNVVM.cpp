@@ -1110,10 +1110,19 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
   OpBuilder::InsertionGuard g(b);
   if (role && role->allLanes)
     enterLeader();
-  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-      b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
-      NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
-      /*predicate=*/Value());
+  if (std::optional<ReduceKind> kind = op.getReduce()) {
+    NVVM::TMAReduxKind redux = *kind == ReduceKind::sum   ? NVVM::TMAReduxKind::ADD
+                               : *kind == ReduceKind::min ? NVVM::TMAReduxKind::MIN
+                                                          : NVVM::TMAReduxKind::MAX;
+    NVVM::CpAsyncBulkTensorReduceOp::create(
+        b, loc(), descriptors[desc], src, redux, NVVM::TMAStoreMode::TILE,
+        coords, /*l2CacheHint=*/Value());
+  } else {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
+        NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+        /*predicate=*/Value());
+  }
   NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
   // The stage is free again once the copy has read it (the writes to
   // global memory may still be under way): the release that follows may

@@ -828,7 +828,7 @@ struct StageEpiloguePass
     b.setInsertionPointToEnd(tileBody);
     Value t = PipeWaitOp::create(b, loc, pipe);
     TmaStoreOp::create(b, loc, ring, t, store.getDst(),
-                       tileBody->getArguments());
+                       tileBody->getArguments(), /*reduce=*/nullptr);
     PipeReleaseOp::create(b, loc, pipe, t);
     store.erase();
     return success();

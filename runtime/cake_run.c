@@ -1,6 +1,6 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|kmeans]   *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|add|kmeans]*|
 |*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]              *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
@@ -34,6 +34,8 @@ static void usage(void) {
       "                  transposed (C = A B^T), checked on sampled\n"
       "                  elements against a double-precision host reference\n"
       "  --check copy    argument 1 must equal argument 0, bit for bit\n"
+      "  --check add     argument 1 (f32) must equal its random fill plus\n"
+      "                  argument 0, bit for bit (a TMA reduce-sum store)\n"
       "  --check kmeans  arguments: points ([B x] N x D), centroids\n"
       "                  ([B x] K x D), their norms ([B x] K, f32, computed\n"
       "                  here), ids ([B x] N, i32); each sampled point's id\n"
@@ -296,9 +298,11 @@ int main(int argc, char **argv) {
   int isGemm = strcmp(check, "gemm") == 0;
   int isCopy = strcmp(check, "copy") == 0;
   int isKmeans = strcmp(check, "kmeans") == 0;
-  if (!isGemm && !isCopy && !isKmeans && strcmp(check, "none") != 0) {
+  int isAdd = strcmp(check, "add") == 0;
+  if (!isGemm && !isCopy && !isKmeans && !isAdd &&
+      strcmp(check, "none") != 0) {
     fprintf(stderr,
-            "cake-run: --check is gemm, copy, kmeans or none, not '%s'\n",
+            "cake-run: --check is gemm, copy, add, kmeans or none, not '%s'\n",
             check);
     status = 2;
   }
@@ -316,6 +320,14 @@ int main(int argc, char **argv) {
                         "cuMemsetD8 (poison)")) {
       status = 1;
     }
+  }
+  if (!status && isAdd &&
+      (n != 2 || tensors[0].count != tensors[1].count ||
+       strcmp(tensors[0].element, "f32") != 0 ||
+       strcmp(tensors[1].element, "f32") != 0)) {
+    fprintf(stderr, "cake-run: --check add needs two f32 tensors of the same "
+                    "size\n");
+    status = 2;
   }
   if (!status && isGemm) {
     if (n != 3 || args[0].rank != 2 || args[1].rank != 2 || args[2].rank != 2 ||
@@ -389,6 +401,28 @@ int main(int argc, char **argv) {
       if (!ok)
         status = 1;
     }
+  }
+
+  /* One launch has run: every element of the output took exactly one
+   * addition (at L2), the same IEEE sum as the host's. */
+  if (!status && isAdd) {
+    Tensor *in = &tensors[0], *out = &tensors[1];
+    float *got = malloc(out->count * sizeof(float));
+    if (!got || !cuCheck(cuMemcpyDtoH(got, out->dev, out->count * sizeof(float)),
+                         "cuMemcpyDtoH")) {
+      status = 1;
+    } else {
+      size_t differ = 0;
+      for (size_t i = 0; i < out->count; ++i) {
+        float want = ((float *)out->host)[i] + ((float *)in->host)[i];
+        differ += memcmp(&want, &got[i], sizeof want) != 0;
+      }
+      printf("check add: %zu of %zu elements differ: %s\n", differ,
+             out->count, differ ? "FAIL" : "PASS");
+      if (differ)
+        status = 1;
+    }
+    free(got);
   }
 
   if (!status && isCopy) {

@@ -284,16 +284,28 @@ def Cake_TmaStoreOp : Cake_Op<"tma.store"> {
     An asynchronous bulk tensor store of the ring's buffer for `stage` to the
     box at `coords`; out-of-bounds elements are not written.
 
+    With `reduce sum|min|max` the copy engine combines the tile with the
+    tensor's elements instead of overwriting them
+    (`cp.reduce.async.bulk.tensor`, performed at L2): partial results of
+    several CTAs (a split reduction dimension, a long segment of a sorted
+    sum) meet without atomics on the SMs. Each element's update is atomic,
+    their order is not fixed (floating-point sums may round differently
+    from run to run). Element types: `sum` f32, f16, bf16, i32; `min` and
+    `max` f16, bf16, i32 ([hw.tma-reduce]).
+
     ```mlir
     cake.tma.store %c[%s] -> %C[%m, %n]
       : !cake.ring<1 x 128x256xbf16, swizzle = 128> -> !cake.global<?x?xbf16>
+    cake.tma.store %c[%s] -> %C[%m, %n] reduce sum
+      : !cake.ring<1 x 128x64xf32, swizzle = 128> -> !cake.global<?x?xf32>
     ```
   }];
   let arguments = (ins Cake_RingType:$src, Cake_StageType:$stage,
-                       Cake_GlobalType:$dst, Variadic<Index>:$coords);
+                       Cake_GlobalType:$dst, Variadic<Index>:$coords,
+                       OptionalAttr<Cake_ReduceKind>:$reduce);
   let assemblyFormat = [{
-    $src `[` $stage `]` `->` $dst `[` $coords `]` attr-dict `:` qualified(type($src))
-    `->` qualified(type($dst))
+    $src `[` $stage `]` `->` $dst `[` $coords `]` (`reduce` $reduce^)? attr-dict
+    `:` qualified(type($src)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }

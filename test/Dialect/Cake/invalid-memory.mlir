@@ -85,6 +85,34 @@ cake.kernel @tma_inner_bytes(%A: !cake.global<?x?xf16>) attributes {target = #ca
 
 // -----
 
+// The copy engine has no f32 minimum or maximum, and sums only 32-bit
+// floats and integers and 16-bit floats.
+cake.kernel @tma_reduce_f32_max(%C: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x32xf32, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x32xf32, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    // expected-error @+1 {{[hw.tma-reduce] the copy engine cannot reduce 'f32' elements by max (min and max take f16, bf16 or i32)}}
+    cake.tma.store %a[%s] -> %C[%c0, %c0] reduce max : !cake.ring<1 x 64x32xf32, swizzle = 128> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @tma_reduce_f64_sum(%C: !cake.global<?x?xf64>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x16xf64, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x16xf64, swizzle = 128>
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    // expected-error @+1 {{[hw.tma-reduce] the copy engine cannot reduce 'f64' elements by sum (sum takes f32, f16, bf16 or i32)}}
+    cake.tma.store %a[%s] -> %C[%c0, %c0] reduce sum : !cake.ring<1 x 64x16xf64, swizzle = 128> -> !cake.global<?x?xf64>
+  }
+}
+
+// -----
+
 cake.kernel @tma_store_dtype(%C: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<1 x 64x64xf16, swizzle = 128>
   %p = cake.pipe %a : !cake.ring<1 x 64x64xf16, swizzle = 128>

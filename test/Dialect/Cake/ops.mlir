@@ -153,3 +153,31 @@ cake.kernel @mma_families(%A: !cake.global<?x?xf16>, %Q: !cake.global<?x?xi8>)
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// A reduce store: the copy engine adds the tile into Out (split reductions).
+// CHECK-LABEL: cake.kernel @tma_reduce_sum
+// CHECK: cake.tma.store %{{.*}}[%{{.*}}] -> %{{.*}}[%{{.*}}, %{{.*}}] reduce sum : !cake.ring<2 x 128x32xf32, swizzle = 128> -> !cake.global<?x?xf32>
+cake.kernel @tma_reduce_sum(%In: !cake.global<?x?xf32>, %Out: !cake.global<?x?xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [128, 32], group_m = 1>} {
+  %r = cake.ring : !cake.ring<2 x 128x32xf32, swizzle = 128>
+  %p = cake.pipe %r : !cake.ring<2 x 128x32xf32, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.tma.load %In[%m, %n] -> %r[%s] : !cake.global<?x?xf32> -> !cake.ring<2 x 128x32xf32, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "store" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.tma.store %r[%s] -> %Out[%m, %n] reduce sum : !cake.ring<2 x 128x32xf32, swizzle = 128> -> !cake.global<?x?xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
