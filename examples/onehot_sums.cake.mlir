@@ -1,15 +1,15 @@
 // Per-cluster sums as a one-hot GEMM, the dense form: a step toward the
 // k-means centroid update in Cake IR (docs/status.md). For a tile of 64
 // features x 64 clusters, ST[d, k] = sum over all points p of
-// XT[d, p] * (Ids[p] == Rows[k]): a copy warpgroup streams 64 x 64 chunks
+// XT[d, p] * (Ids[p] == k): a copy warpgroup streams 64 x 64 chunks
 // of the transposed points XT (D x N, fp16) by TMA, a second warpgroup
 // builds the matching one-hot tile [cluster][point] in registers (a
 // frag.map of the tile's cluster indices against the chunk's ids), writes
 // it into a ring stage and fences it for the async proxy, and the third
 // sums with wgmma (every operand K-major, C = A * B^T). A row of ones
-// appended to XT gives the clusters' counts in the same pass. Rows holds
-// 0, 1, 2, ... (Cake IR has no row-index operand for frag.map yet); ids
-// past N are padded with -1, which matches no cluster.
+// appended to XT gives the clusters' counts in the same pass. The tile's
+// cluster indices are a frag.iota; ids past N are padded with -1, which
+// matches no cluster.
 //
 // Status: verifies, lowers and assembles (test/Conversion/onehot-sums.test);
 // not run on the H200 yet, and not what the runtime uses: every tile reads
@@ -18,7 +18,7 @@
 // which needs scalar loads Cake IR lacks) and meets split segments in TMA
 // reduce-add stores.
 cake.kernel @onehot_sums(%XT: !cake.global<?x?xf16>, %Ids: !cake.global<?xi32>,
-                         %Rows: !cake.global<?xi32>, %ST: !cake.global<?x?xf32>)
+                         %ST: !cake.global<?x?xf32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.persistent<tile = [64, 64], group_m = 1>} {
   %a = cake.ring : !cake.ring<4 x 64x64xf16, swizzle = 128>
@@ -47,7 +47,7 @@ cake.kernel @onehot_sums(%XT: !cake.global<?x?xf16>, %Ids: !cake.global<?xi32>,
     %c64 = arith.constant 64 : index
     %none = arith.constant -1 : i32
     cake.tiles (%d, %k) in (%D, %K) {
-      %rows = cake.load %Rows[%k] pad %none : !cake.global<?xi32> -> !cake.frag<64x1xi32>
+      %rows = cake.frag.iota base %k : !cake.frag<64x1xi32>
       scf.for %p = %c0 to %N step %c64 {
         %ids = cake.load %Ids[%p] pad %none : !cake.global<?xi32> -> !cake.frag<1x64xi32>
         %oh = cake.frag.map %rows, %ids : (!cake.frag<64x1xi32>, !cake.frag<1x64xi32>) -> !cake.frag<64x64xf16> {

@@ -176,6 +176,7 @@ private:
   Value outerOffset(const TensorParams &tp, ValueRange coords);
   LogicalResult emitFragMap(FragMapOp op);
   LogicalResult emitArgmin(FragArgminOp op);
+  LogicalResult emitIota(FragIotaOp op);
   std::pair<Value, Value> packedRowArgmin(Value acc, int64_t h, int64_t n,
                                           Value colBase);
   LogicalResult emitReduce(FragReduceOp op);
@@ -587,6 +588,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
                 splat(info->type, map.lookupOrDefault(sp.getValue())));
         return success();
       })
+      .Case([&](FragIotaOp io) { return emitIota(io); })
       .Case([&](FragMapOp m) { return emitFragMap(m); })
       .Case([&](FragArgminOp a) { return emitArgmin(a); })
       .Case([&](FragReduceOp r) { return emitReduce(r); })
@@ -1303,6 +1305,45 @@ LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
   }
   for (auto [r, v] : llvm::zip(op.getResults(), results))
     map.map(r, v);
+  return success();
+}
+
+/// Each element's row (an M x 1 fragment) or column (1 x N) plus `base`,
+/// in the accumulator layout: thread (warpgroup g, warp w, lane l) holds
+/// rows 64 g + 16 w + l / 4 + 8 h (h = 0, 1) and columns
+/// 8 j + 2 (l % 4) + e (position 2 j + e).
+LogicalResult KernelEmitter::emitIota(FragIotaOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getType(), op);
+  if (failed(info))
+    return failure();
+  if (info->layout == FragLayout::Acc)
+    return op.emitError("frag.iota makes one row or one column");
+  Value base =
+      op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value l = role->lane, first;
+  if (info->layout == FragLayout::Row) {
+    Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+    Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+    first = arith::AddIOp::create(
+        b, loc(),
+        arith::AddIOp::create(b, loc(),
+                              arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                              arith::MulIOp::create(b, loc(), w, i32c(16))),
+        arith::DivUIOp::create(b, loc(), l, i32c(4)));
+  } else {
+    first = arith::MulIOp::create(
+        b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2));
+  }
+  first = arith::AddIOp::create(b, loc(), base, first);
+  Value out = LLVM::UndefOp::create(b, loc(), info->type);
+  for (int64_t i = 0; i < info->count; ++i) {
+    int64_t offset = info->layout == FragLayout::Row ? 8 * i
+                                                     : 8 * (i / 2) + i % 2;
+    out = LLVM::InsertValueOp::create(
+        b, loc(), out, arith::AddIOp::create(b, loc(), first, i32c(offset)),
+        i);
+  }
+  map.map(op.getResult(), out);
   return success();
 }
 

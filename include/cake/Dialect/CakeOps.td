@@ -424,6 +424,26 @@ def Cake_FragZeroOp : Cake_Op<"frag.zero", [Pure]> {
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
+def Cake_FragIotaOp : Cake_Op<"frag.iota", [Pure]> {
+  let summary = "a row or column fragment of its elements' indices";
+  let description = [{
+    For a fragment of one column (M x 1) each row's value is `base` plus
+    its row index; for one row (1 x N) each column's value is `base` plus
+    its column index, laid out as the accumulators' rows and columns, so
+    `frag.map` can compare an element's position with loaded values (the
+    one-hot tile of a k-means update compares each row's cluster index
+    with each point's id).
+
+    ```mlir
+    %rows = cake.frag.iota base %k : !cake.frag<64x1xi32>
+    ```
+  }];
+  let arguments = (ins Optional<Index>:$base);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "(`base` $base^)? attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Cake_FragSplatOp : Cake_Op<"frag.splat", [Pure,
     TypesMatchWith<"value type matches the fragment's element type",
                    "result", "value",

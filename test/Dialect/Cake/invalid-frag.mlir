@@ -1,4 +1,4 @@
-// Fragment op verifiers: convert, map, reduce, argmin, splat.
+// Fragment op verifiers: convert, map, reduce, argmin, splat, iota.
 // RUN: cake-opt %s -split-input-file -verify-diagnostics
 
 cake.kernel @convert_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
@@ -144,5 +144,23 @@ cake.kernel @splat_type() attributes {target = #cake.target<"sm_90a">, schedule 
     %c = arith.constant 1.0 : f16
     // expected-error @+1 {{use of value '%c' expects different type than prior uses: 'f32' vs 'f16'}}
     %s = cake.frag.splat %c : !cake.frag<64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @iota_tile() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.iota makes one row or one column, not [64, 64]}}
+    %i = cake.frag.iota : !cake.frag<64x64xi32>
+  }
+}
+
+// -----
+
+cake.kernel @iota_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.iota makes i32 indices, not 'f32'}}
+    %i = cake.frag.iota : !cake.frag<1x64xf32>
   }
 }
