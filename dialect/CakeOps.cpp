@@ -368,19 +368,6 @@ LogicalResult PipeOp::verify() {
 // Memory movement
 //===----------------------------------------------------------------------===//
 
-LogicalResult FragIotaOp::verify() {
-  FragType type = getResult().getType();
-  if (!type.getElementType().isInteger(32))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
-           << "frag.iota makes i32 indices, not " << type.getElementType();
-  ArrayRef<int64_t> shape = type.getShape();
-  if (shape.size() != 2 || (shape[0] != 1 && shape[1] != 1))
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
-           << "frag.iota makes one row or one column, not "
-           << shapeStr(shape);
-  return success();
-}
-
 LogicalResult TmaLoadOp::verify() {
   return verifyTmaCopy(*this, getSrc().getType(), getDst().getType(),
                        getCoords().size());
@@ -585,6 +572,19 @@ LogicalResult FragReduceOp::verify() {
     return emitRuleError(*this, RuleId::DataflowFragmentShape)
            << "expected the element type " << in.getElementType() << ", got "
            << out.getElementType();
+  return success();
+}
+
+LogicalResult FragIotaOp::verify() {
+  FragType type = getResult().getType();
+  if (!type.getElementType().isInteger(32))
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.iota makes i32 indices, not " << type.getElementType();
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() != 2 || (shape[0] != 1 && shape[1] != 1))
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.iota makes one row or one column, not "
+           << shapeStr(shape);
   return success();
 }
 
