@@ -424,6 +424,20 @@ LogicalResult StoreOp::verify() {
                        getCoords().size());
 }
 
+LogicalResult ScalarLoadOp::verify() {
+  GlobalType src = getSrc().getType();
+  if ((int64_t)getCoords().size() != src.getRank())
+    return emitRuleError(*this, RuleId::DataflowBoxShape)
+           << "expected " << src.getRank() << " coordinates for a rank-"
+           << src.getRank() << " tensor, got " << getCoords().size();
+  if (!src.getElementType().isSignlessInteger(32) &&
+      !src.getElementType().isSignlessInteger(64))
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected an i32 or i64 tensor for an index, got "
+           << src.getElementType();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // MmaOp
 //===----------------------------------------------------------------------===//

@@ -408,6 +408,14 @@ LogicalResult Interpreter::tripCount(scf::ForOp loop, double &trips) {
   auto ub = eval.eval(loop.getUpperBound());
   auto step = eval.eval(loop.getStep());
   if (!lb || !ub || !step || *step <= 0) {
+    bool loaded = loop.getLowerBound().getDefiningOp<ScalarLoadOp>() ||
+                  loop.getUpperBound().getDefiningOp<ScalarLoadOp>();
+    if (loaded)
+      return loop.emitError(
+          "cake-cost: this loop's bounds are loaded from memory "
+          "(cake.scalar.load, a work list), so its trip count is not known "
+          "from the problem shapes; the cost model does not rank "
+          "data-dependent kernels yet");
     return loop.emitError(
         "cake-cost: cannot evaluate this loop's trip count from the problem "
         "shapes (bounds must be constants or cake.dim of arguments)");

@@ -181,6 +181,7 @@ private:
                                           Value colBase);
   LogicalResult emitReduce(FragReduceOp op);
   LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitScalarLoad(ScalarLoadOp op);
   LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
 
   KernelOp kernel;
@@ -593,6 +594,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](FragArgminOp a) { return emitArgmin(a); })
       .Case([&](FragReduceOp r) { return emitReduce(r); })
       .Case([&](LoadOp l) { return emitLoad(l); })
+      .Case([&](ScalarLoadOp l) { return emitScalarLoad(l); })
       .Case([&](FragConvertOp c) -> LogicalResult {
         FailureOr<FragInfo> from = fragInfo(c.getInput().getType(), c);
         FailureOr<FragInfo> toInfo = fragInfo(c.getType(), c);
@@ -1537,6 +1539,42 @@ Value KernelEmitter::threadRow() {
                             arith::MulIOp::create(b, loc(), wg, i32c(64)),
                             arith::MulIOp::create(b, loc(), w, i32c(16))),
       arith::DivUIOp::create(b, loc(), role->lane, i32c(4)));
+}
+
+/// Every thread reads the element itself (one cached line for the warp);
+/// coordinates past the tensor read 0.
+LogicalResult KernelEmitter::emitScalarLoad(ScalarLoadOp op) {
+  const TensorParams &tp = tensors[op.getSrc()];
+  Type elt = op.getSrc().getType().getElementType();
+  Value lin = idxc(0);
+  Value inBounds;
+  for (auto [i, c] : llvm::enumerate(op.getCoords())) {
+    Value coord = map.lookupOrDefault(c);
+    lin = arith::AddIOp::create(
+        b, loc(), arith::MulIOp::create(b, loc(), lin, tp.dims[i]), coord);
+    Value in = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                     coord, tp.dims[i]);
+    inBounds = inBounds ? arith::AndIOp::create(b, loc(), inBounds, in) : in;
+  }
+  auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
+                                /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
+    scf::YieldOp::create(
+        b, loc(), ValueRange{LLVM::LoadOp::create(b, loc(), elt, ptr)});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        b, loc(),
+        ValueRange{arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
+                       .getResult()});
+  }
+  map.map(op.getResult(), arith::IndexCastOp::create(
+                              b, loc(), b.getIndexType(), ifOp.getResult(0)));
+  return success();
 }
 
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {

@@ -165,7 +165,8 @@ struct KernelFacts {
 
 //===----------------------------------------------------------------------===//
 // Canonical keys for index values: equal keys mean equal values in every
-// role (constants, kernel arguments, cake.dim of them, arithmetic of keys).
+// role (constants, kernel arguments, cake.dim of them, scalar loads from
+// tensors the kernel never writes, arithmetic of keys).
 //===----------------------------------------------------------------------===//
 
 std::optional<std::string> keyOf(Value v, KernelOp kernel) {
@@ -187,6 +188,28 @@ std::optional<std::string> keyOf(Value v, KernelOp kernel) {
     if (!t)
       return std::nullopt;
     return "dim(" + *t + "," + std::to_string(d.getDim()) + ")";
+  }
+  if (auto ld = dyn_cast<ScalarLoadOp>(def)) {
+    // Equal in every role only if nothing in the kernel writes the tensor.
+    Value src = ld.getSrc();
+    bool written = false;
+    kernel.walk([&](Operation *op) {
+      if (auto s = dyn_cast<StoreOp>(op))
+        written |= s.getDst() == src;
+      else if (auto t = dyn_cast<TmaStoreOp>(op))
+        written |= t.getDst() == src;
+    });
+    auto t = keyOf(src, kernel);
+    if (written || !t)
+      return std::nullopt;
+    std::string key = "ld(" + *t;
+    for (Value c : ld.getCoords()) {
+      auto k = keyOf(c, kernel);
+      if (!k)
+        return std::nullopt;
+      key += "," + *k;
+    }
+    return key + ")";
   }
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
           arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(def)) {

@@ -157,6 +157,114 @@ cake.kernel @trip_match(%A: !cake.global<?x?xbf16>) attributes {target = #cake.t
 
 // -----
 
+// Work-list bounds: each role loads its loop's bounds from the same
+// entries of a tensor the kernel never writes, so the counts are equal.
+cake.kernel @trip_loaded_match(%A: !cake.global<?x?xbf16>, %W: !cake.global<?x4xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [1], group_m = 1>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %U = cake.dim %W, 0 : !cake.global<?x4xi32>
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%u) in (%U) {
+      %lo = cake.scalar.load %W[%u, %c1] : !cake.global<?x4xi32>
+      %hi = cake.scalar.load %W[%u, %c2] : !cake.global<?x4xi32>
+      scf.for %k = %lo to %hi step %c64 {
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %U = cake.dim %W, 0 : !cake.global<?x4xi32>
+    %one = arith.constant 1 : index
+    %two = arith.constant 2 : index
+    %s64 = arith.constant 64 : index
+    cake.tiles (%u) in (%U) {
+      %lo = cake.scalar.load %W[%u, %one] : !cake.global<?x4xi32>
+      %hi = cake.scalar.load %W[%u, %two] : !cake.global<?x4xi32>
+      scf.for %k = %lo to %hi step %s64 {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// A role that reads another entry of the work list (the unit's cluster
+// base, column 0, instead of its first point) runs another count.
+cake.kernel @trip_loaded_mismatch(%A: !cake.global<?x?xbf16>, %W: !cake.global<?x4xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [1], group_m = 1>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits tiles*trip(ld(arg1,tile0,c0)..ld(arg1,tile0,c2) by c64) times on pipe #0 but role "load" commits tiles*trip(ld(arg1,tile0,c1)..ld(arg1,tile0,c2) by c64) times}}
+  // expected-note @+1 {{hint: both roles must run the same loops}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "load"}}
+  cake.role "load" warps(1) {
+    %U = cake.dim %W, 0 : !cake.global<?x4xi32>
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%u) in (%U) {
+      %lo = cake.scalar.load %W[%u, %c1] : !cake.global<?x4xi32>
+      %hi = cake.scalar.load %W[%u, %c2] : !cake.global<?x4xi32>
+      scf.for %k = %lo to %hi step %c64 {
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+  // expected-note @+1 {{consumer role "use"}}
+  cake.role "use" warpgroups(1) {
+    %U = cake.dim %W, 0 : !cake.global<?x4xi32>
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%u) in (%U) {
+      %lo = cake.scalar.load %W[%u, %c0] : !cake.global<?x4xi32>
+      %hi = cake.scalar.load %W[%u, %c2] : !cake.global<?x4xi32>
+      scf.for %k = %lo to %hi step %c64 {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// A tensor the kernel writes may change between the roles' loads: the
+// count is unproven, not assumed equal.
+cake.kernel @trip_loaded_written(%W: !cake.global<?xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven: the hand-offs on pipe #0 depend on values or conditions Cake cannot compare across roles}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = cake.scalar.load %W[%c0] : !cake.global<?xi32>
+    scf.for %k = %c0 to %n step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = cake.scalar.load %W[%c0] : !cake.global<?xi32>
+    scf.for %k = %c0 to %n step %c1 {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+    %z = cake.frag.zero : !cake.frag<1x64xi32>
+    cake.store %z -> %W[%c0] : !cake.frag<1x64xi32> -> !cake.global<?xi32>
+  }
+}
+
+// -----
+
 // A loop bound Cake cannot compare across roles is reported as unproven.
 cake.kernel @trip_unproven(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>

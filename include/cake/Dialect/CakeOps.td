@@ -409,6 +409,33 @@ def Cake_StoreOp : Cake_Op<"store"> {
   let hasVerifier = 1;
 }
 
+def Cake_ScalarLoadOp : Cake_Op<"scalar.load"> {
+  let summary = "load one integer of a global tensor as an index";
+  let description = [{
+    Reads the element at `coords` (one per dimension) of an integer tensor
+    (i32 or i64) and gives it as an `index`, the same value in every thread
+    of the role: a work-list entry that becomes a tile coordinate or a
+    loop's bound. Coordinates outside the tensor read 0, so a padded work
+    list holds empty units.
+
+    The verifier compares trip counts across roles through these loads: two
+    `cake.scalar.load`s of the same kernel argument at coordinates with
+    equal canonical keys are equal, provided the kernel never writes that
+    tensor (otherwise sync.trip-count-mismatch warns that the count is unproven).
+
+    ```mlir
+    %u = arith.divui %t, %c64 : index
+    %begin = cake.scalar.load %Work[%u, %c1] : !cake.global<?x4xi32>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $src `[` $coords `]` attr-dict `:` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Register fragments
 //===----------------------------------------------------------------------===//

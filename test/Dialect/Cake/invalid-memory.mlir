@@ -169,3 +169,23 @@ cake.kernel @store_dtype(%V: !cake.global<?xf32>) attributes {target = #cake.tar
     cake.store %z -> %V[%c0] : !cake.frag<64xf16> -> !cake.global<?xf32>
   }
 }
+
+// -----
+
+cake.kernel @scalar_load_coords(%W: !cake.global<?x4xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{[dataflow.box-shape] expected 2 coordinates for a rank-2 tensor, got 1}}
+    %v = cake.scalar.load %W[%c0] : !cake.global<?x4xi32>
+  }
+}
+
+// -----
+
+cake.kernel @scalar_load_float(%W: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{[dataflow.element-type] expected an i32 or i64 tensor for an index, got 'f32'}}
+    %v = cake.scalar.load %W[%c0] : !cake.global<?xf32>
+  }
+}

@@ -181,3 +181,23 @@ cake.kernel @tma_reduce_sum(%In: !cake.global<?x?xf32>, %Out: !cake.global<?x?xf
     }
   }
 }
+
+// A work-list entry as an index: a loop's bounds.
+// CHECK-LABEL: cake.kernel @scalar_load
+// CHECK: %[[LO:.*]] = cake.scalar.load %{{.*}}[%{{.*}}, %{{.*}}] : !cake.global<?x4xi32>
+// CHECK: scf.for %{{.*}} = %[[LO]] to
+cake.kernel @scalar_load(%W: !cake.global<?x4xi32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1], group_m = 1>} {
+  cake.role "r" warps(1) {
+    %U = cake.dim %W, 0 : !cake.global<?x4xi32>
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    cake.tiles (%u) in (%U) {
+      %lo = cake.scalar.load %W[%u, %c1] : !cake.global<?x4xi32>
+      %hi = cake.scalar.load %W[%u, %c2] : !cake.global<?x4xi32>
+      scf.for %i = %lo to %hi step %c1 {
+      }
+    }
+  }
+}
