@@ -155,6 +155,8 @@ CLASSES = collections.OrderedDict([
     ("one role's K step 128 -> 64", (one_step("arith.constant 128 : index",
                                               "arith.constant 64 : index"),
                                      True)),
+    ("one role's work-list column 1 -> 2",
+     (one_step("%Work[%u, %c1]", "%Work[%u, %c2]"), True)),
     ("target sm_90a -> sm_80", (replace_all('"sm_90a"', '"sm_80"'), True)),
     ("warpgroups(2) -> warps(6)", (replace_all("warpgroups(2)", "warps(6)"),
                                    True)),
