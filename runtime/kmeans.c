@@ -17,6 +17,8 @@ struct CakeKmeans {
   char dir[1024];
   KmeansTable table;
   CakeRtBundle **bundles; /* per table entry, loaded on first use */
+  /* the update's sums kernels per dtype and tile rows, loaded on use */
+  CakeRtBundle *sums[2][KMEANS_SUMS_ROW_SIZES];
   KmeansUpdate *update;   /* loaded on first use */
 };
 
@@ -60,6 +62,10 @@ void cakeKmeansClose(CakeKmeans *k) {
     if (k->bundles[i])
       cakeRtBundleDestroy(k->bundles[i]);
   free(k->bundles);
+  for (int i = 0; i < 2; ++i)
+    for (int r = 0; r < KMEANS_SUMS_ROW_SIZES; ++r)
+      if (k->sums[i][r])
+        cakeRtBundleDestroy(k->sums[i][r]);
   kmeansUpdateDestroy(k->update);
   kmeansTableFree(&k->table);
   free(k);
@@ -136,9 +142,28 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
 
 /* The update's limits (kmeansCheckUpdate), x's alignment for 16-byte row
  * loads, and the kernels loaded. */
+/* The table's sums kernel for the dtype and D, loaded on first use; NULL
+ * in *out where the table names none (the CUDA C sums). */
+static CakeRtStatus sumsKernel(CakeKmeans *k, int bf16, int64_t D,
+                               CakeRtBundle **out) {
+  int r = kmeansSumsRowsIndex(D);
+  *out = NULL;
+  if (!k->table.sums[bf16][r][0])
+    return CAKE_RT_SUCCESS;
+  if (!k->sums[bf16][r]) {
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", k->dir, k->table.sums[bf16][r]);
+    CakeRtStatus s = cakeRtBundleLoad(path, &k->sums[bf16][r]);
+    if (s != CAKE_RT_SUCCESS)
+      return s;
+  }
+  *out = k->sums[bf16][r];
+  return CAKE_RT_SUCCESS;
+}
+
 static CakeRtStatus checkUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                                 int64_t N, int64_t D, int64_t K, uint64_t x,
-                                int *bf16) {
+                                int *bf16, CakeRtBundle **sums) {
   char err[512];
   if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
     return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
@@ -146,6 +171,9 @@ static CakeRtStatus checkUpdate(CakeKmeans *k, const char *dtype, int64_t B,
   if (x % 16)
     return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
                           "k-means: x must be 16-byte aligned");
+  CakeRtStatus s = sumsKernel(k, *bf16, D, sums);
+  if (s != CAKE_RT_SUCCESS)
+    return s;
   if (!k->update)
     return kmeansUpdateCreate(&k->update);
   return CAKE_RT_SUCCESS;
@@ -157,12 +185,13 @@ CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               uint64_t centroidsNew, uint64_t centroidNorms,
                               uint64_t maxShift, void *stream) {
   int bf16;
-  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16);
+  CakeRtBundle *sums;
+  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16, &sums);
   if (s != CAKE_RT_SUCCESS)
     return s;
-  return kmeansUpdateRun(k->update, bf16, B, N, D, K, x, assignments,
-                         centroidsOld, centroidsNew, centroidNorms, maxShift,
-                         (CUstream)stream);
+  return kmeansUpdateRun(k->update, sums, bf16, B, N, D, K, x,
+                         assignments, centroidsOld, centroidsNew,
+                         centroidNorms, maxShift, (CUstream)stream);
 }
 
 /* Waits for the stream; a kernel that runs this long has hung. */
@@ -174,7 +203,8 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
                              int maxIters, float tol, int *iterations,
                              float *shift, void *stream) {
   int bf16;
-  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16);
+  CakeRtBundle *sums;
+  CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16, &sums);
   if (s != CAKE_RT_SUCCESS)
     return s;
   if (maxIters < 1)
@@ -195,8 +225,8 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
   while (it < maxIters) {
     if ((s = cakeKmeansAssign(k, dtype, B, N, D, K, x, cur, norms,
                               assignments, stream)) ||
-        (s = kmeansUpdateRun(k->update, bf16, B, N, D, K, x, assignments, cur,
-                             next, norms, shiftDev, st)))
+        (s = kmeansUpdateRun(k->update, sums, bf16, B, N, D, K, x,
+                             assignments, cur, next, norms, shiftDev, st)))
       return s;
     ++it;
     CUdeviceptr t = cur;

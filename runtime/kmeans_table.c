@@ -27,6 +27,44 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
   const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
   if (cJSON_IsString(gpu))
     snprintf(table->gpu, sizeof table->gpu, "%s", gpu->valuestring);
+  /* "sums": {"f16": {"64": bundle, "128": ..., "192": ..., "256": ...},
+   * "bf16": {...}}: every dtype given names all four. */
+  const cJSON *sums = cJSON_GetObjectItemCaseSensitive(doc, "sums");
+  if (sums) {
+    static const char *const dtypes[2] = {"f16", "bf16"};
+    int bad = !cJSON_IsObject(sums);
+    const cJSON *perDtype;
+    cJSON_ArrayForEach(perDtype, sums) {
+      int which = -1;
+      for (int j = 0; j < 2; ++j)
+        if (perDtype->string && !strcmp(perDtype->string, dtypes[j]))
+          which = j;
+      if (which < 0 || !cJSON_IsObject(perDtype)) {
+        bad = 1;
+        break;
+      }
+      for (int r = 0; r < KMEANS_SUMS_ROW_SIZES; ++r) {
+        char rows[8];
+        snprintf(rows, sizeof rows, "%d", 64 * (r + 1));
+        const cJSON *file =
+            cJSON_GetObjectItemCaseSensitive(perDtype, rows);
+        if (!cJSON_IsString(file)) {
+          bad = 1;
+          break;
+        }
+        snprintf(table->sums[which][r], sizeof table->sums[which][r], "%s",
+                 file->valuestring);
+      }
+    }
+    if (bad) {
+      snprintf(err, errLength,
+               "k-means table: expected \"sums\": {DTYPE: {\"64\": bundle, "
+               "\"128\": ..., \"192\": ..., \"256\": ...}} with DTYPE "
+               "f16 or bf16");
+      cJSON_Delete(doc);
+      return 0;
+    }
+  }
   int n = cJSON_GetArraySize(list);
   table->entries = calloc((size_t)(n > 0 ? n : 1), sizeof *table->entries);
   if (!table->entries) {
@@ -68,6 +106,11 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
   return 1;
 }
 
+int kmeansSumsRowsIndex(int64_t D) {
+  int64_t tiles = (D + 63) / 64;
+  return (int)(tiles < 1 ? 0 : tiles > 4 ? 3 : tiles - 1);
+}
+
 void kmeansTableFree(KmeansTable *table) {
   free(table->entries);
   table->entries = NULL;
@@ -104,10 +147,12 @@ int kmeansCheckUpdate(const char *dtype, int64_t B, int64_t N, int64_t D,
   }
   if (!checkShape(B, N, D, K, err, errLength))
     return 0;
-  if (B > 65535 || B * N > INT32_MAX || B * K > INT32_MAX) {
+  /* Slots and clusters are 32-bit, padded to whole 64-slot chunks and
+   * 64-cluster tiles for the sums kernel. */
+  if (B > 65535 || B * N > INT32_MAX - 63 || B * K > INT32_MAX - 63) {
     snprintf(err, errLength,
              "k-means: the centroid update needs B <= 65535 and B*N, B*K "
-             "below 2^31 (got B=%lld N=%lld K=%lld)",
+             "at most 2^31 - 64 (got B=%lld N=%lld K=%lld)",
              (long long)B, (long long)N, (long long)K);
     return 0;
   }

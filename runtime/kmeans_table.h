@@ -20,11 +20,21 @@ typedef struct KmeansEntry {
   char evidence[256];
 } KmeansEntry;
 
+#define KMEANS_SUMS_ROW_SIZES 4
+
 typedef struct KmeansTable {
   KmeansEntry *entries;
   int numEntries;
   char gpu[64];
+  /* The centroid update's sums kernels per dtype ([0] f16, [1] bf16) and
+   * tile rows (64 * (i + 1) features), files beside the table; empty: the
+   * update's CUDA C sums. */
+  char sums[2][KMEANS_SUMS_ROW_SIZES][256];
 } KmeansTable;
+
+/* The sums kernel's row index for D: the smallest tile of 64, 128, 192 or
+ * 256 feature rows that covers D (256-row tiles past 256). */
+int kmeansSumsRowsIndex(int64_t D);
 
 /* Parses kmeans-table.json text; 0 and a message in `err` on failure. */
 int kmeansTableParse(const char *json, size_t length, KmeansTable *table,

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef CAKE_HAVE_KMEANS_UPDATE
 extern const unsigned char cakeKmeansUpdateFatbin[];
@@ -26,6 +27,9 @@ enum {
   FN_FINALIZE_BF16,
   FN_NORMS_F16,
   FN_NORMS_BF16,
+  FN_GATHER_T_F16,
+  FN_GATHER_T_BF16,
+  FN_WORKLIST,
   NUM_FN
 };
 
@@ -35,10 +39,20 @@ static const char *const functionNames[NUM_FN] = {
     "cake_kmeans_scatter",      "cake_kmeans_segsum_f16",
     "cake_kmeans_segsum_bf16",  "cake_kmeans_finalize_f16",
     "cake_kmeans_finalize_bf16", "cake_kmeans_norms_f16",
-    "cake_kmeans_norms_bf16"};
+    "cake_kmeans_norms_bf16",   "cake_kmeans_gather_t_f16",
+    "cake_kmeans_gather_t_bf16", "cake_kmeans_worklist"};
 
 /* Work buffers, grown to the largest problem seen. */
-enum { WS_COUNTS, WS_CURSOR, WS_ORDER, WS_KEY, WS_SUMS, NUM_WS };
+enum {
+  WS_COUNTS,
+  WS_CURSOR,
+  WS_ORDER,
+  WS_KEY,
+  WS_SUMS,
+  WS_XT,   /* the sorted points, transposed (Cake sums only) */
+  WS_WORK, /* the sums kernel's work list */
+  NUM_WS
+};
 #define NUM_SCRATCH 3
 
 struct KmeansUpdate {
@@ -47,6 +61,12 @@ struct KmeansUpdate {
   CUdeviceptr ws[NUM_WS], scratch[NUM_SCRATCH];
   size_t wsBytes[NUM_WS], scratchBytes[NUM_SCRATCH];
 };
+
+/* Sorted 64-point chunks per work unit of the Cake sums kernel: long
+ * enough that a unit's reduce store (feature rows x 64 f32) is a small
+ * part of its traffic, short enough that a large cluster spreads over
+ * many CTAs. */
+#define CHUNKS_PER_UNIT 16
 
 /* Points per thread group of segsum (kRunLength in kmeans_update.cu). */
 #define RUN_LENGTH 32
@@ -141,14 +161,30 @@ CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
   return CAKE_RT_SUCCESS;
 }
 
-CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
-                             int64_t D, int64_t K, CUdeviceptr x,
-                             CUdeviceptr assign, CUdeviceptr oldC,
-                             CUdeviceptr newC, CUdeviceptr norms,
-                             CUdeviceptr maxShift, CUstream stream) {
+static int64_t roundUp(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
+                             int bf16, int64_t B, int64_t N, int64_t D,
+                             int64_t K, CUdeviceptr x, CUdeviceptr assign,
+                             CUdeviceptr oldC, CUdeviceptr newC,
+                             CUdeviceptr norms, CUdeviceptr maxShift,
+                             CUstream stream) {
   size_t clusters = (size_t)(B * K), points = (size_t)(B * N);
-  size_t need[NUM_WS] = {clusters * 4, clusters * 4, points * 4, points * 4,
-                         clusters * (size_t)D * 4};
+  /* The Cake sums kernel's shapes: slots padded to whole 64-slot chunks,
+   * ST's clusters to whole 64-cluster tiles (TMA rows 16-byte aligned). */
+  int64_t width = roundUp((int64_t)points, 64);
+  int64_t stWidth = roundUp((int64_t)clusters, 64);
+  int64_t tiles = stWidth / 64;
+  int64_t maxUnits =
+      tiles + (width / 64 + tiles + CHUNKS_PER_UNIT - 1) / CHUNKS_PER_UNIT;
+  size_t need[NUM_WS] = {clusters * 4,
+                         clusters * 4,
+                         points * 4,
+                         (size_t)width * 4,
+                         (sumsKernel ? (size_t)stWidth : clusters) *
+                             (size_t)D * 4,
+                         sumsKernel ? (size_t)(D * width) * 2 : 4,
+                         sumsKernel ? (size_t)maxUnits * 16 : 4};
   for (int i = 0; i < NUM_WS; ++i) {
     CakeRtStatus s = grow(&u->ws[i], &u->wsBytes[i], need[i]);
     if (s != CAKE_RT_SUCCESS)
@@ -159,8 +195,11 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
               sums = u->ws[WS_SUMS];
   CAKE_RT_CHECK_CU(cuMemsetD32Async(counts, 0, clusters, stream));
   /* Slots no point is scattered to (ids outside [0, K)) keep key -1. */
-  CAKE_RT_CHECK_CU(cuMemsetD32Async(key, 0xffffffffu, points, stream));
-  CAKE_RT_CHECK_CU(cuMemsetD32Async(sums, 0, clusters * (size_t)D, stream));
+  CAKE_RT_CHECK_CU(
+      cuMemsetD32Async(key, 0xffffffffu, (size_t)width, stream));
+  CAKE_RT_CHECK_CU(cuMemsetD32Async(
+      sums, 0, (sumsKernel ? (size_t)stWidth : clusters) * (size_t)D,
+      stream));
   if (maxShift)
     CAKE_RT_CHECK_CU(cuMemsetD32Async(maxShift, 0, 1, stream));
 
@@ -198,19 +237,58 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
                                     scatter, NULL));
   }
 
+  long long rowStride = D, colStride = 1;
+  if (sumsKernel) {
+    /* The sums in Cake IR (examples/kmeans_sums.cake.mlir): ST[d][c] from
+     * the sorted points transposed, their keys and the work list. */
+    CUdeviceptr xt = u->ws[WS_XT], work = u->ws[WS_WORK];
+    long long w = width, units = maxUnits;
+    int chunks = CHUNKS_PER_UNIT;
+    void *gather[] = {&x, &order, &key, &xt, &total, &w, &d};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(
+        u->fn[bf16 ? FN_GATHER_T_BF16 : FN_GATHER_T_F16],
+        (unsigned)(width / 64), (unsigned)((D + 127) / 128), 1, 256, 1, 1, 0,
+        stream, gather, NULL));
+    void *worklist[] = {&counts, &cursor, &work, &nClusters, &chunks, &units};
+    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_WORKLIST], 1, 1, 1, 1024, 1, 1,
+                                    0, stream, worklist, NULL));
+    CakeRtArg args[4];
+    memset(args, 0, sizeof args);
+    args[0].data = xt;
+    args[0].rank = 2;
+    args[0].shape[0] = D;
+    args[0].shape[1] = width;
+    args[1].data = key;
+    args[1].rank = 1;
+    args[1].shape[0] = width;
+    args[2].data = work;
+    args[2].rank = 2;
+    args[2].shape[0] = maxUnits;
+    args[2].shape[1] = 4;
+    args[3].data = sums;
+    args[3].rank = 2;
+    args[3].shape[0] = D;
+    args[3].shape[1] = stWidth;
+    CakeRtStatus st = cakeRtLaunch(sumsKernel, args, 4, stream);
+    if (st != CAKE_RT_SUCCESS)
+      return st;
+    rowStride = 1;
+    colStride = stWidth;
+  } else {
   /* segsum: blocks of whole thread groups (D / 8 threads each). */
-  void *segsum[] = {&x, &order, &key, &sums, &total, &d};
-  int64_t slices = D / 8, groupsPerBlock = 256 / slices;
-  if (groupsPerBlock < 1)
-    groupsPerBlock = 1;
-  int64_t groups = (total + RUN_LENGTH - 1) / RUN_LENGTH;
-  CAKE_RT_CHECK_CU(cuLaunchKernel(
-      u->fn[bf16 ? FN_SEGSUM_BF16 : FN_SEGSUM_F16],
-      (unsigned)((groups + groupsPerBlock - 1) / groupsPerBlock), 1, 1,
-      (unsigned)(groupsPerBlock * slices), 1, 1,
-      (unsigned)(groupsPerBlock * (D * 4 + 4)), stream, segsum, NULL));
-  void *finalize[] = {&sums, &counts, &oldC, &newC,
-                      &norms, &maxShift, &nClusters, &d};
+    void *segsum[] = {&x, &order, &key, &sums, &total, &d};
+    int64_t slices = D / 8, groupsPerBlock = 256 / slices;
+    if (groupsPerBlock < 1)
+      groupsPerBlock = 1;
+    int64_t groups = (total + RUN_LENGTH - 1) / RUN_LENGTH;
+    CAKE_RT_CHECK_CU(cuLaunchKernel(
+        u->fn[bf16 ? FN_SEGSUM_BF16 : FN_SEGSUM_F16],
+        (unsigned)((groups + groupsPerBlock - 1) / groupsPerBlock), 1, 1,
+        (unsigned)(groupsPerBlock * slices), 1, 1,
+        (unsigned)(groupsPerBlock * (D * 4 + 4)), stream, segsum, NULL));
+  }
+  void *finalize[] = {&sums, &rowStride, &colStride, &counts, &oldC,
+                      &newC,  &norms,     &maxShift,  &nClusters, &d};
   CAKE_RT_CHECK_CU(cuLaunchKernel(
       u->fn[bf16 ? FN_FINALIZE_BF16 : FN_FINALIZE_F16],
       blocksFor(nClusters * 32, 256), 1, 1, 256, 1, 1, 0, stream, finalize,

@@ -1,7 +1,7 @@
 /*===- kmeans_update.cu - k-means centroid update kernels -----------------===*\
 |*                                                                            *|
 |* The Lloyd step after the assignment: new centroid = mean of its points.    *|
-|* Cake IR has no scatter or atomic ops yet, so these kernels are CUDA C,     *|
+|* The steps Cake IR cannot express (a scatter, atomics) are CUDA C here,     *|
 |* built by nvcc into a fatbin that libcake_runtime embeds (runtime/kmeans.c  *|
 |* launches them through the driver API).                                     *|
 |*                                                                            *|
@@ -13,10 +13,18 @@
 |*   scan       cursor[b][k]          exclusive prefix of counts, per batch   *|
 |*   scatter    order[pos], key[pos]  points in cluster order: a block        *|
 |*                                    reserves its slots per cluster once     *|
+|* then the sums, in Cake IR when the dispatch table names a sums kernel:     *|
+|*   gather_t   xt[d][pos]            the sorted points, transposed (the      *|
+|*                                    kernel's K-major A operand)             *|
+|*   worklist   work[u]               (cluster tile, 64-point chunk range)    *|
+|*                                    units of at most 16 chunks              *|
+|*   (examples/kmeans_sums.cake.mlir) st[d][c], one-hot wgmma per unit        *|
+|* or in CUDA C:                                                              *|
 |*   segsum     sums[b][k][:]         each thread group walks a run of        *|
 |*                                    sorted points, 8 features per thread,   *|
 |*                                    one atomic add per cluster boundary,    *|
 |*                                    runs across groups merged per block     *|
+|* and                                                                        *|
 |*   finalize   centroids, ||c||^2,   mean (an empty cluster keeps its old    *|
 |*              max shift             centroid), rounded to the input type    *|
 |*                                                                            *|
@@ -199,10 +207,13 @@ __device__ void segsum(const T *x, const int *order, const int *key,
 }
 
 /* One warp per (batch, cluster). */
+/* sums[w][d] is at sums[w * rowStride + d * colStride]: (D, 1) as segsum
+ * writes it, (1, width) for the Cake sums kernel's transposed ST. */
 template <typename T>
-__device__ void finalize(const float *sums, const int *counts, const T *oldC,
-                         T *newC, float *norms, unsigned *maxShift,
-                         long long clusters, int D) {
+__device__ void finalize(const float *sums, long long rowStride,
+                         long long colStride, const int *counts,
+                         const T *oldC, T *newC, float *norms,
+                         unsigned *maxShift, long long clusters, int D) {
   long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
   int lane = threadIdx.x % 32;
   if (w >= clusters)
@@ -213,7 +224,8 @@ __device__ void finalize(const float *sums, const int *counts, const T *oldC,
     long long i = w * D + d;
     float old = toFloat(oldC[i]);
     /* An empty cluster keeps its centroid (as flash-kmeans does). */
-    T rounded = n > 0 ? fromFloat<T>(sums[i] / (float)n) : oldC[i];
+    float sum = sums[w * rowStride + d * colStride];
+    T rounded = n > 0 ? fromFloat<T>(sum / (float)n) : oldC[i];
     float v = toFloat(rounded);
     newC[i] = rounded;
     sq += v * v;
@@ -226,6 +238,67 @@ __device__ void finalize(const float *sums, const int *counts, const T *oldC,
       norms[w] = sq;
     if (maxShift) /* non-negative floats order as their bit patterns */
       atomicMax(maxShift, __float_as_uint(sqrtf(shift)));
+  }
+}
+
+/* xt[d][pos] = x[order[pos]][d] over 64 slots x 128 features per block
+ * of 256 threads, 16 bytes (8 features or 8 slots) per access on both
+ * sides, through shared memory; 0 past `total`, past D and in slots no
+ * point was placed in (key -1). D is a multiple of 8 and x 16-byte
+ * aligned (checked by the caller), `width` a multiple of 64. Every load
+ * of a thread is issued before its first store: the slot's key and row,
+ * then four rows' features, so a block waits on two round trips to
+ * memory, not eight. */
+template <typename T>
+__device__ void gatherTransposed(const T *x, const int *order, const int *key,
+                                 T *xt, long long total, long long width,
+                                 int D) {
+  /* Rows of 128 features padded by 2 (65 words): reads of a column by
+   * threads 8 rows apart fall in 2 banks at most; rows are written as
+   * 4-byte words. */
+  __shared__ T tile[64][130];
+  long long p0 = (long long)blockIdx.x * 64;
+  int d0 = blockIdx.y * 128;
+  int part = threadIdx.x % 16, line = threadIdx.x / 16; /* 16 x 16 */
+  int d = d0 + part * 8;
+  int rows[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    long long pos = p0 + line + 16 * i;
+    int k = pos < total ? key[pos] : -1;
+    int o = pos < total ? order[pos] : 0;
+    rows[i] = k >= 0 && d < D ? o : -1;
+  }
+  uint4 v[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    v[i] = make_uint4(0, 0, 0, 0);
+    if (rows[i] >= 0)
+      v[i] = *reinterpret_cast<const uint4 *>(x + (long long)rows[i] * D + d);
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    unsigned *row =
+        reinterpret_cast<unsigned *>(&tile[line + 16 * i][part * 8]);
+    row[0] = v[i].x;
+    row[1] = v[i].y;
+    row[2] = v[i].z;
+    row[3] = v[i].w;
+  }
+  __syncthreads();
+  int slot = threadIdx.x % 8, feature = threadIdx.x / 8; /* 8 x 32 */
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    int f = feature + 32 * i;
+    if (d0 + f >= D)
+      break;
+    __align__(16) T out[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      out[j] = tile[slot * 8 + j][f];
+    *reinterpret_cast<uint4 *>(xt + (long long)(d0 + f) * width + p0 +
+                               slot * 8) =
+        *reinterpret_cast<const uint4 *>(out);
   }
 }
 
@@ -376,18 +449,104 @@ __global__ void cake_kmeans_segsum_bf16(const __nv_bfloat16 *x,
   segsum(x, order, key, sums, total, D);
 }
 
-__global__ void cake_kmeans_finalize_f16(const float *sums, const int *counts,
+__global__ void cake_kmeans_finalize_f16(const float *sums, long long rowStride,
+                                         long long colStride,
+                                         const int *counts,
                                          const __half *oldC, __half *newC,
                                          float *norms, unsigned *maxShift,
                                          long long clusters, int D) {
-  finalize(sums, counts, oldC, newC, norms, maxShift, clusters, D);
+  finalize(sums, rowStride, colStride, counts, oldC, newC, norms, maxShift,
+           clusters, D);
 }
-__global__ void cake_kmeans_finalize_bf16(const float *sums, const int *counts,
+__global__ void cake_kmeans_finalize_bf16(const float *sums,
+                                          long long rowStride,
+                                          long long colStride,
+                                          const int *counts,
                                           const __nv_bfloat16 *oldC,
                                           __nv_bfloat16 *newC, float *norms,
                                           unsigned *maxShift,
                                           long long clusters, int D) {
-  finalize(sums, counts, oldC, newC, norms, maxShift, clusters, D);
+  finalize(sums, rowStride, colStride, counts, oldC, newC, norms, maxShift,
+           clusters, D);
+}
+
+/* The Cake sums kernel's operands (examples/kmeans_sums.cake.mlir). */
+__global__ void cake_kmeans_gather_t_f16(const __half *x, const int *order,
+                                         const int *key, __half *xt,
+                                         long long total, long long width,
+                                         int D) {
+  gatherTransposed(x, order, key, xt, total, width, D);
+}
+__global__ void cake_kmeans_gather_t_bf16(const __nv_bfloat16 *x,
+                                          const int *order, const int *key,
+                                          __nv_bfloat16 *xt, long long total,
+                                          long long width, int D) {
+  gatherTransposed(x, order, key, xt, total, width, D);
+}
+
+/* One block of 1024 threads. Cluster tile t holds clusters [64t, 64t + 64)
+ * (of the B * K flattened ones), whose points are one range of sorted
+ * slots (cursor is each cluster's end after the scatter). Its 64-slot
+ * chunks that overlap the range go to units of at most chunksPerUnit
+ * chunks: work[u] = (64t, first slot, end slot, 0). Entries past the last
+ * unit up to maxUnits are empty units (0, 0, 0, 0), which add zeros. */
+__global__ void cake_kmeans_worklist(const int *counts, const int *cursor,
+                                     int *work, long long clusters,
+                                     int chunksPerUnit, long long maxUnits) {
+  __shared__ int warpTotals[32];
+  __shared__ long long carry;
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (threadIdx.x == 0)
+    carry = 0;
+  __syncthreads();
+  long long tiles = (clusters + 63) / 64;
+  for (long long base = 0; base < tiles; base += blockDim.x) {
+    long long t = base + threadIdx.x;
+    long long lo = 0, hi = 0;
+    int units = 0;
+    if (t < tiles) {
+      long long first = 64 * t, last = min(64 * t + 63, clusters - 1);
+      lo = (long long)cursor[first] - counts[first];
+      hi = cursor[last];
+      if (hi > lo) {
+        lo /= 64;
+        hi = (hi + 63) / 64;
+        units = (int)((hi - lo + chunksPerUnit - 1) / chunksPerUnit);
+      }
+    }
+    int incl = units;
+    for (int o = 1; o < 32; o <<= 1) {
+      int u = __shfl_up_sync(kFullMask, incl, o);
+      if (lane >= o)
+        incl += u;
+    }
+    if (lane == 31)
+      warpTotals[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+      int v = warpTotals[lane];
+      for (int o = 1; o < 32; o <<= 1) {
+        int u = __shfl_up_sync(kFullMask, v, o);
+        if (lane >= o)
+          v += u;
+      }
+      warpTotals[lane] = v;
+    }
+    __syncthreads();
+    long long at = carry + (warp > 0 ? warpTotals[warp - 1] : 0) + incl - units;
+    for (int j = 0; j < units && at + j < maxUnits; ++j) {
+      long long c = lo + (long long)j * chunksPerUnit;
+      int4 e = make_int4((int)(64 * t), (int)(64 * c),
+                         (int)(64 * min(c + chunksPerUnit, hi)), 0);
+      reinterpret_cast<int4 *>(work)[at + j] = e;
+    }
+    __syncthreads();
+    if (threadIdx.x == blockDim.x - 1)
+      carry += warpTotals[31];
+    __syncthreads();
+  }
+  for (long long u = carry + threadIdx.x; u < maxUnits; u += blockDim.x)
+    reinterpret_cast<int4 *>(work)[u] = make_int4(0, 0, 0, 0);
 }
 
 __global__ void cake_kmeans_norms_f16(const __half *c, float *out,

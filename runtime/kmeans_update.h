@@ -19,12 +19,16 @@ void kmeansUpdateDestroy(KmeansUpdate *u);
 
 /* newC = per-cluster means of x by `assign` (fp32 sums, rounded to the
  * element type; empty clusters keep oldC). `norms` ([B*K] f32) and
- * `maxShift` (one f32) may be 0. Arguments are checked by the caller. */
-CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, int bf16, int64_t B, int64_t N,
-                             int64_t D, int64_t K, CUdeviceptr x,
-                             CUdeviceptr assign, CUdeviceptr oldC,
-                             CUdeviceptr newC, CUdeviceptr norms,
-                             CUdeviceptr maxShift, CUstream stream);
+ * `maxShift` (one f32) may be 0. Arguments are checked by the caller.
+ * With `sumsKernel` (examples/kmeans_sums.cake.mlir compiled for the
+ * dtype) the per-cluster sums run in Cake IR on tensor cores; without, in
+ * the CUDA C segsum kernel. */
+CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
+                             int bf16, int64_t B, int64_t N, int64_t D,
+                             int64_t K, CUdeviceptr x, CUdeviceptr assign,
+                             CUdeviceptr oldC, CUdeviceptr newC,
+                             CUdeviceptr norms, CUdeviceptr maxShift,
+                             CUstream stream);
 
 /* norms[b][k] = ||c[b][k]||^2 in fp32. */
 CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,

@@ -20,12 +20,18 @@ OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
 OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
 both).
 
+The table also names the centroid update's sums kernels ("sums", per dtype
+and tile rows, from examples/kmeans_sums.cake.mlir); with --sums cuda it
+names none and the update keeps the runtime's CUDA C sums.
+
 usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
+                               [--sums cake|cuda]
 """
 import argparse
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -108,11 +114,57 @@ def small_k_variant(gen, args, src, dtype, h, batched, max_k):
                           "the general entry"))
 
 
+# The sums kernel's feature rows per tile (64 per warpgroup of its "sum"
+# role): the runtime takes the smallest that covers D (256-row tiles past
+# 256). The A ring's stages shrink at 256 rows to fit shared memory.
+SUMS_ROWS = (64, 128, 192, 256)
+# setmaxnreg budgets (one-hot builder, summing warpgroups) per tile rows:
+# the most the launch's register file allows, checked with ptxas -v for no
+# spills (256 rows: 40 bytes spilled, the least of the budgets that fit).
+SUMS_REGS = {64: (128, 96), 128: (128, 80), 192: (128, 64), 256: (104, 64)}
+
+
+def write_sums_kernels(src):
+    """The update's sums kernels per dtype and tile rows, from
+    examples/kmeans_sums.cake.mlir (written for f16 and 128 rows: two
+    warpgroups sum; the others differ in those numbers only)."""
+    with open(os.path.join(ROOT, "examples", "kmeans_sums.cake.mlir")) as fh:
+        text = fh.read()
+    bundles = {}
+    for dtype in ("f16", "bf16"):
+        bundles[dtype] = {}
+        for rows in SUMS_ROWS:
+            stages = 2 if rows == 256 else 4
+            body = (text
+                    .replace("tile = [128, 1]", f"tile = [{rows}, 1]")
+                    .replace("4 x 128x64xf16", f"{stages} x {rows}x64xf16")
+                    .replace("!cake.pipe<4>", f"!cake.pipe<{stages}>")
+                    .replace("128x64xf32", f"{rows}x64xf32")
+                    .replace('cake.role "onehot" warpgroups(1) regs(128)',
+                             'cake.role "onehot" warpgroups(1) '
+                             f'regs({SUMS_REGS[rows][0]})')
+                    .replace('cake.role "sum" warpgroups(2) regs(80)',
+                             f'cake.role "sum" warpgroups({rows // 64}) '
+                             f'regs({SUMS_REGS[rows][1]})'))
+            if dtype == "bf16":
+                body = re.sub(r"\bf16\b", "bf16",
+                              re.sub(r"xf16\b", "xbf16", body))
+            name = f"kmeans_sums_{dtype}_r{rows}"
+            with open(os.path.join(src, name + ".cake.mlir"), "w") as fh:
+                fh.write(body)
+            bundles[dtype][str(rows)] = name + ".json"
+    return bundles
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
     p.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin",
                                                       "cake-opt"))
+    p.add_argument("--sums", choices=("cake", "cuda"), default="cake",
+                   help="the centroid update's per-cluster sums: the Cake "
+                        "IR kernel (examples/kmeans_sums.cake.mlir) or the "
+                        "runtime's CUDA C segsum (for comparison)")
     args = p.parse_args()
     spec = importlib.util.spec_from_file_location(
         "gen", os.path.join(ROOT, "scripts", "gen-kmeans-variants.py"))
@@ -197,9 +249,12 @@ def main():
                                      **({"wg_order_retire": True}
                                         if ordered else {}),
                                      evidence=evidence))
+    table = dict(gpu="NVIDIA H200", calibration="calibration/h200.json")
+    if args.sums == "cake":
+        table["sums"] = write_sums_kernels(src)
+    table["variants"] = variants
     with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:
-        json.dump(dict(gpu="NVIDIA H200", calibration="calibration/h200.json",
-                       variants=variants), fh, indent=1)
+        json.dump(table, fh, indent=1)
         fh.write("\n")
     print(f"{len(variants)} variants in {args.out}/kmeans-table.json")
 

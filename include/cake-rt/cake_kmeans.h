@@ -48,7 +48,10 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
  * whose id is outside [0, K) are ignored. Optional (0 to skip):
  * centroidNorms [B][K] f32 receives ||new||^2 and maxShift (one f32) the
  * largest ||new - old|| over all b, k. The sums go through a counting sort
- * of the assignments, so a skewed clustering costs no atomic contention.
+ * of the assignments, so a skewed clustering costs no atomic contention;
+ * with a table that names sums kernels (scripts/gen-kmeans-table.py, the
+ * default) they run in Cake IR on tensor cores
+ * (examples/kmeans_sums.cake.mlir), else in the runtime's CUDA C.
  * x must be 16-byte aligned. Launched on `stream`; returns when queued.
  * The handle keeps the work buffers: use one handle per concurrent stream. */
 CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,

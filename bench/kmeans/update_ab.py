@@ -1,0 +1,82 @@
+"""The centroid update alone, several dispatcher tables side by side.
+
+    python3 bench/kmeans/update_ab.py --runtime .device/lib/libcake_runtime.so \
+        --tables cake=.device/kmeans,cuda=.device/kmeans-cuda \
+        --shapes 1:1048576:128:1024,8:65536:128:256 [--once]
+
+Per shape (fp16 and bf16, fresh random points, ids uniform and skewed
+into 4 clusters): each table's update time (CUDA events, median of 20)
+and its centroid error against an fp32 reference (lloyd.py's
+reference_update). --once runs each update one time (for a profiler).
+"""
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cake_kmeans import CakeKmeans  # noqa: E402
+from lloyd import centroid_error, reference_update  # noqa: E402
+
+
+def timed(fn, reps=20):
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b))
+    return sorted(times)[len(times) // 2]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--tables", required=True, help="name=dir,...")
+    p.add_argument("--shapes", default="1:1048576:128:1024,8:65536:128:256")
+    p.add_argument("--dtypes", default="f16,bf16")
+    p.add_argument("--once", action="store_true")
+    args = p.parse_args()
+    tables = [t.split("=", 1) for t in args.tables.split(",")]
+    kms = {name: CakeKmeans(args.runtime, d) for name, d in tables}
+    torch.manual_seed(0)
+    print("  B        N    D     K dtype  ids     " +
+          "  ".join(f"{n:>14}" for n, _ in tables))
+    bad = 0
+    for shape in args.shapes.split(","):
+        B, N, D, K = map(int, shape.split(":"))
+        for dtype in args.dtypes.split(","):
+            tdt = torch.float16 if dtype == "f16" else torch.bfloat16
+            x = torch.randn(B, N, D, device="cuda", dtype=tdt)
+            c = torch.randn(B, K, D, device="cuda", dtype=tdt)
+            for kind in ("uniform", "skewed"):
+                hi = K if kind == "uniform" else min(K, 4)
+                ids = torch.randint(0, hi, (B, N), device="cuda",
+                                    dtype=torch.int32)
+                ref = reference_update(x, ids, c)
+                cells = []
+                for name, km in kms.items():
+                    if args.once:
+                        got = km.update(x, ids, c)
+                        torch.cuda.synchronize()
+                        t = float("nan")
+                    else:
+                        got = km.update(x, ids, c)
+                        t = timed(lambda: km.update(x, ids, c))
+                    err = centroid_error(got, ref)
+                    bad += err > (1e-3 if dtype == "f16" else 2.5e-3)
+                    cells.append(f"{t:7.4f} {err:.0e}")
+                print(f"{B:3d} {N:8d} {D:4d} {K:5d} {dtype:5s} {kind:7s} " +
+                      "  ".join(f"{c:>14}" for c in cells), flush=True)
+    print(f"(ms, centroid error relative to the fp32 reference); bad {bad}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
