@@ -1544,7 +1544,10 @@ Value KernelEmitter::threadRow() {
 /// Every thread reads the element itself (one cached line for the warp);
 /// coordinates past the tensor read 0.
 LogicalResult KernelEmitter::emitScalarLoad(ScalarLoadOp op) {
-  const TensorParams &tp = tensors[op.getSrc()];
+  auto it = tensors.find(op.getSrc());
+  if (it == tensors.end())
+    return op.emitError("expected a kernel argument");
+  const TensorParams &tp = it->second;
   Type elt = op.getSrc().getType().getElementType();
   Value lin = idxc(0);
   Value inBounds;

@@ -421,11 +421,17 @@ def Cake_ScalarLoadOp : Cake_Op<"scalar.load"> {
     The verifier compares trip counts across roles through these loads: two
     `cake.scalar.load`s of the same kernel argument at coordinates with
     equal canonical keys are equal, provided the kernel never writes that
-    tensor (otherwise sync.trip-count-mismatch warns that the count is unproven).
+    tensor (otherwise sync.trip-count-mismatch warns that the count is
+    unproven).
 
     ```mlir
-    %u = arith.divui %t, %c64 : index
-    %begin = cake.scalar.load %Work[%u, %c1] : !cake.global<?x4xi32>
+    cake.tiles (%d, %u) in (%D, %U) {
+      %begin = cake.scalar.load %Work[%u, %c1] : !cake.global<?x4xi32>
+      %end = cake.scalar.load %Work[%u, %c2] : !cake.global<?x4xi32>
+      scf.for %p = %begin to %end step %c64 {
+        ...
+      }
+    }
     ```
   }];
   let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords);
