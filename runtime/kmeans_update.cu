@@ -50,6 +50,37 @@ __device__ inline float warpSum(float v) {
   return v;
 }
 
+/* The exclusive prefix sum of v over the block (1024 threads at most, a
+ * multiple of 32), and the block's total in *total. Every thread calls it;
+ * `warpTotals` is 32 ints of shared memory, free again on return. */
+__device__ inline int blockExclusiveScan(int v, int *warpTotals, int *total) {
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  int warps = blockDim.x / 32;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) {
+    int u = __shfl_up_sync(kFullMask, incl, o);
+    if (lane >= o)
+      incl += u;
+  }
+  if (lane == 31)
+    warpTotals[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    int t = lane < warps ? warpTotals[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) {
+      int u = __shfl_up_sync(kFullMask, t, o);
+      if (lane >= o)
+        t += u;
+    }
+    warpTotals[lane] = t; /* inclusive over warps */
+  }
+  __syncthreads();
+  int before = (warp > 0 ? warpTotals[warp - 1] : 0) + incl - v;
+  *total = warpTotals[warps - 1];
+  __syncthreads();
+  return before;
+}
+
 template <typename T> __device__ inline float toFloat(T v);
 template <> __device__ inline float toFloat<__half>(__half v) {
   return __half2float(v);
@@ -389,41 +420,15 @@ __global__ void cake_kmeans_histogram(const int *assign, int *counts,
 __global__ void cake_kmeans_scan(const int *counts, int *cursor, long long N,
                                  int K) {
   __shared__ int warpTotals[32];
-  __shared__ int carry;
-  int b = blockIdx.x, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (threadIdx.x == 0)
-    carry = 0;
-  __syncthreads();
+  int b = blockIdx.x, carry = 0;
   for (int base = 0; base < K; base += blockDim.x) {
     int k = base + threadIdx.x;
     int v = k < K ? counts[(long long)b * K + k] : 0;
-    int incl = v;
-    for (int o = 1; o < 32; o <<= 1) {
-      int u = __shfl_up_sync(kFullMask, incl, o);
-      if (lane >= o)
-        incl += u;
-    }
-    if (lane == 31)
-      warpTotals[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-      int t = warpTotals[lane];
-      for (int o = 1; o < 32; o <<= 1) {
-        int u = __shfl_up_sync(kFullMask, t, o);
-        if (lane >= o)
-          t += u;
-      }
-      warpTotals[lane] = t; /* inclusive over warps */
-    }
-    __syncthreads();
-    int before = carry + (warp > 0 ? warpTotals[warp - 1] : 0);
+    int total;
+    int before = blockExclusiveScan(v, warpTotals, &total);
     if (k < K)
-      cursor[(long long)b * K + k] =
-          (int)((long long)b * N) + before + incl - v;
-    __syncthreads();
-    if (threadIdx.x == blockDim.x - 1)
-      carry += warpTotals[31];
-    __syncthreads();
+      cursor[(long long)b * K + k] = (int)((long long)b * N) + carry + before;
+    carry += total;
   }
 }
 
@@ -494,11 +499,7 @@ __global__ void cake_kmeans_worklist(const int *counts, const int *cursor,
                                      int *work, long long clusters,
                                      int chunksPerUnit, long long maxUnits) {
   __shared__ int warpTotals[32];
-  __shared__ long long carry;
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (threadIdx.x == 0)
-    carry = 0;
-  __syncthreads();
+  long long carry = 0;
   long long tiles = (clusters + 63) / 64;
   for (long long base = 0; base < tiles; base += blockDim.x) {
     long long t = base + threadIdx.x;
@@ -514,36 +515,15 @@ __global__ void cake_kmeans_worklist(const int *counts, const int *cursor,
         units = (int)((hi - lo + chunksPerUnit - 1) / chunksPerUnit);
       }
     }
-    int incl = units;
-    for (int o = 1; o < 32; o <<= 1) {
-      int u = __shfl_up_sync(kFullMask, incl, o);
-      if (lane >= o)
-        incl += u;
-    }
-    if (lane == 31)
-      warpTotals[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-      int v = warpTotals[lane];
-      for (int o = 1; o < 32; o <<= 1) {
-        int u = __shfl_up_sync(kFullMask, v, o);
-        if (lane >= o)
-          v += u;
-      }
-      warpTotals[lane] = v;
-    }
-    __syncthreads();
-    long long at = carry + (warp > 0 ? warpTotals[warp - 1] : 0) + incl - units;
+    int total;
+    long long at = carry + blockExclusiveScan(units, warpTotals, &total);
     for (int j = 0; j < units && at + j < maxUnits; ++j) {
       long long c = lo + (long long)j * chunksPerUnit;
       int4 e = make_int4((int)(64 * t), (int)(64 * c),
                          (int)(64 * min(c + chunksPerUnit, hi)), 0);
       reinterpret_cast<int4 *>(work)[at + j] = e;
     }
-    __syncthreads();
-    if (threadIdx.x == blockDim.x - 1)
-      carry += warpTotals[31];
-    __syncthreads();
+    carry += total;
   }
   for (long long u = carry + threadIdx.x; u < maxUnits; u += blockDim.x)
     reinterpret_cast<int4 *>(work)[u] = make_int4(0, 0, 0, 0);
