@@ -47,8 +47,11 @@ int main(int argc, char **argv) {
       continue;
     }
     if (update) {
-      if (kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
-        printf("%s: ok\n", argv[i]);
+      if (kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err)) {
+        const char *sums =
+            table.sums[strcmp(dtype, "bf16") == 0][kmeansSumsRowsIndex(D)];
+        printf("%s: ok, sums %s\n", argv[i], sums[0] ? sums : "(CUDA C)");
+      }
       else
         printf("%s: error: %s\n", argv[i], err);
       continue;
