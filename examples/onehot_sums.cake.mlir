@@ -12,11 +12,11 @@
 // matches no cluster.
 //
 // Status: verifies, lowers and assembles (test/Conversion/onehot-sums.test);
-// not run on the H200 yet, and not what the runtime uses: every tile reads
-// every point, so it costs about as much as the assignment. The fast form
-// walks only its clusters' segment of the sorted points (a work list,
-// which needs scalar loads Cake IR lacks) and meets split segments in TMA
-// reduce-add stores.
+// not run on the H200, and not what the runtime uses: every tile reads
+// every point, so it costs about as much as the assignment. The runtime's
+// form, examples/kmeans_sums.cake.mlir, walks only its clusters' segment
+// of the sorted points (a work list read with cake.scalar.load) and meets
+// split segments in TMA reduce-add stores.
 cake.kernel @onehot_sums(%XT: !cake.global<?x?xf16>, %Ids: !cake.global<?xi32>,
                          %ST: !cake.global<?x?xf32>)
     attributes {target = #cake.target<"sm_90a">,
