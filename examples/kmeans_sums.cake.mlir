@@ -6,7 +6,7 @@
 // 64-cluster tile that starts at Work[u,0]. A long segment (a skewed
 // cluster) is split over several units, so it spreads over many CTAs.
 //
-// Per unit and 128-feature tile (tile = [128, 1]: feature rows by work
+// Per unit and tile of 128 features (the schedule tiles feature rows by work
 // units): ST[d, k0 + j] += sum over the unit's points p of
 // XT[d, p] * (Keys[p] == k0 + j), as wgmma (C = A * B^T, both K-major). A
 // copy warp streams the XT chunks by TMA; a warpgroup builds the one-hot

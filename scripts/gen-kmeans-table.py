@@ -33,6 +33,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -135,17 +136,24 @@ def write_sums_kernels(src):
         bundles[dtype] = {}
         for rows in SUMS_ROWS:
             stages = 2 if rows == 256 else 4
-            body = (text
-                    .replace("tile = [128, 1]", f"tile = [{rows}, 1]")
-                    .replace("4 x 128x64xf16", f"{stages} x {rows}x64xf16")
-                    .replace("!cake.pipe<4>", f"!cake.pipe<{stages}>")
-                    .replace("128x64xf32", f"{rows}x64xf32")
-                    .replace('cake.role "onehot" warpgroups(1) regs(128)',
-                             'cake.role "onehot" warpgroups(1) '
-                             f'regs({SUMS_REGS[rows][0]})')
-                    .replace('cake.role "sum" warpgroups(2) regs(80)',
-                             f'cake.role "sum" warpgroups({rows // 64}) '
-                             f'regs({SUMS_REGS[rows][1]})'))
+            body = text
+            for old, new in (
+                    ("tile = [128, 1]", f"tile = [{rows}, 1]"),
+                    ("4 x 128x64xf16", f"{stages} x {rows}x64xf16"),
+                    ("!cake.pipe<4>", f"!cake.pipe<{stages}>"),
+                    ("128x64xf32", f"{rows}x64xf32"),
+                    ('cake.role "onehot" warpgroups(1) regs(128)',
+                     'cake.role "onehot" warpgroups(1) '
+                     f'regs({SUMS_REGS[rows][0]})'),
+                    ('cake.role "sum" warpgroups(2) regs(80)',
+                     f'cake.role "sum" warpgroups({rows // 64}) '
+                     f'regs({SUMS_REGS[rows][1]})')):
+                # An edit of the example that drops a pattern would
+                # otherwise leave every variant the 128-row kernel.
+                if old not in body:
+                    sys.exit(f"gen-kmeans-table: examples/kmeans_sums.cake.mlir"
+                             f" no longer contains '{old}'")
+                body = body.replace(old, new)
             if dtype == "bf16":
                 body = re.sub(r"\bf16\b", "bf16",
                               re.sub(r"xf16\b", "xbf16", body))
