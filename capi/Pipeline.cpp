@@ -7,7 +7,7 @@
 #include "cake-c/Pipeline.h"
 #include "cake-c/Dialect.h"
 #include "cake/InitAll.h"
-#include "cake/Transforms/Passes.h"
+#include "cake/Passes.h"
 #include "cake/Translate/Translate.h"
 #include "cake/Verify/Rules.h"
 
@@ -27,9 +27,9 @@
 using namespace mlir;
 
 // The generated pass C API: mlirCreateCakeVerify() and friends.
-#include "cake/Transforms/Passes.capi.h.inc"
+#include "cake/Passes.capi.h.inc"
 using namespace mlir::cake;
-#include "cake/Transforms/Passes.capi.cpp.inc"
+#include "cake/Passes.capi.cpp.inc"
 
 static MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity s) {
   switch (s) {

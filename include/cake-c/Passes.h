@@ -11,6 +11,6 @@
 
 #include "mlir-c/Pass.h"
 
-#include "cake/Transforms/Passes.capi.h.inc"
+#include "cake/Passes.capi.h.inc"
 
 #endif /* CAKE_C_PASSES_H */

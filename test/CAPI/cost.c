@@ -2,7 +2,7 @@
  * problem and reads the JSON report; a problem that does not match the
  * kernel fails with a located diagnostic.
  *
- * RUN: cake-capi-cost %S/../Transforms/Inputs/cost-gemm-s4.mlir 2>&1 | FileCheck %s
+ * RUN: cake-capi-cost %S/../Analysis/Inputs/cost-gemm-s4.mlir 2>&1 | FileCheck %s
  */
 
 #include "cake-c/Cost.h"

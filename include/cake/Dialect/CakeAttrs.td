@@ -1,4 +1,4 @@
-//===- CakeAttrs.td - Cake attributes -------------------------*- tablegen -*-===//
+//===- CakeAttrs.td - Cake attributes ----------------------*- tablegen -*-===//
 //
 // Attributes of Cake IR: the target, the tile schedules and the enums that
 // name instruction families and reductions.

@@ -1,4 +1,4 @@
-//===- CakeBase.td - Cake dialect definition -----------------*- tablegen -*-===//
+//===- CakeBase.td - Cake dialect definition ---------------*- tablegen -*-===//
 //
 // The Cake dialect and the base classes its ops, types and attributes share.
 //

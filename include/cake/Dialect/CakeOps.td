@@ -1,4 +1,4 @@
-//===- CakeOps.td - Cake operations ---------------------------*- tablegen -*-===//
+//===- CakeOps.td - Cake operations ------------------------*- tablegen -*-===//
 //
 // The operations of Cake IR. Each op states one decision of a kernel (a role,
 // a ring, a copy, an mma) and verifies the contracts that follow from its own

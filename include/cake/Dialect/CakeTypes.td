@@ -1,4 +1,4 @@
-//===- CakeTypes.td - Cake types ------------------------------*- tablegen -*-===//
+//===- CakeTypes.td - Cake types ---------------------------*- tablegen -*-===//
 //
 // Types of Cake IR: global tensors, shared-memory rings, pipes, pipe stages
 // and register fragments.

@@ -1,7 +1,8 @@
-//===- Passes.td - Cake passes --------------------------------*- tablegen -*-===//
+//===- Passes.td - cake-derive and the tactics -------------*- tablegen -*-===//
 //
-// Declarations of Cake's passes. Docs and the pass C API are generated from
-// this file.
+// The rewrites of Cake IR: cake-derive, which attaches the mechanical
+// details, and the tactics, each of which changes one decision. Registered
+// with every other pass through cake/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,50 +10,6 @@
 #define CAKE_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
-
-def Verify : Pass<"cake-verify", "::mlir::ModuleOp"> {
-  let summary = "Check every Cake kernel against Cake's rules";
-  let description = [{
-    Runs the rules that need a whole kernel, after the op verifiers (which
-    MLIR runs on parse) have passed; the IR is not changed. The rules are
-    listed in docs/rules.md, generated from the registry
-    (include/cake/Verify/Rules.def):
-
-    - sync: pipe roles, balanced hand-offs and no use after a hand-off,
-      expect-tx balance, trip counts compared symbolically across roles
-      (warning "unproven" where they cannot be), the same tile sequence in
-      every role, a bounded deadlock search that reports the waiting cycle,
-      proxy fences before async reads;
-    - resource: threads, the CTA's launch allocation of registers at the
-      roles' budgets (warps without regs() keep the launch baseline), shared memory with every
-      alignment, fragment registers per loop;
-    - dataflow: stages read through pipe.wait and written through
-      pipe.acquire of a pipe holding the ring, hand-offs inside roles,
-      accumulator layouts;
-    - hw: target features, warpgroup alignment, wgmma descriptors, TMA row
-      alignment of statically shaped tensors.
-
-    Rules registered from C (`mlirCakeRegisterRule`) run after these.
-
-    ```
-    $ cake-opt --cake-verify gemm.cake.mlir [--cake-diagnostics-json=-]
-    ```
-
-    A failing kernel gets an error that leads with the rule id and names
-    the role and the resource, with notes at the other participating ops
-    and a "hint:" note where a repair is known:
-
-    ```
-    error: [sync.trip-count-mismatch] role "use" waits
-           trip(c0..dim(arg0,1) by c32) times on pipe #0 but role "load"
-           commits trip(c0..dim(arg0,1) by c64) times
-    note: producer role "load"
-    note: consumer role "use"
-    note: hint: both roles must run the same loops around their hand-offs
-    ```
-  }];
-  let dependentDialects = ["::mlir::cake::CakeDialect"];
-}
 
 def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
   let summary = "Derive the mechanical details of each kernel from its decisions";
@@ -95,55 +52,6 @@ def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
     Fails with `[resource.smem-capacity]` when the layout exceeds the
     target's shared memory per CTA.
   }];
-  let dependentDialects = ["::mlir::cake::CakeDialect"];
-}
-
-def Cost : Pass<"cake-cost", "::mlir::ModuleOp"> {
-  let summary = "Predict each kernel's time and bottleneck with the calibrated cost model";
-  let description = [{
-    For every `cake.kernel` and a problem (`shapes`: one shape per argument
-    in order, e.g. `shapes=8192x8192,8192x8192,8192x8192`), interprets each
-    role once per tile with loop trip counts evaluated from the shapes and
-    predicts, with the rates of a calibration file measured on the GPU
-    (calibration/<gpu>.json; docs/cost-model.md):
-
-    - per role and tile: tensor-core time (flops at the calibrated rate for
-      the instruction's N and operand type), shared-memory reads of the mma
-      operands, CUDA-core epilogue ops (frag.map bodies, argmin, reduce,
-      convert, loads), register stores, TMA copies by box shape;
-    - per pipe: the stage round trip (latency + copy + how long the
-      consumer holds the stage; a stage read by an async mma is held
-      `mma-in-flight` mma longer) over the stages the producer fills ahead;
-    - the schedule: tiles, CTAs, tiles on the busiest CTA (wave
-      quantization), HBM traffic after L2 reuse under the raster order
-      (wave by wave), pipeline fill and launch cost.
-
-    The predicted time is the launch cost or fill + tiles x the slowest
-    per-tile bound (or the HBM time), whichever is larger; the bottleneck is
-    the busiest resource. `--cake-cost` prints the report to stdout;
-    `json=<path|->` (or the tool option `--cake-cost-json=<path|->`) writes
-    it as JSON. The module is left unchanged. Kernels should pass
-    `cake-verify` first.
-
-    ```
-    $ cake-opt gemm.cake.mlir -o /dev/null \
-        --cake-cost="shapes=8192x8192,8192x8192,8192x8192"
-    ```
-  }];
-  let options = [
-    Option<"shapes", "shapes", "std::string", /*default=*/"\"\"",
-           "the problem: one shape per kernel argument, in order "
-           "(\"8192x8192,8192x8192,8192x8192\"; empty for a scalar)">,
-    Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
-           "calibration file (default: calibration/<gpu>.json)">,
-    Option<"gpu", "gpu", "std::string", /*default=*/"\"\"",
-           "GPU whose calibration to use: h200, h100, b200 (default: the "
-           "target's reference GPU)">,
-    Option<"json", "json", "std::string", /*default=*/"\"\"",
-           "also write the reports as JSON to <path>, or stdout with '-'">,
-    Option<"mmaInFlight", "mma-in-flight", "unsigned", /*default=*/"1",
-           "the lowering's mma-in-flight (how long stages stay held)">,
-  ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
@@ -480,99 +388,6 @@ def WarpSpecialize : Pass<"cake-warp-specialize", "::mlir::ModuleOp"> {
     Option<"producerRegs", "producer-regs", "unsigned", /*default=*/"40", "the producer's registers per thread (0: none)">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect", "::mlir::scf::SCFDialect"];
-}
-
-def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
-  let summary = "Lower derived Cake kernels to gpu.func with NVVM and LLVM ops";
-  let description = [{
-    Replaces each `cake.kernel` (after `cake-derive`) by a `gpu.module`
-    targeting `#nvvm.target<chip = "sm_90a">` holding one `gpu.func`:
-
-    - prologue: dynamic shared memory base rounded up to 1024 bytes; thread
-      0 initializes each pipe stage's `full` and `empty` mbarrier with the
-      derived arrival counts, then `fence.mbarrier_init` and a CTA barrier;
-    - one branch per role on the warp index, starting with the derived
-      `setmaxnreg`; copy roles run on one elected thread;
-    - `cake.tiles` becomes the tile loop (persistent: `blockIdx.x` to the
-      tile count by `gridDim.x`, group-M rasterized);
-    - `pipe.acquire` waits on `empty[n mod S]` with parity
-      `1 - (n / S) mod 2` and arms `full` with the stage's bytes
-      (`mbarrier.arrive.expect_tx`); `pipe.wait` waits on `full` with parity
-      `(n / S) mod 2`; `pipe.release` converges the warp and lane 0 arrives
-      on `empty`; n is a per-role handoff counter;
-    - `cake.tma.load` becomes `cp.async.bulk.tensor` completing on `full`;
-      `cake.tma.store` a bulk tensor store from the stage, committed and
-      waited for (`.read`) before the stage's release;
-    - `cake.smem.write` stores a fragment's column pairs into its stage at
-      the ring's swizzled offsets, `cake.fence.proxy_async` becomes
-      `fence.proxy.async.shared::cta`, and the commit of such a stage is an
-      arrival per producer warp (the derived `full_count`); every thread of
-      the producer waits for the free stage;
-    - `cake.mma wgmma` becomes `wgmma.mma_async` per K step over shared
-      memory descriptors, then commit and wait before the stage's release;
-      in a K loop of the form {wait; mma; release; yield} one group stays
-      in flight (`mma-in-flight=1`, the default): the loop waits with
-      `wgmma.wait_group 1` and releases the previous iteration's stage
-      (only on pipes of more stages than that: with fewer the deferred
-      release would wait for itself); in a loop that overlaps an epilogue
-      with a wgmma chain from a fresh accumulator (the form
-      cake-overlap-epilogue writes) the chain commits without waiting and
-      the iteration ends with `wgmma.wait_group 0` and the releases of its
-      stages, so the epilogue, on the accumulator the previous iteration
-      completed, runs beside the wgmmas; a straight-line chain of wgmmas
-      on one accumulator (a K split over stages, unrolled) commits each
-      group but the last without waiting and releases a stage once a later
-      `wgmma.wait_group` has retired the group reading it, so the tensor
-      cores do not drain between stages (`mma-chain=true`, the default,
-      unless the kernel's `cake.mma_chain` attribute, which
-      cake-set-mma-chain writes, says otherwise; only across waits on
-      pipes of two or more stages);
-    - fragments are LLVM structs in the wgmma accumulator's register
-      layout: an M x N tile (N/2 values per thread), its M x 1 rows (2) and
-      1 x N columns (N/4); `frag.zero`/`splat`/`convert` fill or convert
-      them, `frag.map` clones its scalar body per element with size-1
-      dimensions broadcast (float ops marked `contract`, so a multiply and
-      an add fuse into an FMA as under nvcc's default `--fmad=true`; off
-      with `fp-contract=false`), `frag.argmin`/`reduce` combine in-thread then
-      across the 4 lanes of a row with shuffles (lowest index on ties),
-      `cake.load` reads rows or columns along a tensor's innermost
-      dimension with a pad value (a fragment wholly inside the tensor, at
-      an aligned address, without masks and a column fragment's pairs as
-      vector loads; the last tile element by element), and `cake.store` writes tiles (paired
-      4-byte stores where aligned) or rows (one lane per row) with bounds
-      masks.
-
-    The parameter order (per global tensor: pointer then sizes; then one
-    TMA descriptor pointer each) is recorded in a `cake.launch` attribute on
-    the `gpu.module` for bundles. Ops and fragment layouts not handled yet
-    are reported, never silently dropped.
-  }];
-  let options = [
-    Option<"mmaInFlight", "mma-in-flight", "unsigned", /*default=*/"1",
-           "wgmma groups a pipelined K loop keeps in flight before releasing "
-           "a stage (0: retire each group at once)">,
-    Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
-           "let frag.map bodies fuse a multiply and an add into an FMA">,
-    Option<"mmaChain", "mma-chain", "bool", /*default=*/"true",
-           "keep a straight-line wgmma chain on one accumulator in flight "
-           "until its last group">,
-    Option<"wgOrder", "wg-order", "bool", /*default=*/"false",
-           "in a role of several warpgroups, issue each fresh accumulator's "
-           "straight-line wgmma chain one warpgroup at a time, in order "
-           "(named barriers), so one warpgroup's epilogue runs beside the "
-           "next one's wgmmas">,
-    Option<"wgOrderRetire", "wg-order-retire", "bool", /*default=*/"false",
-           "with wg-order, pass the turn when the chain's last group "
-           "retires instead of when it is issued, so the chains also run "
-           "on the tensor cores one warpgroup at a time">,
-    Option<"retireLate", "retire-late", "bool", /*default=*/"false",
-           "retire a wgmma chain's last group at the first op that needs "
-           "it, not at its commit (global loads and scalar ops issue "
-           "before the wait)">,
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
-                           "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // CAKE_TRANSFORMS_PASSES_TD

@@ -7,7 +7,8 @@
 
 #include "cake/InitAll.h"
 #include "cake/Dialect/CakeDialect.h"
-#include "cake/Transforms/Passes.h"
+#include "cake/Passes.h"
+#include "cake/Pipeline/LowerPipeline.h"
 
 #include "mlir/Transforms/Passes.h"
 

@@ -10,8 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cake/Analysis/Handoffs.h"
+#include "cake/Analysis/KernelLayout.h"
+#include "cake/Passes.h"
 #include "cake/Target/TargetInfo.h"
-#include "cake/Transforms/Passes.h"
+#include "cake/Verify/Checks.h"
 #include "cake/Verify/Rules.h"
 
 #include "mlir/IR/Builders.h"
@@ -20,7 +23,7 @@
 namespace mlir {
 namespace cake {
 #define GEN_PASS_DEF_DERIVE
-#include "cake/Transforms/Passes.h.inc"
+#include "cake/Passes.h.inc"
 } // namespace cake
 } // namespace mlir
 
@@ -29,42 +32,6 @@ using namespace mlir::cake;
 
 namespace {
 
-int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-
-/// Alignment a ring's buffers need: a whole swizzle atom (8 rows of the
-/// swizzle span) for swizzled layouts, 128 B for TMA destinations otherwise.
-int64_t ringAlignment(RingType t) {
-  switch (t.getSwizzle()) {
-  case 128:
-    return 1024;
-  case 64:
-    return 512;
-  case 32:
-    return 256;
-  default:
-    return 128;
-  }
-}
-
-int64_t fragRegisters(FragType t, int64_t threads) {
-  int64_t bytes = t.getNumElements() * getElementBytes(t.getElementType());
-  return (bytes + 4 * threads - 1) / (4 * threads);
-}
-
-/// True if the role only moves data (no fragments, no math, no named
-/// barriers, which count whole warps): one elected
-/// thread then issues its copies and handoffs.
-bool isCopyOnlyRole(RoleOp role) {
-  bool math = false;
-  role.walk([&](Operation *op) {
-    if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp,
-            BarrierSyncOp>(op))
-      math = true;
-  });
-  return !math;
-}
-
 /// The kernel argument index a value comes from, or -1.
 int64_t argIndexOf(Value v, KernelOp kernel) {
   auto arg = dyn_cast<BlockArgument>(v);
@@ -72,40 +39,6 @@ int64_t argIndexOf(Value v, KernelOp kernel) {
     return -1;
   return arg.getArgNumber();
 }
-
-} // namespace
-
-RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
-  RoleWarps w;
-  for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
-    // wgmma and setmaxnreg need a warpgroup to start at a multiple of 4.
-    if (role.getWarpgroups())
-      w.totalWarps = alignTo(w.totalWarps, 4);
-    w.firstWarp.push_back(w.totalWarps);
-    w.totalWarps += role.getNumWarps();
-  }
-  return w;
-}
-
-SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
-  SharedMemoryLayout layout;
-  int64_t offset = 0;
-  for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
-    layout.offsets[pipe] = offset;
-    offset += 16 * pipe.getType().getStages();
-  }
-  for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
-    offset = alignTo(offset, ringAlignment(ring.getType()));
-    layout.offsets[ring] = offset;
-    offset += ring.getType().getRingBytes();
-  }
-  // The dynamic shared-memory base is only guaranteed 16-byte aligned; the
-  // kernel rounds it up to 1024, so it asks for that much more.
-  layout.totalBytes = alignTo(offset, 16) + 1024;
-  return layout;
-}
-
-namespace {
 
 struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
   void runOnOperation() override {
@@ -298,52 +231,3 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
 };
 
 } // namespace
-
-LoopFragmentRegisters mlir::cake::loopFragmentRegisters(scf::ForOp loop,
-                                                       int64_t threads) {
-  LoopFragmentRegisters r;
-  for (Value v : loop.getRegionIterArgs())
-    if (auto t = dyn_cast<FragType>(v.getType()))
-      r.carried += fragRegisters(t, threads);
-  loop.getBody()->walk([&](Operation *op) {
-    if (isa<MmaOp>(op))
-      return;
-    for (Value v : op->getResults())
-      if (auto t = dyn_cast<FragType>(v.getType()))
-        r.largest = std::max(r.largest, fragRegisters(t, threads));
-  });
-  return r;
-}
-
-int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
-  int64_t threads = role.getNumWarps() * 32;
-  int64_t need = 0;
-  role.walk([&](scf::ForOp loop) {
-    // An elementwise op's operand and result are live together.
-    LoopFragmentRegisters r = loopFragmentRegisters(loop, threads);
-    need = std::max(need, r.carried + 2 * r.largest);
-  });
-  // Addresses, indices, loop counters and the epilogue's temporaries.
-  return alignTo(std::max<int64_t>(need + 32, 32), 8);
-}
-
-std::pair<RoleOp, RoleOp> mlir::cake::pipeRoles(PipeOp pipe) {
-  RoleOp producer, consumer;
-  for (Operation *user : pipe->getUsers()) {
-    if (isa<PipeAcquireOp>(user))
-      producer = user->getParentOfType<RoleOp>();
-    if (isa<PipeWaitOp>(user))
-      consumer = user->getParentOfType<RoleOp>();
-  }
-  return {producer, consumer};
-}
-
-RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
-  auto [producer, consumer] = pipeRoles(pipe);
-  return producer && producer == consumer ? producer : RoleOp();
-}
-
-bool mlir::cake::isFilledByTma(PipeAcquireOp acquire) {
-  return llvm::any_of(acquire.getStage().getUsers(),
-                      [](Operation *u) { return isa<TmaLoadOp>(u); });
-}

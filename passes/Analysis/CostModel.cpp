@@ -13,319 +13,26 @@
 //===----------------------------------------------------------------------===//
 
 #include "cake/Analysis/CostModel.h"
+#include "cake/Analysis/Handoffs.h"
+#include "cake/Analysis/IndexExpr.h"
+#include "cake/Analysis/KernelLayout.h"
+#include "cake/Analysis/MmaChains.h"
 #include "cake/Target/TargetInfo.h"
-#include "cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cjson/cJSON.h>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <unordered_set>
 
 using namespace mlir;
 using namespace mlir::cake;
 
-#ifndef CAKE_CALIBRATION_DIR
-#define CAKE_CALIBRATION_DIR ""
-#endif
-
-//===----------------------------------------------------------------------===//
-// Calibration
-//===----------------------------------------------------------------------===//
-
 namespace {
-double number(const cJSON *obj, const char *key, double fallback = 0) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : fallback;
-}
-std::string string(const cJSON *obj, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-/// "128x64_sw128" -> rows 128, inner bytes 128 (calibration boxes are bf16),
-/// swizzle 128.
-bool parseBoxKey(llvm::StringRef key, int64_t &rows, int64_t &innerBytes,
-                 int64_t &swizzle) {
-  auto [shape, sw] = key.split("_sw");
-  auto [r, c] = shape.split('x');
-  int64_t cols;
-  if (r.getAsInteger(10, rows) || c.getAsInteger(10, cols) ||
-      sw.getAsInteger(10, swizzle))
-    return false;
-  innerBytes = cols * 2;
-  return true;
-}
-} // namespace
-
-bool mlir::cake::loadCalibration(llvm::StringRef path, Calibration &out,
-                                 std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = "cannot read calibration file '" + path.str() +
-            "': " + buffer.getError().message();
-    return false;
-  }
-  cJSON *doc = cJSON_ParseWithLength((*buffer)->getBufferStart(),
-                                     (*buffer)->getBufferSize());
-  if (!doc) {
-    error = "calibration file '" + path.str() + "' is not valid JSON";
-    return false;
-  }
-  out = Calibration();
-  out.path = path.str();
-  out.gpu = string(doc, "gpu");
-  out.target = string(doc, "target");
-  out.date = string(doc, "date");
-  out.calibrated = cJSON_IsTrue(cJSON_GetObjectItem(doc, "calibrated"));
-  out.smCount = (int64_t)number(doc, "sm_count");
-  out.l2Bytes = (int64_t)number(doc, "l2_bytes");
-  out.hbmGBps = number(doc, "hbm_gbps");
-  out.l2GBps = number(doc, "l2_gbps");
-  out.storeGBps = number(doc, "store_gbps");
-  out.launchNs = number(doc, "launch_ns");
-  out.pipeRoundTripNs = number(doc, "pipe_round_trip_ns");
-  out.mmaHandoffNs = number(doc, "mma_handoff_ns");
-  out.aluOpsPerNsPerSm = number(doc, "alu_ops_per_ns_per_sm");
-  out.argminOpsPerElement = number(doc, "argmin_ops_per_element", 3.0);
-  out.loadNs = number(doc, "load_ns");
-  out.smemGBpsPerSm = number(doc, "smem_gbps_per_sm");
-  const cJSON *entry;
-  cJSON_ArrayForEach(entry, cJSON_GetObjectItem(doc, "tma")) {
-    double rate = number(entry, "l2_gbps_per_sm");
-    int64_t rows, inner, sw;
-    if (rate > 0 && parseBoxKey(entry->string, rows, inner, sw))
-      out.tmaGBpsPerSm[entry->string] = rate;
-  }
-  const cJSON *dtype;
-  cJSON_ArrayForEach(dtype, cJSON_GetObjectItem(doc, "mma_tflops_per_sm")) {
-    auto &points = out.mmaTflopsPerSm[dtype->string];
-    const cJSON *point;
-    cJSON_ArrayForEach(point, dtype) {
-      int64_t n;
-      if (cJSON_IsNumber(point) &&
-          !llvm::StringRef(point->string).getAsInteger(10, n))
-        points.push_back({n, point->valuedouble});
-    }
-    llvm::sort(points);
-  }
-  cJSON_Delete(doc);
-  std::string missing;
-  auto need = [&](bool ok, const char *key) {
-    if (!ok)
-      missing += std::string(missing.empty() ? "" : ", ") + key;
-  };
-  need(out.smCount > 0, "sm_count");
-  need(out.hbmGBps > 0, "hbm_gbps");
-  need(out.storeGBps > 0, "store_gbps");
-  need(out.pipeRoundTripNs > 0, "pipe_round_trip_ns");
-  need(out.aluOpsPerNsPerSm > 0, "alu_ops_per_ns_per_sm");
-  need(out.smemGBpsPerSm > 0, "smem_gbps_per_sm");
-  need(!out.tmaGBpsPerSm.empty(), "tma");
-  need(!out.mmaTflopsPerSm.empty(), "mma_tflops_per_sm");
-  if (!missing.empty()) {
-    error = "calibration file '" + path.str() + "' lacks " + missing;
-    return false;
-  }
-  return true;
-}
-
-double Calibration::tmaRate(int64_t rows, int64_t innerBytes,
-                            int64_t swizzle) const {
-  double best = 0, bestScore = 1e30;
-  for (const auto &e : tmaGBpsPerSm) {
-    int64_t r, inner, sw;
-    if (!parseBoxKey(e.getKey(), r, inner, sw))
-      continue;
-    // Same inner bytes first, then the nearest row count (log scale).
-    double score = std::fabs(std::log2(double(r) / double(std::max<int64_t>(
-                                                       rows, 1)))) +
-                   (inner == innerBytes ? 0 : 100) + (sw == swizzle ? 0 : 1);
-    if (score < bestScore) {
-      bestScore = score;
-      best = e.getValue();
-    }
-  }
-  return best;
-}
-
-double Calibration::mmaRate(llvm::StringRef dtype, int64_t n,
-                            int64_t elementBits, bool &extrapolated) const {
-  extrapolated = false;
-  auto it = mmaTflopsPerSm.find(dtype);
-  double scale = 1;
-  if (it == mmaTflopsPerSm.end()) {
-    // A type not measured: the nearest 16-bit rate, scaled by how many
-    // operand elements one instruction's K bytes hold.
-    extrapolated = true;
-    it = mmaTflopsPerSm.find("bf16");
-    if (it == mmaTflopsPerSm.end())
-      it = mmaTflopsPerSm.begin();
-    scale = 16.0 / double(std::max<int64_t>(elementBits, 1));
-  }
-  const auto &pts = it->getValue();
-  if (pts.empty())
-    return 0;
-  if (n <= pts.front().first)
-    return pts.front().second * scale;
-  for (size_t i = 1; i < pts.size(); ++i)
-    if (n <= pts[i].first) {
-      double t = double(n - pts[i - 1].first) /
-                 double(pts[i].first - pts[i - 1].first);
-      return (pts[i - 1].second * (1 - t) + pts[i].second * t) * scale;
-    }
-  return pts.back().second * scale;
-}
-
-std::string mlir::cake::defaultCalibrationPath(llvm::StringRef target,
-                                               llvm::StringRef gpu) {
-  std::string name = gpu.str();
-  if (name.empty()) {
-    if (target == "sm_90a")
-      name = "h200";
-    else if (target == "sm_100a")
-      name = "b200";
-    else
-      return "";
-  }
-  const char *dirs[] = {std::getenv("CAKE_CALIBRATION_DIR"),
-                        CAKE_CALIBRATION_DIR};
-  for (const char *dir : dirs) {
-    if (!dir || !*dir)
-      continue;
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, name + ".json");
-    if (llvm::sys::fs::exists(p))
-      return std::string(p);
-  }
-  return "";
-}
-
-bool mlir::cake::parseProblemShapes(llvm::StringRef text,
-                                    std::vector<std::vector<int64_t>> &shapes,
-                                    std::string &error) {
-  shapes.clear();
-  if (text.trim().empty())
-    return true;
-  llvm::SmallVector<llvm::StringRef> args;
-  text.split(args, ',');
-  for (llvm::StringRef a : args) {
-    a = a.trim();
-    std::vector<int64_t> shape;
-    if (!a.empty()) {
-      llvm::SmallVector<llvm::StringRef> dims;
-      a.split(dims, 'x');
-      for (llvm::StringRef d : dims) {
-        int64_t v;
-        if (d.trim().getAsInteger(10, v) || v < 0) {
-          error = "expected a shape like 8192x8192, got '" + a.str() + "'";
-          return false;
-        }
-        shape.push_back(v);
-      }
-    }
-    shapes.push_back(std::move(shape));
-  }
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
-// Interpretation of a kernel on one problem
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Index values known from the problem: cake.dim of an argument, constants
-/// and integer arithmetic on them. Tile coordinates stay unknown.
-struct IndexEvaluator {
-  IndexEvaluator(KernelOp kernel,
-                 const std::vector<std::vector<int64_t>> &shapes)
-      : kernel(kernel), shapes(shapes) {}
-  KernelOp kernel;
-  const std::vector<std::vector<int64_t>> &shapes;
-  llvm::DenseMap<Value, std::optional<int64_t>> memo;
-
-  std::optional<int64_t> eval(Value v) {
-    auto it = memo.find(v);
-    if (it != memo.end())
-      return it->second;
-    std::optional<int64_t> r = compute(v);
-    memo[v] = r;
-    return r;
-  }
-
-  std::optional<int64_t> compute(Value v) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return std::nullopt;
-    if (auto dim = dyn_cast<DimOp>(def)) {
-      auto arg = dyn_cast<BlockArgument>(dim.getTensor());
-      if (!arg || arg.getArgNumber() >= shapes.size())
-        return std::nullopt;
-      const auto &s = shapes[arg.getArgNumber()];
-      if (dim.getDim() >= s.size())
-        return std::nullopt;
-      return s[dim.getDim()];
-    }
-    if (auto c = dyn_cast<arith::ConstantOp>(def))
-      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-        return i.getInt();
-    auto binary = [&](auto fn) -> std::optional<int64_t> {
-      auto a = eval(def->getOperand(0)), b = eval(def->getOperand(1));
-      if (!a || !b)
-        return std::nullopt;
-      return fn(*a, *b);
-    };
-    if (isa<arith::AddIOp>(def))
-      return binary([](int64_t a, int64_t b) { return a + b; });
-    if (isa<arith::SubIOp>(def))
-      return binary([](int64_t a, int64_t b) { return a - b; });
-    if (isa<arith::MulIOp>(def))
-      return binary([](int64_t a, int64_t b) { return a * b; });
-    if (isa<arith::DivUIOp, arith::DivSIOp>(def))
-      return binary([](int64_t a, int64_t b) { return b ? a / b : 0; });
-    if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
-      return binary([](int64_t a, int64_t b) { return b ? (a + b - 1) / b : 0; });
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def))
-      return binary([](int64_t a, int64_t b) { return b ? a % b : 0; });
-    if (isa<arith::MinUIOp, arith::MinSIOp>(def))
-      return binary([](int64_t a, int64_t b) { return std::min(a, b); });
-    if (isa<arith::MaxUIOp, arith::MaxSIOp>(def))
-      return binary([](int64_t a, int64_t b) { return std::max(a, b); });
-    if (auto cast = dyn_cast<arith::IndexCastOp>(def))
-      return eval(cast.getIn());
-    return std::nullopt;
-  }
-};
-
-/// Which tile coordinates (bits) a value depends on.
-unsigned tileDependence(Value v, TilesOp tiles,
-                        llvm::DenseMap<Value, unsigned> &memo) {
-  auto it = memo.find(v);
-  if (it != memo.end())
-    return it->second;
-  unsigned mask = 0;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (tiles && arg.getOwner() == &tiles.getBody().front())
-      mask = 1u << arg.getArgNumber();
-  } else if (Operation *def = v.getDefiningOp()) {
-    memo[v] = 0; // cycles cannot occur in SSA, but keep recursion finite
-    for (Value operand : def->getOperands())
-      mask |= tileDependence(operand, tiles, memo);
-  }
-  memo[v] = mask;
-  return mask;
-}
 
 /// A TMA load as the raster simulation needs it.
 struct LoadSite {
@@ -343,12 +50,14 @@ class Interpreter {
 public:
   Interpreter(KernelOp kernel, const std::vector<std::vector<int64_t>> &shapes,
               const Calibration &cal, CostReport &report)
-      : kernel(kernel), eval(kernel, shapes), cal(cal), report(report) {}
+      : kernel(kernel), shapes(shapes), eval(shapes), cal(cal),
+        report(report) {}
 
   LogicalResult run();
 
 private:
   KernelOp kernel;
+  const std::vector<std::vector<int64_t>> &shapes;
   IndexEvaluator eval;
   const Calibration &cal;
   CostReport &report;
@@ -598,7 +307,9 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       if (auto arg = dyn_cast<BlockArgument>(copy.getSrc()))
         site.argIndex = arg.getArgNumber();
       for (Value c : copy.getCoords())
-        site.tileMask |= tileDependence(c, currentTiles, depMemo);
+        site.tileMask |= tileCoordinateMask(
+            c, currentTiles ? &currentTiles.getBody().front() : nullptr,
+            depMemo);
       site.bytesPerTile = double(ring.getTileBytes()) * mult;
       loads.push_back(site);
     }
@@ -719,16 +430,16 @@ LogicalResult Interpreter::run() {
 
   // Problem shapes: one per tensor argument; static dimensions must match.
   auto argTypes = kernel.getArgumentTypes();
-  if (eval.shapes.size() != argTypes.size())
+  if (shapes.size() != argTypes.size())
     return kernel.emitError("cake-cost: the kernel has ")
-           << argTypes.size() << " arguments but " << eval.shapes.size()
+           << argTypes.size() << " arguments but " << shapes.size()
            << " shapes were given (shapes=\"8192x8192,...\", one per "
               "argument in order)";
   for (auto [i, t] : llvm::enumerate(argTypes)) {
     auto g = dyn_cast<GlobalType>(t);
     if (!g)
       continue;
-    const auto &s = eval.shapes[i];
+    const auto &s = shapes[i];
     if (s.size() != size_t(g.getRank()))
       return kernel.emitError("cake-cost: argument #")
              << i << " has rank " << g.getRank() << " but its shape has "
@@ -985,192 +696,3 @@ mlir::cake::estimateCost(KernelOp kernel,
   return interp.run();
 }
 
-//===----------------------------------------------------------------------===//
-// Reports
-//===----------------------------------------------------------------------===//
-
-namespace {
-std::string shapeString(const std::vector<int64_t> &s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i)
-    out += (i ? "x" : "") + std::to_string(s[i]);
-  return out;
-}
-
-/// 1.234 ms / 56.7 us / 890 ns.
-std::string timeString(double ns) {
-  char buf[32];
-  if (ns >= 1e6)
-    snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
-  else if (ns >= 1e3)
-    snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-  else
-    snprintf(buf, sizeof buf, "%.0f ns", ns);
-  return buf;
-}
-
-std::string bytesString(double b) {
-  char buf[32];
-  if (b >= 1e9)
-    snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (b >= 1e6)
-    snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
-  else
-    snprintf(buf, sizeof buf, "%.1f KB", b / 1e3);
-  return buf;
-}
-} // namespace
-
-void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
-  const Calibration &c = r.calibration;
-  os << "cake-cost: @" << r.kernel << " on " << c.gpu << " (" << r.target
-     << ", " << (c.calibrated ? "calibrated " + c.date : "uncalibrated")
-     << ")\n";
-  os << "  problem: ";
-  for (size_t i = 0; i < r.shapes.size(); ++i)
-    os << (i ? ", " : "") << "#" << i << " " << shapeString(r.shapes[i]);
-  os << "\n";
-  os << "  predicted: " << timeString(r.predictedNs);
-  if (r.flops > 0 && r.predictedNs > 0)
-    os << llvm::format(" (%.1f TFLOP/s)", r.flops / r.predictedNs / 1e3);
-  os << "\n";
-  os << "  bottleneck: " << r.bottleneck
-     << llvm::format(" (%.0f%% of the time)", 100 * r.bottleneckShare) << "\n";
-  os << "  resources (busy time on the critical CTA, share of the time):\n";
-  for (const CostResource &res : r.resources)
-    os << llvm::format("    %-17s %11s %6.1f%%  ", res.name.c_str(),
-                       timeString(res.ns).c_str(), 100 * res.share)
-       << res.detail << "\n";
-  double eff = r.ctas > 0 && r.tilesPerCta > 0
-                   ? double(r.tiles) /
-                         double(std::min<int64_t>(r.ctas, c.smCount *
-                                                              r.ctasPerSm) *
-                                r.tilesPerCta)
-                   : 0;
-  os << "  schedule: " << r.tiles << " tiles, " << r.ctas << " CTAs ("
-     << r.ctasPerSm << " per SM), " << r.tilesPerCta
-     << " tiles on the busiest CTA slot, "
-     << llvm::format("wave efficiency %.1f%%", 100 * eff) << ", "
-     << timeString(r.tileNs) << " per tile\n";
-  os << "  memory: HBM " << bytesString(r.hbmBytes) << ", TMA "
-     << bytesString(r.tmaBytes);
-  if (r.tmaBytes > 0)
-    os << llvm::format(" (L2 hit %.1f%%)",
-                       100 * std::max(0.0, 1 - (r.hbmBytes - r.storeBytes) /
-                                                   r.tmaBytes));
-  os << ", stores " << bytesString(r.storeBytes) << ", shared-memory reads "
-     << bytesString(r.smemReadBytes) << "\n";
-  for (const RoleCost &role : r.roles) {
-    os << "  role \"" << role.name << "\" (" << role.warps
-       << " warps), per tile:";
-    if (role.copyNs > 0)
-      os << " copy " << timeString(role.copyNs) << " ("
-         << bytesString(role.copyBytes) << ")";
-    if (role.mmaNs > 0)
-      os << " mma " << timeString(role.mmaNs);
-    if (role.aluNs > 0)
-      os << " alu " << timeString(role.aluNs);
-    if (role.storeNs > 0)
-      os << " store " << timeString(role.storeNs);
-    if (role.syncNs > 0)
-      os << " handoff " << timeString(role.syncNs);
-    if (role.copyNs <= 0 && role.mmaNs <= 0 && role.aluNs <= 0 &&
-        role.storeNs <= 0 && role.syncNs <= 0)
-      os << " idle";
-    os << "\n";
-  }
-  for (const PipeCost &p : r.pipes)
-    os << "  " << p.name << ": " << p.stages << " stages ("
-       << p.stagesInFlight << " filled ahead), "
-       << llvm::format("%.0f", p.stepsPerTile) << " steps per tile of "
-       << bytesString(p.stageBytes) << ", round trip "
-       << timeString(p.roundTripNs) << " per step, bound "
-       << timeString(p.boundNs) << " per tile\n";
-  for (const std::string &note : r.notes)
-    os << "  note: " << note << "\n";
-}
-
-std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
-  cJSON *root = cJSON_CreateArray();
-  for (const CostReport &r : reports) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "kernel", r.kernel.c_str());
-    cJSON_AddStringToObject(o, "target", r.target.c_str());
-    cJSON *cal = cJSON_AddObjectToObject(o, "calibration");
-    cJSON_AddStringToObject(cal, "gpu", r.calibration.gpu.c_str());
-    cJSON_AddStringToObject(cal, "file", r.calibration.path.c_str());
-    cJSON_AddBoolToObject(cal, "calibrated", r.calibration.calibrated);
-    cJSON_AddStringToObject(cal, "date", r.calibration.date.c_str());
-    cJSON *shapes = cJSON_AddArrayToObject(o, "shapes");
-    for (const auto &s : r.shapes) {
-      cJSON *dims = cJSON_CreateArray();
-      for (int64_t d : s)
-        cJSON_AddItemToArray(dims, cJSON_CreateNumber(double(d)));
-      cJSON_AddItemToArray(shapes, dims);
-    }
-    cJSON_AddNumberToObject(o, "predicted_ns", r.predictedNs);
-    if (r.flops > 0 && r.predictedNs > 0)
-      cJSON_AddNumberToObject(o, "predicted_tflops",
-                              r.flops / r.predictedNs / 1e3);
-    cJSON *b = cJSON_AddObjectToObject(o, "bottleneck");
-    cJSON_AddStringToObject(b, "resource", r.bottleneck.c_str());
-    cJSON_AddNumberToObject(b, "share", r.bottleneckShare);
-    cJSON *res = cJSON_AddArrayToObject(o, "resources");
-    for (const CostResource &x : r.resources) {
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddStringToObject(e, "name", x.name.c_str());
-      cJSON_AddNumberToObject(e, "ns", x.ns);
-      cJSON_AddNumberToObject(e, "share", x.share);
-      cJSON_AddStringToObject(e, "detail", x.detail.c_str());
-      cJSON_AddItemToArray(res, e);
-    }
-    cJSON *s = cJSON_AddObjectToObject(o, "schedule");
-    cJSON_AddNumberToObject(s, "tiles", double(r.tiles));
-    cJSON_AddNumberToObject(s, "ctas", double(r.ctas));
-    cJSON_AddNumberToObject(s, "ctas_per_sm", double(r.ctasPerSm));
-    cJSON_AddNumberToObject(s, "tiles_per_cta", double(r.tilesPerCta));
-    cJSON_AddNumberToObject(s, "tile_ns", r.tileNs);
-    cJSON *w = cJSON_AddObjectToObject(o, "work");
-    cJSON_AddNumberToObject(w, "flops", r.flops);
-    cJSON_AddNumberToObject(w, "alu_ops", r.aluOps);
-    cJSON_AddNumberToObject(w, "tma_bytes", r.tmaBytes);
-    cJSON_AddNumberToObject(w, "hbm_bytes", r.hbmBytes);
-    cJSON_AddNumberToObject(w, "store_bytes", r.storeBytes);
-    cJSON_AddNumberToObject(w, "smem_read_bytes", r.smemReadBytes);
-    cJSON *roles = cJSON_AddArrayToObject(o, "roles");
-    for (const RoleCost &x : r.roles) {
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddStringToObject(e, "name", x.name.c_str());
-      cJSON_AddNumberToObject(e, "warps", double(x.warps));
-      cJSON *t = cJSON_AddObjectToObject(e, "per_tile_ns");
-      cJSON_AddNumberToObject(t, "mma", x.mmaNs);
-      cJSON_AddNumberToObject(t, "shared_memory", x.smemNs);
-      cJSON_AddNumberToObject(t, "alu", x.aluNs);
-      cJSON_AddNumberToObject(t, "store", x.storeNs);
-      cJSON_AddNumberToObject(t, "handoff", x.syncNs);
-      cJSON_AddNumberToObject(t, "copy", x.copyNs);
-      cJSON_AddItemToArray(roles, e);
-    }
-    cJSON *pipes = cJSON_AddArrayToObject(o, "pipes");
-    for (const PipeCost &x : r.pipes) {
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddStringToObject(e, "pipe", x.name.c_str());
-      cJSON_AddNumberToObject(e, "stages", double(x.stages));
-      cJSON_AddNumberToObject(e, "stages_ahead", double(x.stagesInFlight));
-      cJSON_AddNumberToObject(e, "steps_per_tile", x.stepsPerTile);
-      cJSON_AddNumberToObject(e, "stage_bytes", x.stageBytes);
-      cJSON_AddNumberToObject(e, "round_trip_ns", x.roundTripNs);
-      cJSON_AddNumberToObject(e, "bound_per_tile_ns", x.boundNs);
-      cJSON_AddItemToArray(pipes, e);
-    }
-    cJSON *notes = cJSON_AddArrayToObject(o, "notes");
-    for (const std::string &n : r.notes)
-      cJSON_AddItemToArray(notes, cJSON_CreateString(n.c_str()));
-    cJSON_AddItemToArray(root, o);
-  }
-  char *text = cJSON_Print(root);
-  std::string out = text ? text : "[]";
-  cJSON_free(text);
-  cJSON_Delete(root);
-  return out + "\n";
-}

@@ -1,4 +1,4 @@
-//===- Cost.cpp - The cake-cost pass ---------------------------------------===//
+//===- CostPass.cpp - The cake-cost pass ----------------------------------===//
 //
 // Runs the cost model (cake/Analysis/CostModel.h) on every kernel of the
 // module and prints the reports; `json=` (or the tool option
@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cake/Analysis/CostModel.h"
-#include "cake/Transforms/Passes.h"
+#include "cake/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,7 +16,7 @@
 namespace mlir {
 namespace cake {
 #define GEN_PASS_DEF_COST
-#include "cake/Transforms/Passes.h.inc"
+#include "cake/Passes.h.inc"
 } // namespace cake
 } // namespace mlir
 

@@ -1,0 +1,35 @@
+//===- Handoffs.h - Who produces and consumes each pipe ---------*- C++ -*-===//
+//
+// The sides of a pipe's hand-offs and how a stage is filled, read by the
+// rules (sync.pipe-roles, sync.trip-count-mismatch), by cake-derive (the
+// barriers' arrival counts), by the tactics and by the lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_ANALYSIS_HANDOFFS_H
+#define CAKE_ANALYSIS_HANDOFFS_H
+
+#include "cake/Dialect/CakeDialect.h"
+
+#include <utility>
+
+namespace mlir {
+namespace cake {
+
+/// The role that acquires stages of `pipe` and the role that waits on them
+/// (null where none does).
+std::pair<RoleOp, RoleOp> pipeRoles(PipeOp pipe);
+
+/// The role that both acquires and waits on `pipe` (a kernel that is not
+/// warp specialized), or null when producer and consumer differ.
+RoleOp selfFillingRole(PipeOp pipe);
+
+/// Whether the stage an acquire took is filled by TMA copies (their bytes
+/// complete its full barrier) rather than by stores (whose producer warps
+/// arrive on it).
+bool isFilledByTma(PipeAcquireOp acquire);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_ANALYSIS_HANDOFFS_H

@@ -1,0 +1,58 @@
+//===- IndexExpr.h - What an index value is computed from -------*- C++ -*-===//
+//
+// Index values (loop bounds, tile extents, coordinates) read three ways:
+// symbolically, as a key equal in every role for equal values (the sync
+// rules compare trip counts across roles with it); numerically, from the
+// problem's shapes (the cost model's trip counts); and by the tile
+// coordinates they depend on (the raster simulation, cake-set-tile).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_ANALYSIS_INDEXEXPR_H
+#define CAKE_ANALYSIS_INDEXEXPR_H
+
+#include "cake/Dialect/CakeDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace cake {
+
+/// A canonical key for `v`: equal keys mean equal values in every role of
+/// `kernel`. Keys exist for constants, kernel arguments, tile coordinates,
+/// cake.dim of keyed tensors, scalar loads from tensors the kernel never
+/// writes at keyed coordinates, and integer arithmetic of keys; otherwise
+/// none (the value may differ between roles).
+std::optional<std::string> indexKey(Value v, KernelOp kernel);
+
+/// Index values known from a problem (one shape per kernel argument):
+/// cake.dim of an argument, constants and integer arithmetic on them. Tile
+/// coordinates and loaded values stay unknown.
+class IndexEvaluator {
+public:
+  explicit IndexEvaluator(const std::vector<std::vector<int64_t>> &shapes)
+      : shapes(shapes) {}
+
+  /// The value of `v`, or none if it is not known from the shapes.
+  std::optional<int64_t> eval(Value v);
+
+private:
+  std::optional<int64_t> compute(Value v);
+
+  const std::vector<std::vector<int64_t>> &shapes;
+  llvm::DenseMap<Value, std::optional<int64_t>> memo;
+};
+
+/// The tile coordinates `v` is computed from, as a bit mask over the block
+/// arguments of `tilesBody` (a cake.tiles body; null: none). `memo` caches
+/// the masks of values already visited.
+unsigned tileCoordinateMask(Value v, Block *tilesBody,
+                            llvm::DenseMap<Value, unsigned> &memo);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_ANALYSIS_INDEXEXPR_H

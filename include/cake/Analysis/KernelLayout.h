@@ -1,0 +1,66 @@
+//===- KernelLayout.h - Where a kernel's roles and buffers go ---*- C++ -*-===//
+//
+// The layout facts that cake-derive attaches, cake-verify checks and the
+// cost model reads, computed in one place: the warps each role occupies,
+// the registers its fragments need, and the shared-memory offsets of the
+// barriers and rings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_ANALYSIS_KERNELLAYOUT_H
+#define CAKE_ANALYSIS_KERNELLAYOUT_H
+
+#include "cake/Dialect/CakeDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace cake {
+
+/// Where cake-derive places each role's warps: warpgroup roles start at a
+/// multiple of 4 (the warps skipped are idle padding).
+struct RoleWarps {
+  llvm::SmallVector<int64_t> firstWarp; ///< per role, in order
+  int64_t totalWarps = 0;               ///< warps launched, padding included
+};
+RoleWarps computeRoleWarps(KernelOp kernel);
+
+/// True if the role only moves data (no fragments, no math, no named
+/// barriers, which count whole warps): one elected thread then issues its
+/// copies and hand-offs.
+bool isCopyOnlyRole(RoleOp role);
+
+/// Alignment a ring's buffers need: a whole swizzle atom (8 rows of the
+/// swizzle span) for swizzled layouts, 128 B for TMA destinations otherwise.
+int64_t ringAlignment(RingType type);
+
+/// Where cake-derive places barriers and rings in shared memory.
+struct SharedMemoryLayout {
+  llvm::DenseMap<Operation *, int64_t> offsets; ///< pipes' barriers, rings
+  int64_t totalBytes = 0; ///< dynamic shared memory to request
+};
+SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
+
+/// Registers per thread that a fragment of `type` takes in a role of
+/// `threads` threads.
+int64_t fragmentRegisters(FragType type, int64_t threads);
+
+/// Registers per thread that the fragments of a loop need in a role of
+/// `threads` threads: those carried across it and the largest one its body
+/// defines (an mma accumulates in place and is not counted twice).
+struct LoopFragmentRegisters {
+  int64_t carried = 0;
+  int64_t largest = 0;
+};
+LoopFragmentRegisters loopFragmentRegisters(scf::ForOp loop, int64_t threads);
+
+/// Registers per thread a role without regs() is expected to use: the
+/// most any of its loops needs for fragments, plus addresses and indices.
+/// An estimate (ptxas decides), used for occupancy where nothing caps it.
+int64_t estimateRoleRegisters(RoleOp role);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_ANALYSIS_KERNELLAYOUT_H

@@ -1,0 +1,43 @@
+//===- Decisions.h - Lowering decisions recorded on a kernel ----*- C++ -*-===//
+//
+// The kernel attributes by which tactics record a lowering decision in the
+// IR. convert-cake-to-nvvm reads each (it takes precedence over the pass's
+// option of the same name), cake-verify checks the ones that need a rule,
+// and the cost model mirrors the ones it can see.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_TRANSFORMS_DECISIONS_H
+#define CAKE_TRANSFORMS_DECISIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+namespace cake {
+
+/// The kernel attribute (a bool) by which cake-set-mma-chain records
+/// whether the lowering keeps straight-line wgmma chains in flight; it
+/// takes precedence over convert-cake-to-nvvm's `mma-chain` option.
+inline constexpr llvm::StringLiteral kMmaChainAttrName = "cake.mma_chain";
+
+/// The kernel attribute (a bool) by which cake-set-wg-order records whether
+/// a multi-warpgroup role issues its wgmma chains in turn; it takes
+/// precedence over convert-cake-to-nvvm's `wg-order` option.
+inline constexpr llvm::StringLiteral kWgOrderAttrName = "cake.wg_order";
+
+/// The kernel attribute (a bool) by which cake-set-wg-order records whether
+/// a turn passes when the chain's last group retires (true) or when it is
+/// issued; it takes precedence over convert-cake-to-nvvm's
+/// `wg-order-retire` option.
+inline constexpr llvm::StringLiteral kWgOrderRetireAttrName =
+    "cake.wg_order_retire";
+
+/// The kernel attribute (a bool) by which cake-set-retire-late records
+/// whether a wgmma chain's last group retires at the first op that needs
+/// it; it takes precedence over convert-cake-to-nvvm's `retire-late`.
+inline constexpr llvm::StringLiteral kRetireLateAttrName = "cake.retire_late";
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_TRANSFORMS_DECISIONS_H

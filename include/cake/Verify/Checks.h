@@ -1,0 +1,30 @@
+//===- Checks.h - Rule checks other layers run ------------------*- C++ -*-===//
+//
+// The rules cake-verify runs that other layers also need: cake-derive
+// checks the wgmma operands it derives descriptors for, and the lowering
+// checks the warpgroup turns it emits under wg-order. Both report with the
+// rule's id like every rule (cake/Verify/Rules.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_VERIFY_CHECKS_H
+#define CAKE_VERIFY_CHECKS_H
+
+#include "cake/Dialect/CakeDialect.h"
+
+namespace mlir {
+namespace cake {
+
+/// Checks that a wgmma's operands can be described by shared-memory
+/// descriptors ([hw.mma-smem-descriptor]).
+LogicalResult verifyWgmmaOperands(MmaOp op);
+
+/// Checks that issuing `role`'s chains in turn cannot deadlock
+/// ([sync.warpgroup-turn]): a wait inside a turn must not need the other
+/// warpgroups to release a stage they release only in their own turns.
+LogicalResult verifyWarpgroupTurns(RoleOp role);
+
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_VERIFY_CHECKS_H

@@ -1,0 +1,33 @@
+//===- Handoffs.cpp - Who produces and consumes each pipe -----------------===//
+//
+// The sides of a pipe's hand-offs (cake/Analysis/Handoffs.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Analysis/Handoffs.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+std::pair<RoleOp, RoleOp> mlir::cake::pipeRoles(PipeOp pipe) {
+  RoleOp producer, consumer;
+  for (Operation *user : pipe->getUsers()) {
+    if (isa<PipeAcquireOp>(user))
+      producer = user->getParentOfType<RoleOp>();
+    if (isa<PipeWaitOp>(user))
+      consumer = user->getParentOfType<RoleOp>();
+  }
+  return {producer, consumer};
+}
+
+RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
+  auto [producer, consumer] = pipeRoles(pipe);
+  return producer && producer == consumer ? producer : RoleOp();
+}
+
+bool mlir::cake::isFilledByTma(PipeAcquireOp acquire) {
+  return llvm::any_of(acquire.getStage().getUsers(),
+                      [](Operation *u) { return isa<TmaLoadOp>(u); });
+}

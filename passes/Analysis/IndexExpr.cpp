@@ -1,0 +1,139 @@
+//===- IndexExpr.cpp - What an index value is computed from ---------------===//
+//
+// The three readings of an index value (cake/Analysis/IndexExpr.h): a key
+// equal across roles, a number from the problem's shapes, the tile
+// coordinates it depends on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Analysis/IndexExpr.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::cake;
+
+std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() == &kernel.getBody().front())
+      return "arg" + std::to_string(arg.getArgNumber());
+    if (isa<TilesOp>(arg.getOwner()->getParentOp()))
+      return "tile" + std::to_string(arg.getArgNumber());
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return "c" + std::to_string(i.getInt());
+  if (auto d = dyn_cast<DimOp>(def)) {
+    auto t = indexKey(d.getTensor(), kernel);
+    if (!t)
+      return std::nullopt;
+    return "dim(" + *t + "," + std::to_string(d.getDim()) + ")";
+  }
+  if (auto ld = dyn_cast<ScalarLoadOp>(def)) {
+    // Equal in every role only if nothing in the kernel writes the tensor.
+    Value src = ld.getSrc();
+    bool written = false;
+    kernel.walk([&](Operation *op) {
+      if (auto s = dyn_cast<StoreOp>(op))
+        written |= s.getDst() == src;
+      else if (auto t = dyn_cast<TmaStoreOp>(op))
+        written |= t.getDst() == src;
+    });
+    auto t = indexKey(src, kernel);
+    if (written || !t)
+      return std::nullopt;
+    std::string key = "ld(" + *t;
+    for (Value c : ld.getCoords()) {
+      auto k = indexKey(c, kernel);
+      if (!k)
+        return std::nullopt;
+      key += "," + *k;
+    }
+    return key + ")";
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+          arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(def)) {
+    auto l = indexKey(def->getOperand(0), kernel);
+    auto r = indexKey(def->getOperand(1), kernel);
+    if (!l || !r)
+      return std::nullopt;
+    return def->getName().stripDialect().str() + "(" + *l + "," + *r + ")";
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> IndexEvaluator::eval(Value v) {
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  std::optional<int64_t> r = compute(v);
+  memo[v] = r;
+  return r;
+}
+
+std::optional<int64_t> IndexEvaluator::compute(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto dim = dyn_cast<DimOp>(def)) {
+    auto arg = dyn_cast<BlockArgument>(dim.getTensor());
+    if (!arg || arg.getArgNumber() >= shapes.size())
+      return std::nullopt;
+    const auto &s = shapes[arg.getArgNumber()];
+    if (dim.getDim() >= s.size())
+      return std::nullopt;
+    return s[dim.getDim()];
+  }
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+  auto binary = [&](auto fn) -> std::optional<int64_t> {
+    auto a = eval(def->getOperand(0)), b = eval(def->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  if (isa<arith::AddIOp>(def))
+    return binary([](int64_t a, int64_t b) { return a + b; });
+  if (isa<arith::SubIOp>(def))
+    return binary([](int64_t a, int64_t b) { return a - b; });
+  if (isa<arith::MulIOp>(def))
+    return binary([](int64_t a, int64_t b) { return a * b; });
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def))
+    return binary([](int64_t a, int64_t b) { return b ? a / b : 0; });
+  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
+    return binary([](int64_t a, int64_t b) { return b ? (a + b - 1) / b : 0; });
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def))
+    return binary([](int64_t a, int64_t b) { return b ? a % b : 0; });
+  if (isa<arith::MinUIOp, arith::MinSIOp>(def))
+    return binary([](int64_t a, int64_t b) { return std::min(a, b); });
+  if (isa<arith::MaxUIOp, arith::MaxSIOp>(def))
+    return binary([](int64_t a, int64_t b) { return std::max(a, b); });
+  if (auto cast = dyn_cast<arith::IndexCastOp>(def))
+    return eval(cast.getIn());
+  return std::nullopt;
+}
+
+unsigned mlir::cake::tileCoordinateMask(Value v, Block *tilesBody,
+                                        llvm::DenseMap<Value, unsigned> &memo) {
+  auto it = memo.find(v);
+  if (it != memo.end())
+    return it->second;
+  unsigned mask = 0;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (tilesBody && arg.getOwner() == tilesBody)
+      mask = 1u << arg.getArgNumber();
+  } else if (Operation *def = v.getDefiningOp()) {
+    memo[v] = 0; // cycles cannot occur in SSA, but keep recursion finite
+    for (Value operand : def->getOperands())
+      mask |= tileCoordinateMask(operand, tilesBody, memo);
+  }
+  memo[v] = mask;
+  return mask;
+}

@@ -1,0 +1,102 @@
+//===- KernelLayout.cpp - Where a kernel's roles and buffers go -----------===//
+//
+// Role warps, fragment registers and the shared-memory layout
+// (cake/Analysis/KernelLayout.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Analysis/KernelLayout.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::cake;
+
+static int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+int64_t mlir::cake::ringAlignment(RingType t) {
+  switch (t.getSwizzle()) {
+  case 128:
+    return 1024;
+  case 64:
+    return 512;
+  case 32:
+    return 256;
+  default:
+    return 128;
+  }
+}
+
+int64_t mlir::cake::fragmentRegisters(FragType t, int64_t threads) {
+  int64_t bytes = t.getNumElements() * getElementBytes(t.getElementType());
+  return (bytes + 4 * threads - 1) / (4 * threads);
+}
+
+bool mlir::cake::isCopyOnlyRole(RoleOp role) {
+  bool math = false;
+  role.walk([&](Operation *op) {
+    if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
+            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp,
+            BarrierSyncOp>(op))
+      math = true;
+  });
+  return !math;
+}
+
+RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
+  RoleWarps w;
+  for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
+    // wgmma and setmaxnreg need a warpgroup to start at a multiple of 4.
+    if (role.getWarpgroups())
+      w.totalWarps = alignTo(w.totalWarps, 4);
+    w.firstWarp.push_back(w.totalWarps);
+    w.totalWarps += role.getNumWarps();
+  }
+  return w;
+}
+
+SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
+  SharedMemoryLayout layout;
+  int64_t offset = 0;
+  for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
+    layout.offsets[pipe] = offset;
+    offset += 16 * pipe.getType().getStages();
+  }
+  for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
+    offset = alignTo(offset, ringAlignment(ring.getType()));
+    layout.offsets[ring] = offset;
+    offset += ring.getType().getRingBytes();
+  }
+  // The dynamic shared-memory base is only guaranteed 16-byte aligned; the
+  // kernel rounds it up to 1024, so it asks for that much more.
+  layout.totalBytes = alignTo(offset, 16) + 1024;
+  return layout;
+}
+
+LoopFragmentRegisters mlir::cake::loopFragmentRegisters(scf::ForOp loop,
+                                                       int64_t threads) {
+  LoopFragmentRegisters r;
+  for (Value v : loop.getRegionIterArgs())
+    if (auto t = dyn_cast<FragType>(v.getType()))
+      r.carried += fragmentRegisters(t, threads);
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<MmaOp>(op))
+      return;
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<FragType>(v.getType()))
+        r.largest = std::max(r.largest, fragmentRegisters(t, threads));
+  });
+  return r;
+}
+
+int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
+  int64_t threads = role.getNumWarps() * 32;
+  int64_t need = 0;
+  role.walk([&](scf::ForOp loop) {
+    // An elementwise op's operand and result are live together.
+    LoopFragmentRegisters r = loopFragmentRegisters(loop, threads);
+    need = std::max(need, r.carried + 2 * r.largest);
+  });
+  // Addresses, indices, loop counters and the epilogue's temporaries.
+  return alignTo(std::max<int64_t>(need + 32, 32), 8);
+}

@@ -1,0 +1,370 @@
+//===- ConvertCakeToNVVM.cpp - convert-cake-to-nvvm -----------------------===//
+//
+// Lowers each derived cake.kernel to a gpu.func in a gpu.module targeting
+// #nvvm.target, written with NVVM, LLVM, arith and scf ops:
+//
+//   - the kernel becomes a prologue (dynamic shared memory base rounded up to
+//     1024 B, mbarrier init by thread 0, fence, CTA barrier) and one branch
+//     per role on the warp index, each starting with its setmaxnreg;
+//   - cake.tiles becomes the persistent (or one-shot) tile loop with the
+//     schedule's group-M rasterization;
+//   - pipes become full/empty mbarrier arrays with a per-role handoff
+//     counter n: stage n mod S, parity (n / S) mod 2;
+//   - TMA copies become cp.async.bulk.tensor completing on the full barrier;
+//   - wgmma becomes wgmma.mma_async over shared-memory descriptors built from
+//     the derived fields, with the accumulator as an LLVM struct in the
+//     wgmma register layout; the epilogue stores it with bounds masks.
+//
+// This file holds the pass, the kernel's signature, launch metadata and
+// prologue, the roles, and the dispatch of each op to its family's emitter
+// (KernelEmitter.h lists them, one file each).
+//
+// The kernel ABI (the order of parameters) and launch metadata are recorded
+// in a `cake.launch` array on the top-level module for cake-translate.
+//
+// Kernels using ops or layouts this lowering does not handle yet are
+// rejected with a diagnostic that says what is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "cake/Passes.h"
+#include "cake/Transforms/Decisions.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir {
+namespace cake {
+#define GEN_PASS_DEF_CONVERTCAKETONVVM
+#include "cake/Passes.h.inc"
+} // namespace cake
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+LogicalResult KernelEmitter::emit() {
+  if (!kernel->hasAttr("block") || !kernel->hasAttr("tma"))
+    return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
+  if (kernel.getTarget().getArch() != "sm_90a")
+    return kernel.emitError("convert-cake-to-nvvm lowers sm_90a kernels; ")
+           << kernel.getTarget().getArch() << " is not lowered yet";
+
+  // Signature: per global tensor (ptr, dims...), per scalar its value, then
+  // one TMA descriptor pointer per derived descriptor.
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> abi;
+  auto entry = [&](StringRef kind, int64_t arg, int64_t dim) {
+    abi.push_back(
+        b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr(kind)),
+                             b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
+                             b.getNamedAttr("dim", b.getI64IntegerAttr(dim))}));
+  };
+  for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+    if (auto g = dyn_cast<GlobalType>(t)) {
+      argTypes.push_back(globalPtrTy());
+      entry("ptr", i, -1);
+      for (int64_t d = 0; d < g.getRank(); ++d) {
+        argTypes.push_back(b.getI64Type());
+        entry("dim", i, d);
+      }
+    } else if (t.isIndex()) {
+      argTypes.push_back(b.getI64Type());
+      entry("i64", i, -1);
+    } else {
+      return kernel.emitError("scalar kernel argument of type ")
+             << t << " is not lowered yet";
+    }
+  }
+  auto tma = kernel->getAttrOfType<ArrayAttr>("tma");
+  for (auto [i, d] : llvm::enumerate(tma)) {
+    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+    entry("tma", i, -1);
+  }
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto funcType = b.getFunctionType(argTypes, {});
+  auto func =
+      gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), funcType);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  auto block = kernel->getAttrOfType<DenseI64ArrayAttr>("block");
+  int32_t threads = block[0];
+  func->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
+  // One CTA per SM at launch is what lets ptxas honour setmaxnreg.
+  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+
+  // Where the tile loop's extents come from (derived on cake.tiles), and
+  // each argument's element type and static shape, for the launcher.
+  Attribute extents = b.getArrayAttr({});
+  kernel.walk([&](TilesOp t) {
+    if (auto e = t->getAttr("extents"))
+      extents = e;
+  });
+  SmallVector<Attribute> args;
+  for (Type t : kernel.getArgumentTypes()) {
+    if (auto g = dyn_cast<GlobalType>(t))
+      args.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("kind", b.getStringAttr("global")),
+           b.getNamedAttr("element", TypeAttr::get(g.getElementType())),
+           b.getNamedAttr("shape", b.getDenseI64ArrayAttr(g.getShape()))}));
+    else
+      args.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("kind", b.getStringAttr("scalar")),
+           b.getNamedAttr("element", TypeAttr::get(t))}));
+  }
+  launch = b.getDictionaryAttr({
+      b.getNamedAttr("args", b.getArrayAttr(args)),
+      b.getNamedAttr("extents", extents),
+      b.getNamedAttr("module", module.getSymNameAttr()),
+      b.getNamedAttr("entry", kernel.getSymNameAttr()),
+      b.getNamedAttr("params", b.getArrayAttr(abi)),
+      b.getNamedAttr("block", block),
+      b.getNamedAttr("smem_bytes", kernel->getAttr("smem_bytes")),
+      b.getNamedAttr("tma", tma),
+      b.getNamedAttr("schedule", kernel.getSchedule()),
+      b.getNamedAttr("target", kernel.getTarget()),
+  });
+
+  Block &body = func.getBody().front();
+  entryBlock = &body;
+  b.setInsertionPointToStart(&body);
+  curLoc = kernel.getLoc();
+
+  // Map kernel arguments.
+  unsigned p = 0;
+  for (auto [i, t] : llvm::enumerate(kernel.getArgumentTypes())) {
+    Value old = kernel.getBody().getArgument(i);
+    if (auto g = dyn_cast<GlobalType>(t)) {
+      TensorParams tp;
+      tp.ptr = body.getArgument(p++);
+      tp.elementType = g.getElementType();
+      for (int64_t d = 0; d < g.getRank(); ++d)
+        tp.dims.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                                     body.getArgument(p++)));
+      tensors[old] = tp;
+    } else {
+      map.map(old, arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                              body.getArgument(p++)));
+    }
+  }
+  for (size_t i = 0; i < tma.size(); ++i)
+    descriptors.push_back(body.getArgument(p++));
+
+  // Dynamic shared memory, base rounded up to 1024 bytes.
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto arrTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    auto global = LLVM::GlobalOp::create(
+        b, loc(), arrTy, /*isConstant=*/false, LLVM::Linkage::External,
+        "__cake_dynamic_smem", Attribute(), /*alignment=*/16,
+        /*addrSpace=*/3);
+    (void)global;
+  }
+  Value raw =
+      LLVM::AddressOfOp::create(b, loc(), smemPtrTy(), "__cake_dynamic_smem");
+  Value rawInt = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), raw);
+  Value aligned = arith::AndIOp::create(
+      b, loc(), arith::AddIOp::create(b, loc(), rawInt, i32c(1023)),
+      i32c(~1023));
+  Value pad = arith::SubIOp::create(b, loc(), aligned, rawInt);
+  smemBase = LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), raw,
+                                 ValueRange{pad});
+
+  tid = arith::IndexCastOp::create(
+      b, loc(), b.getI32Type(),
+      gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x));
+  warp = arith::DivUIOp::create(b, loc(), tid, i32c(32));
+
+  // Pipes and rings: barrier init by thread 0.
+  Value isT0 =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, tid, i32c(0));
+  auto initIf = scf::IfOp::create(b, loc(), isT0, /*withElse=*/false);
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto ring = dyn_cast<RingOp>(op)) {
+      rings[ring] = {getI64(ring, "offset"), ring.getType().getTileBytes()};
+    } else if (auto pipe = dyn_cast<PipeOp>(op)) {
+      PipeInfo info{pipe.getType().getStages(),  getI64(pipe, "full"),
+                    getI64(pipe, "empty"),       getI64(pipe, "full_count"),
+                    getI64(pipe, "empty_count"), getI64(pipe, "tx_bytes")};
+      if (info.emptyCount <= 0)
+        return pipe.emitError("pipe has no consumer role to release it");
+      pipes[pipe] = info;
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(initIf.thenBlock()->getTerminator());
+      for (int64_t s = 0; s < info.stages; ++s) {
+        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.full + 8 * s)),
+                                     i32c(info.fullCount), Value());
+        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.empty + 8 * s)),
+                                     i32c(info.emptyCount), Value());
+      }
+    }
+  }
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(initIf.thenBlock()->getTerminator());
+    NVVM::FenceMbarrierInitOp::create(b, loc());
+  }
+  NVVM::Barrier0Op::create(b, loc());
+
+  for (RoleOp r : kernel.getBody().getOps<RoleOp>())
+    if (failed(emitRole(r)))
+      return failure();
+  gpu::ReturnOp::create(b, loc());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRole(RoleOp r) {
+  curLoc = r.getLoc();
+  int64_t first = getI64(r, "first_warp"), n = r.getNumWarps();
+  Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, warp,
+                                   i32c(first));
+  Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
+                                   i32c(first + n));
+  auto inRole =
+      scf::IfOp::create(b, loc(), arith::AndIOp::create(b, loc(), ge, lt),
+                        /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(inRole.thenBlock());
+
+  StringRef action = r->getAttrOfType<StringAttr>("setmaxnreg").getValue();
+  if (action != "none") {
+    if (!r.getWarpgroups())
+      return r.emitError("[hw.warpgroup-alignment] regs() needs a "
+                         "warpgroups(n) role: setmaxnreg is per warpgroup");
+    NVVM::SetMaxRegisterOp::create(b, loc(), (uint32_t)*r.getRegs(),
+                                   action == "inc"
+                                       ? NVVM::SetMaxRegisterAction::increase
+                                       : NVVM::SetMaxRegisterAction::decrease);
+  }
+
+  RoleState state;
+  state.role = r;
+  state.warpInRole = arith::SubIOp::create(b, loc(), warp, i32c(first));
+  state.lane = arith::RemUIOp::create(b, loc(), tid, i32c(32));
+  // One handoff counter per pipe and side the role uses; LLVM promotes
+  // them to registers.
+  r.walk([&](Operation *op) {
+    if (!isa<PipeAcquireOp, PipeWaitOp>(op))
+      return;
+    std::pair<Value, unsigned> key{op->getOperand(0), isa<PipeAcquireOp>(op)};
+    if (state.ctr.count(key))
+      return;
+    Value slot;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(entryBlock);
+      Value one = i32c(1);
+      slot = LLVM::AllocaOp::create(b, loc(), LLVM::LLVMPointerType::get(ctx),
+                                    b.getI32Type(), one);
+    }
+    LLVM::StoreOp::create(b, loc(), i32c(0), slot);
+    state.ctr[key] = slot;
+  });
+  role = &state;
+
+  // The role's leader: lane 0 of its first warp. Copy roles run on it
+  // alone; a role that also computes runs everywhere and lets the leader
+  // issue its TMA copies.
+  state.leader = arith::AndIOp::create(
+      b, loc(),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                            state.warpInRole, i32c(0)),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
+                            i32c(0)));
+  state.allLanes = r->getAttrOfType<StringAttr>("lanes").getValue() != "one";
+  if (failed(startWarpgroupOrder(r)))
+    return failure();
+  if (!state.allLanes) {
+    auto lead = scf::IfOp::create(b, loc(), state.leader, /*withElse=*/false);
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
+  LogicalResult result = emitBlock(r.getBody().front());
+  role = nullptr;
+  return result;
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(emitOp(op)))
+      return failure();
+  retirePendingChain();
+  return success();
+}
+
+const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
+    &KernelEmitter::emitScheduleOp, &KernelEmitter::emitScalarOp,
+    &KernelEmitter::emitPipeOp,     &KernelEmitter::emitTmaOp,
+    &KernelEmitter::emitMmaOp,      &KernelEmitter::emitFragmentOp,
+    &KernelEmitter::emitMemoryOp,
+};
+
+LogicalResult KernelEmitter::emitOp(Operation &op) {
+  curLoc = op.getLoc();
+  if (retirePending && !runsBesideWgmma(op))
+    retirePendingChain();
+  for (FamilyEmitter family : kFamilyEmitters)
+    if (std::optional<LogicalResult> result = (this->*family)(op))
+      return *result;
+  if (isa<scf::YieldOp>(op))
+    return success();
+  // Scalar ops of upstream dialects (arith, math) are cloned as they are.
+  bool scalar = op.getNumRegions() == 0 &&
+                llvm::all_of(op.getResultTypes(),
+                             [](Type t) { return t.isIntOrIndexOrFloat(); });
+  if (!scalar || op.getDialect()->getNamespace() == "cake")
+    return op.emitError("convert-cake-to-nvvm: '")
+           << op.getName() << "' is not lowered yet";
+  b.clone(op, map);
+  return success();
+}
+
+namespace {
+
+struct ConvertCakeToNVVMPass
+    : public mlir::cake::impl::ConvertCakeToNVVMBase<ConvertCakeToNVVMPass> {
+  using ConvertCakeToNVVMBase::ConvertCakeToNVVMBase;
+
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    OpBuilder b(top.getContext());
+    SmallVector<KernelOp> kernels(top.getOps<KernelOp>());
+    SmallVector<Attribute> launches;
+    for (KernelOp kernel : kernels) {
+      b.setInsertionPoint(kernel);
+      auto target = NVVM::NVVMTargetAttr::get(
+          top.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda",
+          kernel.getTarget().getArch(), "+ptx80");
+      auto module = gpu::GPUModuleOp::create(
+          b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
+          b.getArrayAttr({target}));
+      // A decision a tactic recorded on the kernel wins over the option.
+      auto decided = [&](StringRef attrName, bool option) {
+        auto attr = kernel->getAttrOfType<BoolAttr>(attrName);
+        return attr ? attr.getValue() : option;
+      };
+      KernelEmitter emitter(kernel, module, mmaInFlight, fpContract,
+                            decided(kMmaChainAttrName, mmaChain),
+                            decided(kWgOrderAttrName, wgOrder),
+                            decided(kWgOrderRetireAttrName, wgOrderRetire),
+                            decided(kRetireLateAttrName, retireLate));
+      if (failed(emitter.emit())) {
+        module->erase();
+        signalPassFailure();
+        return;
+      }
+      launches.push_back(emitter.launch);
+      kernel->erase();
+    }
+    top->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                 b.getUnitAttr());
+    // gpu-module-to-binary drops the gpu.module's attributes, so the launch
+    // metadata lives on the top-level module.
+    if (!launches.empty())
+      top->setAttr("cake.launch", b.getArrayAttr(launches));
+  }
+};
+
+} // namespace

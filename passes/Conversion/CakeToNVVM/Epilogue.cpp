@@ -1,0 +1,356 @@
+//===- Epilogue.cpp - Fragments to and from memory ------------------------===//
+//
+// Global loads into row and column fragments (full tiles without masks,
+// column pairs as vector loads), stores of accumulators and row fragments
+// with bounds masks, and smem.write of a fragment into a ring stage in the
+// ring's swizzle, for a TMA store or an mma to read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitMemoryOp(Operation &op) {
+  if (auto l = dyn_cast<LoadOp>(op))
+    return emitLoad(l);
+  if (auto s = dyn_cast<StoreOp>(op))
+    return emitStore(s);
+  if (auto w = dyn_cast<SmemWriteOp>(op))
+    return emitSmemWrite(w);
+  return std::nullopt;
+}
+
+/// Linear element offset of the line selected by all coordinates but the
+/// innermost (row-major, contiguous): 0 for rank-1 tensors.
+Value KernelEmitter::outerOffset(const TensorParams &tp, ValueRange coords) {
+  Value off = idxc(0);
+  for (size_t i = 0; i + 1 < coords.size(); ++i) {
+    Value stride = idxc(1);
+    for (size_t j = i + 1; j < tp.dims.size(); ++j)
+      stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
+    off = arith::AddIOp::create(
+        b, loc(), off,
+        arith::MulIOp::create(b, loc(), map.lookupOrDefault(coords[i]),
+                              stride));
+  }
+  return off;
+}
+
+/// Row (within the role's 64 W rows) and column offsets of this thread.
+Value KernelEmitter::threadRow() {
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  return arith::AddIOp::create(
+      b, loc(),
+      arith::AddIOp::create(b, loc(),
+                            arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                            arith::MulIOp::create(b, loc(), w, i32c(16))),
+      arith::DivUIOp::create(b, loc(), role->lane, i32c(4)));
+}
+
+LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getType(), op);
+  if (failed(info))
+    return failure();
+  if (info->layout == FragLayout::Acc)
+    return op.emitError("loads into accumulator-shaped fragments are not "
+                        "lowered yet (row and column fragments are)");
+  const TensorParams &tp = tensors[op.getSrc()];
+  // The fragment runs along the innermost dimension; the outer coordinates
+  // select one line of the tensor.
+  Value lineBase = outerOffset(tp, op.getCoords());
+  Value extent = tp.dims.back();
+  Type elt = op.getType().getElementType();
+  Value pad = op.getPad()
+                  ? map.lookupOrDefault(op.getPad())
+                  : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
+                        .getResult();
+  Value start = map.lookupOrDefault(op.getCoords().back());
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  auto elementAt = [&](Value pos, Type type) {
+    Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
+    return LLVM::LoadOp::create(b, loc(), type, ptr).getResult();
+  };
+  // Element k's offset from `start` in this thread: the wgmma accumulator
+  // layout's columns (pairs 8 apart) or rows (8 apart).
+  bool col = info->layout == FragLayout::Col;
+  auto offsetOf = [&](int64_t k) -> Value {
+    if (col)
+      return arith::AddIOp::create(
+          b, loc(),
+          arith::MulIOp::create(
+              b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
+              i32c(2)),
+          i32c(8 * (k / 2) + k % 2));
+    return arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
+  };
+  // Each element checked against the extent, the pad where it is past it.
+  auto maskedLoads = [&]() {
+    Value out = LLVM::UndefOp::create(b, loc(), info->type);
+    for (int64_t k = 0; k < info->count; ++k) {
+      Value pos = arith::AddIOp::create(b, loc(), start, idx(offsetOf(k)));
+      Value inBounds = arith::CmpIOp::create(
+          b, loc(), arith::CmpIPredicate::ult, pos, extent);
+      auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
+                                    /*withElse=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc(), ValueRange{elementAt(pos, elt)});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc(), ValueRange{pad});
+      b.setInsertionPointAfter(ifOp);
+      out = LLVM::InsertValueOp::create(b, loc(), out, ifOp.getResult(0), k);
+    }
+    return out;
+  };
+  // A fragment wholly inside the tensor (every tile but the last) loads
+  // without masks, a column fragment's pairs as one vector load each
+  // where the line's start keeps them aligned: the masks and 64-bit
+  // compares were most of the k-means epilogue's integer work.
+  int64_t span = op.getType().getShape()[col ? 1 : 0];
+  Value end = arith::AddIOp::create(
+      b, loc(), start, arith::ConstantIndexOp::create(b, loc(), span));
+  Value full =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end, extent);
+  bool pairs = col && info->count % 2 == 0;
+  if (pairs) {
+    // The pair's address, not just its index: a caller's tensor may be a
+    // view that starts off the vector's alignment.
+    Value first = arith::IndexCastOp::create(
+        b, loc(), b.getI64Type(),
+        arith::AddIOp::create(b, loc(), lineBase, start));
+    Value addr = LLVM::PtrToIntOp::create(
+        b, loc(), b.getI64Type(),
+        LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                            ValueRange{first}));
+    int64_t pairBytes = 2 * getElementBytes(elt);
+    Value aligned = arith::CmpIOp::create(
+        b, loc(), arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc(), addr, i64c(pairBytes - 1)), i64c(0));
+    full = arith::AndIOp::create(b, loc(), full, aligned);
+  }
+  auto ifFull = scf::IfOp::create(b, loc(), TypeRange{info->type}, full,
+                                  /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value out = LLVM::UndefOp::create(b, loc(), info->type);
+    auto pairTy = VectorType::get({2}, elt);
+    for (int64_t k = 0; k < info->count; k += pairs ? 2 : 1) {
+      Value pos = arith::AddIOp::create(b, loc(), start, idx(offsetOf(k)));
+      if (!pairs) {
+        out = LLVM::InsertValueOp::create(b, loc(), out, elementAt(pos, elt),
+                                          k);
+        continue;
+      }
+      Value v = elementAt(pos, pairTy);
+      for (int64_t e = 0; e < 2; ++e)
+        out = LLVM::InsertValueOp::create(
+            b, loc(), out,
+            LLVM::ExtractElementOp::create(b, loc(), v, i32c(e)), k + e);
+    }
+    scf::YieldOp::create(b, loc(), ValueRange{out});
+    b.setInsertionPointToStart(ifFull.elseBlock());
+    scf::YieldOp::create(b, loc(), ValueRange{maskedLoads()});
+  }
+  Value out = ifFull.getResult(0);
+  map.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = op.getValue().getType().getElementType();
+  Value lineBase = outerOffset(tp, op.getCoords());
+  // The 4 lanes of a quad hold the same rows: lane l % 4 == 0 writes.
+  Value writer = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
+  Value start = map.lookupOrDefault(op.getCoords().back());
+  Value row0 = threadRow();
+  Value val = map.lookup(op.getValue());
+  for (int64_t h = 0; h < 2; ++h) {
+    Value pos = arith::AddIOp::create(
+        b, loc(), start,
+        arith::IndexCastOp::create(
+            b, loc(), b.getIndexType(),
+            arith::AddIOp::create(b, loc(), row0, i32c(8 * h))));
+    Value ok = arith::AndIOp::create(
+        b, loc(), writer,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, pos,
+                              tp.dims.back()));
+    auto ifOp = scf::IfOp::create(b, loc(), ok, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
+    LLVM::StoreOp::create(b, loc(),
+                          LLVM::ExtractValueOp::create(b, loc(), val, h), ptr);
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  FragType ft = op.getValue().getType();
+  FailureOr<FragInfo> info = fragInfo(ft, op);
+  if (failed(info))
+    return failure();
+  if (info->layout == FragLayout::Row)
+    return emitRowStore(op, *info);
+  if (info->layout != FragLayout::Acc)
+    return op.emitError("stores of column fragments are not lowered yet");
+  GlobalType gt = op.getDst().getType();
+  if (gt.getRank() != 2)
+    return op.emitError("stores of accumulators go to rank-2 tensors");
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = ft.getElementType();
+  int64_t n = ft.getShape()[1];
+
+  // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
+  // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),
+  // col 8 (i/4) + 2 (l%4) + (i%2).
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value l = role->lane;
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  Value row0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(op.getCoords()[0]),
+      idx(arith::AddIOp::create(
+          b, loc(),
+          arith::AddIOp::create(b, loc(),
+                                arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                                arith::MulIOp::create(b, loc(), w, i32c(16))),
+          arith::DivUIOp::create(b, loc(), l, i32c(4)))));
+  Value col0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(op.getCoords()[1]),
+      idx(arith::MulIOp::create(
+          b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2))));
+  Value rows = tp.dims[0], cols = tp.dims[1];
+  Value ldEven = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), cols, idxc(2)), idxc(0));
+  Value acc = map.lookup(op.getValue());
+  auto pairTy = VectorType::get({2}, elt);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
+    Value rowOk =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, rows);
+    Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
+    auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rowIf.thenBlock());
+    for (int64_t j = 0; j < n / 8; ++j) {
+      Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * j));
+      Value v0 = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h);
+      Value v1 = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + 1);
+      Value off = arith::IndexCastOp::create(
+          b, loc(), b.getI64Type(),
+          arith::AddIOp::create(b, loc(), rowBase, col));
+      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                      ValueRange{off});
+      Value col1 = arith::AddIOp::create(b, loc(), col, idxc(1));
+      Value both = arith::AndIOp::create(
+          b, loc(),
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, col1,
+                                cols),
+          ldEven);
+      auto pairIf = scf::IfOp::create(b, loc(), both, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(pairIf.thenBlock());
+        Value vec = LLVM::UndefOp::create(b, loc(), pairTy);
+        vec = LLVM::InsertElementOp::create(b, loc(), vec, v0, i32c(0));
+        vec = LLVM::InsertElementOp::create(b, loc(), vec, v1, i32c(1));
+        LLVM::StoreOp::create(b, loc(), vec, ptr, /*alignment=*/4);
+        b.setInsertionPointToStart(pairIf.elseBlock());
+        Value ok0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          col, cols);
+        auto if0 = scf::IfOp::create(b, loc(), ok0, false);
+        b.setInsertionPointToStart(if0.thenBlock());
+        LLVM::StoreOp::create(b, loc(), v0, ptr);
+        b.setInsertionPointAfter(if0);
+        Value ok1 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          col1, cols);
+        auto if1 = scf::IfOp::create(b, loc(), ok1, false);
+        b.setInsertionPointToStart(if1.thenBlock());
+        Value ptr1 = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, ptr,
+                                         ValueRange{i32c(1)});
+        LLVM::StoreOp::create(b, loc(), v1, ptr1);
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getValue().getType(), op);
+  if (failed(info))
+    return failure();
+  RingType rt = op.getDst().getType();
+  ArrayRef<int64_t> shape = rt.getShape();
+  if (info->layout != FragLayout::Acc || shape.size() != 2)
+    return op.emitError("smem.write of this fragment into a rank-")
+           << shape.size() << " ring tile is not lowered yet";
+  Type elt = rt.getElementType();
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t pitch = shape[1] * eltBytes;
+  // The ring's swizzle as TMA and wgmma read it: the 16-byte chunk index
+  // (address bits 4..) XOR the 128-byte line index (bits 7..),
+  // log2(swizzle / 16) bits wide, on the shared-memory address (its base
+  // is 1024-byte aligned).
+  int64_t swizzleBits = 0;
+  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
+    ++swizzleBits;
+  const RingInfo &ring = rings[op.getDst()];
+  Value stageBase = arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
+                            i32c(ring.tileBytes)));
+  Value frag = map.lookup(op.getValue());
+  Value row0 = threadRow();
+  Value col0 = arith::MulIOp::create(
+      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
+      i32c(2));
+  auto pairTy = VectorType::get({2}, elt);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
+    for (int64_t j = 0; j < shape[1] / 8; ++j) {
+      // Columns 8 j + 2 (lane % 4) + {0, 1}: one 2-element store.
+      Value col = arith::AddIOp::create(b, loc(), col0, i32c(8 * j));
+      Value off = arith::AddIOp::create(
+          b, loc(), stageBase,
+          arith::AddIOp::create(
+              b, loc(), arith::MulIOp::create(b, loc(), row, i32c(pitch)),
+              arith::MulIOp::create(b, loc(), col, i32c(eltBytes))));
+      if (swizzleBits) {
+        Value line = arith::AndIOp::create(
+            b, loc(), arith::ShRUIOp::create(b, loc(), off, i32c(7)),
+            i32c((1 << swizzleBits) - 1));
+        off = arith::XOrIOp::create(
+            b, loc(), off, arith::ShLIOp::create(b, loc(), line, i32c(4)));
+      }
+      Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
+      for (int64_t e = 0; e < 2; ++e)
+        pair = LLVM::InsertElementOp::create(
+            b, loc(), pair,
+            LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e),
+            i32c(e));
+      LLVM::StoreOp::create(b, loc(), pair, smemAt(off),
+                            /*alignment=*/2 * eltBytes);
+    }
+  }
+  return success();
+}

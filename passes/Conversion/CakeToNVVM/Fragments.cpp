@@ -1,0 +1,388 @@
+//===- Fragments.cpp - Register fragments ---------------------------------===//
+//
+// Fragments live in the register layout of a wgmma accumulator of the role
+// and become LLVM structs of their values per thread: an M x N fragment,
+// a value per row (M x 1) or per column (1 x N). Maps are unrolled per
+// value with broadcasts between layouts; row reductions and argmins
+// combine a thread's values, then the four lanes of a quad by shuffles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitFragmentOp(Operation &op) {
+  if (auto z = dyn_cast<FragZeroOp>(op)) {
+    FailureOr<FragInfo> info = fragInfo(z.getType(), z);
+    if (failed(info))
+      return failure();
+    map.map(z.getResult(), LLVM::ZeroOp::create(b, loc(), info->type));
+    return success();
+  }
+  if (auto sp = dyn_cast<FragSplatOp>(op)) {
+    FailureOr<FragInfo> info = fragInfo(sp.getType(), sp);
+    if (failed(info))
+      return failure();
+    map.map(sp.getResult(),
+            splat(info->type, map.lookupOrDefault(sp.getValue())));
+    return success();
+  }
+  if (auto io = dyn_cast<FragIotaOp>(op))
+    return emitIota(io);
+  if (auto m = dyn_cast<FragMapOp>(op))
+    return emitFragMap(m);
+  if (auto a = dyn_cast<FragArgminOp>(op))
+    return emitArgmin(a);
+  if (auto r = dyn_cast<FragReduceOp>(op))
+    return emitReduce(r);
+  if (auto c = dyn_cast<FragConvertOp>(op))
+    return emitConvert(c);
+  return std::nullopt;
+}
+
+LogicalResult KernelEmitter::emitConvert(FragConvertOp c) {
+  FailureOr<FragInfo> from = fragInfo(c.getInput().getType(), c);
+  FailureOr<FragInfo> toInfo = fragInfo(c.getType(), c);
+  if (failed(from) || failed(toInfo))
+    return failure();
+  Type to = toInfo->type;
+  Type dst = c.getType().getElementType();
+  Type srcElt = c.getInput().getType().getElementType();
+  if (!srcElt.isF32() || !(dst.isBF16() || dst.isF16()))
+    return c.emitError("frag.convert from ")
+           << srcElt << " to " << dst << " is not lowered yet";
+  Value in = map.lookup(c.getInput());
+  Value out = LLVM::UndefOp::create(b, loc(), to);
+  unsigned n = cast<LLVM::LLVMStructType>(to).getBody().size();
+  for (unsigned i = 0; i < n; ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), in, i);
+    Value t = LLVM::FPTruncOp::create(b, loc(), dst, v);
+    out = LLVM::InsertValueOp::create(b, loc(), out, t, i);
+  }
+  map.map(c.getResult(), out);
+  return success();
+}
+
+FailureOr<FragInfo> KernelEmitter::fragInfo(FragType type, Operation *where) {
+  // Fragments live in the register layout of a wgmma accumulator of the
+  // role (M = 64 W rows over W warpgroups): thread (warpgroup g, warp w,
+  // lane l) holds rows 64 g + 16 w + l/4 + 8 h, h in {0, 1}, and columns
+  // 8 j + 2 (l % 4) + e, e in {0, 1}. An M x N fragment holds N / 2 values
+  // (index 4 j + 2 h + e), an M x 1 "row" fragment the 2 rows (index h),
+  // a 1 x N "column" fragment the N / 4 columns (index 2 j + e).
+  if (!role || !role->role.getWarpgroups() || type.getRank() != 2)
+    return where->emitError("register fragments are lowered in the wgmma "
+                            "accumulator layout (rank 2, in a warpgroups "
+                            "role) today");
+  int64_t wgs = role->role.getNumWarps() / 4;
+  int64_t m = type.getShape()[0], n = type.getShape()[1];
+  FragInfo info;
+  if (m == 1 && n % 8 == 0) {
+    info.layout = FragLayout::Col;
+    info.count = n / 4;
+  } else if (m == 64 * wgs && n == 1) {
+    info.layout = FragLayout::Row;
+    info.count = 2;
+  } else if (m == 64 * wgs && n % 8 == 0) {
+    info.layout = FragLayout::Acc;
+    info.count = n / 2;
+  } else {
+    return where->emitError("fragment ")
+           << m << "x" << n << " has no register layout in a role of " << wgs
+           << " warpgroups (expected " << 64 * wgs << "xN, " << 64 * wgs
+           << "x1 or 1xN with N a multiple of 8)";
+  }
+  SmallVector<Type> elts(info.count, type.getElementType());
+  info.type = LLVM::LLVMStructType::getLiteral(ctx, elts);
+  return info;
+}
+
+FailureOr<Type> KernelEmitter::fragStructType(FragType type, Operation *where) {
+  FailureOr<FragInfo> info = fragInfo(type, where);
+  if (failed(info))
+    return failure();
+  if (info->layout != FragLayout::Acc)
+    return where->emitError("expected an accumulator-shaped fragment here");
+  return info->type;
+}
+
+Value KernelEmitter::splat(Type structType, Value v) {
+  Value out = LLVM::UndefOp::create(b, loc(), structType);
+  unsigned n = cast<LLVM::LLVMStructType>(structType).getBody().size();
+  for (unsigned i = 0; i < n; ++i)
+    out = LLVM::InsertValueOp::create(b, loc(), out, v, i);
+  return out;
+}
+
+/// The element of an input of layout `in` that broadcasts to element `i` of
+/// a result of layout `out`, or -1 if it does not broadcast.
+static int64_t broadcastIndex(FragLayout out, FragLayout in, int64_t i) {
+  if (in == out)
+    return i;
+  if (out == FragLayout::Acc && in == FragLayout::Row)
+    return (i / 2) % 2;
+  if (out == FragLayout::Acc && in == FragLayout::Col)
+    return (i / 4) * 2 + i % 2;
+  return -1;
+}
+
+LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
+  SmallVector<FragInfo> ins;
+  for (Value v : op.getInputs()) {
+    FailureOr<FragInfo> info = fragInfo(cast<FragType>(v.getType()), op);
+    if (failed(info))
+      return failure();
+    ins.push_back(*info);
+  }
+  SmallVector<FragInfo> outs;
+  for (Value v : op.getResults()) {
+    FailureOr<FragInfo> info = fragInfo(cast<FragType>(v.getType()), op);
+    if (failed(info))
+      return failure();
+    outs.push_back(*info);
+  }
+  SmallVector<Value> results;
+  for (const FragInfo &o : outs)
+    results.push_back(LLVM::UndefOp::create(b, loc(), o.type));
+  Block &body = op.getBody().front();
+  for (int64_t i = 0; i < outs[0].count; ++i) {
+    IRMapping scalar;
+    for (auto [k, in] : llvm::enumerate(ins)) {
+      int64_t j = broadcastIndex(outs[0].layout, in.layout, i);
+      if (j < 0)
+        return op.emitError("broadcast between these fragment layouts is "
+                            "not lowered yet");
+      scalar.map(body.getArgument(k),
+                 LLVM::ExtractValueOp::create(
+                     b, loc(), map.lookup(op.getInputs()[k]), j));
+    }
+    for (Operation &inner : body.without_terminator()) {
+      for (Value v : inner.getOperands())
+        if (!scalar.contains(v) && map.contains(v))
+          scalar.map(v, map.lookup(v));
+      Operation *copy = b.clone(inner, scalar);
+      if (auto fm = dyn_cast<arith::ArithFastMathInterface>(copy);
+          fm && fpContract)
+        copy->setAttr(fm.getFastMathAttrName(),
+                      arith::FastMathFlagsAttr::get(
+                          ctx, fm.getFastMathFlagsAttr().getValue() |
+                                   arith::FastMathFlags::contract));
+    }
+    auto yield = cast<FragYieldOp>(body.getTerminator());
+    for (auto [r, v] : llvm::enumerate(yield.getValues()))
+      results[r] = LLVM::InsertValueOp::create(b, loc(), results[r],
+                                               scalar.lookupOrDefault(v), i);
+  }
+  for (auto [r, v] : llvm::zip(op.getResults(), results))
+    map.map(r, v);
+  return success();
+}
+
+/// Each element's row (an M x 1 fragment) or column (1 x N) plus `base`,
+/// in the accumulator layout: thread (warpgroup g, warp w, lane l) holds
+/// rows 64 g + 16 w + l / 4 + 8 h (h = 0, 1) and columns
+/// 8 j + 2 (l % 4) + e (position 2 j + e).
+LogicalResult KernelEmitter::emitIota(FragIotaOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getType(), op);
+  if (failed(info))
+    return failure();
+  if (info->layout == FragLayout::Acc)
+    return op.emitError("frag.iota makes one row or one column");
+  Value base =
+      op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value l = role->lane, first;
+  if (info->layout == FragLayout::Row) {
+    Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+    Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+    first = arith::AddIOp::create(
+        b, loc(),
+        arith::AddIOp::create(b, loc(),
+                              arith::MulIOp::create(b, loc(), wg, i32c(64)),
+                              arith::MulIOp::create(b, loc(), w, i32c(16))),
+        arith::DivUIOp::create(b, loc(), l, i32c(4)));
+  } else {
+    first = arith::MulIOp::create(
+        b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2));
+  }
+  first = arith::AddIOp::create(b, loc(), base, first);
+  Value out = LLVM::UndefOp::create(b, loc(), info->type);
+  for (int64_t i = 0; i < info->count; ++i) {
+    int64_t offset = info->layout == FragLayout::Row ? 8 * i
+                                                     : 8 * (i / 2) + i % 2;
+    out = LLVM::InsertValueOp::create(
+        b, loc(), out, arith::AddIOp::create(b, loc(), first, i32c(offset)),
+        i);
+  }
+  map.map(op.getResult(), out);
+  return success();
+}
+
+/// Butterfly-combines a per-quad partial over the 4 lanes sharing a row.
+Value KernelEmitter::quadShuffle(Value v, int32_t offset) {
+  return gpu::ShuffleOp::create(b, loc(), v, offset, 32, gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+/// One thread's minimum of accumulator row half `h` (n columns) and its
+/// column, for `cake.frag.argmin ... packed`: each value's low `bits`
+/// mantissa bits are replaced by its position among the thread's n/4
+/// columns (2j + e), so min.f32 alone compares and selects. The position
+/// is decoded once after the row, and the bits are cleared from the value
+/// so the quad merge compares the same truncated values in every lane.
+/// min.f32 ignores the NaNs that packing +inf (a padded column) makes; a
+/// thread whose columns are all padded gets +inf back.
+std::pair<Value, Value> KernelEmitter::packedRowArgmin(Value acc, int64_t h,
+                                                       int64_t n,
+                                                       Value colBase) {
+  int64_t positions = n / 4;
+  int32_t bits = llvm::Log2_64_Ceil(std::max<int64_t>(positions, 2));
+  int32_t low = (1 << bits) - 1;
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  // (raw & keep) | position is one LOP3 only if `keep` sits in a register:
+  // with both constants as immediates ptxas emits two (the H200 SASS of
+  // run 15a). colBase >> 31 is 0 (columns are i32 indices) but ptxas cannot
+  // prove it, so the mask stays a register, computed once per argmin.
+  Value keep = arith::OrIOp::create(
+      b, loc(), i32c(~low), arith::ShRUIOp::create(b, loc(), colBase, i32c(31)));
+  Value best;
+  for (int64_t j = 0; j < n / 8; ++j)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+      Value raw = arith::BitcastOp::create(b, loc(), i32, v);
+      Value packed = arith::OrIOp::create(
+          b, loc(), arith::AndIOp::create(b, loc(), raw, keep),
+          i32c(int32_t(2 * j + e)));
+      Value p = arith::BitcastOp::create(b, loc(), f32, packed);
+      best = best ? arith::MinNumFOp::create(b, loc(), best, p).getResult() : p;
+    }
+  Value raw = arith::BitcastOp::create(b, loc(), i32, best);
+  Value pos = arith::AndIOp::create(b, loc(), raw, i32c(low));
+  // Position 2j + e is column 8j + e of the thread's quad.
+  Value col = arith::AddIOp::create(
+      b, loc(),
+      arith::ShLIOp::create(
+          b, loc(), arith::ShRUIOp::create(b, loc(), pos, i32c(1)), i32c(3)),
+      arith::AndIOp::create(b, loc(), pos, i32c(1)));
+  Value value = arith::BitcastOp::create(
+      b, loc(), f32, arith::AndIOp::create(b, loc(), raw, keep));
+  Value isNan = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::UNO,
+                                      value, value);
+  Value inf = arith::ConstantOp::create(
+      b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  value = arith::SelectOp::create(b, loc(), isNan, inf, value);
+  return {value, arith::AddIOp::create(b, loc(), colBase, col)};
+}
+
+LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
+  FailureOr<FragInfo> vo = fragInfo(op.getValues().getType(), op);
+  FailureOr<FragInfo> io = fragInfo(op.getIndices().getType(), op);
+  if (failed(in) || failed(vo) || failed(io))
+    return failure();
+  if (in->layout != FragLayout::Acc)
+    return op.emitError("argmin of this fragment layout is not lowered yet");
+  Type idxTy = op.getIndices().getType().getElementType();
+  if (!idxTy.isInteger(32))
+    return op.emitError("argmin indices are lowered as i32 today");
+  Value acc = map.lookup(op.getInput());
+  Value quad = arith::MulIOp::create(
+      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(2));
+  Value base =
+      op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value colBase = arith::AddIOp::create(b, loc(), base, quad);
+  Value vals = LLVM::UndefOp::create(b, loc(), vo->type);
+  Value idxs = LLVM::UndefOp::create(b, loc(), io->type);
+  int64_t n = op.getInput().getType().getShape()[1];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value best, bestIdx;
+    if (op.getPacked()) {
+      std::tie(best, bestIdx) = packedRowArgmin(acc, h, n, colBase);
+    } else {
+      // The scan selects the column's constant offset in the quad's columns
+      // (an immediate operand of SEL) and adds colBase once per row: the
+      // column indices themselves would cost n/4 adds and as many registers
+      // per argmin.
+      Value bestOff;
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v =
+              LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+          Value c = i32c(8 * j + e);
+          if (!best) {
+            best = v;
+            bestOff = c;
+            continue;
+          }
+          // Strictly less: the first (lowest) column wins ties.
+          Value lt = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT,
+                                           v, best);
+          best = arith::SelectOp::create(b, loc(), lt, v, best);
+          bestOff = arith::SelectOp::create(b, loc(), lt, c, bestOff);
+        }
+      bestIdx = arith::AddIOp::create(b, loc(), colBase, bestOff);
+    }
+    for (int32_t off : {1, 2}) {
+      Value ov = quadShuffle(best, off), oi = quadShuffle(bestIdx, off);
+      Value lt =
+          arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, ov, best);
+      Value eq =
+          arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, ov, best);
+      Value lower = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt,
+                                          oi, bestIdx);
+      Value take = arith::OrIOp::create(
+          b, loc(), lt, arith::AndIOp::create(b, loc(), eq, lower));
+      best = arith::SelectOp::create(b, loc(), take, ov, best);
+      bestIdx = arith::SelectOp::create(b, loc(), take, oi, bestIdx);
+    }
+    vals = LLVM::InsertValueOp::create(b, loc(), vals, best, h);
+    idxs = LLVM::InsertValueOp::create(b, loc(), idxs, bestIdx, h);
+  }
+  map.map(op.getValues(), vals);
+  map.map(op.getIndices(), idxs);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
+  FailureOr<FragInfo> out = fragInfo(op.getResult().getType(), op);
+  if (failed(in) || failed(out))
+    return failure();
+  Type elt = op.getInput().getType().getElementType();
+  if (in->layout != FragLayout::Acc || !isa<FloatType>(elt))
+    return op.emitError("this reduction is not lowered yet (float rows of an "
+                        "accumulator-shaped fragment are)");
+  auto combine = [&](Value a, Value c) -> Value {
+    switch (op.getKind()) {
+    case ReduceKind::sum:
+      return arith::AddFOp::create(b, loc(), a, c);
+    case ReduceKind::min:
+      return arith::MinimumFOp::create(b, loc(), a, c);
+    case ReduceKind::max:
+      return arith::MaximumFOp::create(b, loc(), a, c);
+    }
+    return a;
+  };
+  Value acc = map.lookup(op.getInput());
+  Value res = LLVM::UndefOp::create(b, loc(), out->type);
+  int64_t n = op.getInput().getType().getShape()[1];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value r;
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        r = r ? combine(r, v) : v;
+      }
+    for (int32_t off : {1, 2})
+      r = combine(r, quadShuffle(r, off));
+    res = LLVM::InsertValueOp::create(b, loc(), res, r, h);
+  }
+  map.map(op.getResult(), res);
+  return success();
+}

@@ -1,0 +1,261 @@
+//===- KernelEmitter.h - The emitter of convert-cake-to-nvvm --*- C++ -*-===//
+//
+// The state of the lowering of one derived cake.kernel to a gpu.func, and
+// one emitter per op family. The files of this folder implement it:
+// ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
+// dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Fragments.cpp,
+// Epilogue.cpp and Scalars.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
+#define CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
+
+#include "cake/Dialect/CakeDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+
+namespace mlir {
+namespace cake {
+namespace nvvm {
+
+/// A derived integer attribute of `op`, or -1 where cake-derive set none.
+inline int64_t getI64(Operation *op, StringRef name) {
+  auto a = op->getAttrOfType<IntegerAttr>(name);
+  return a ? a.getInt() : -1;
+}
+
+/// What the lowered code knows about one global tensor argument.
+struct TensorParams {
+  Value ptr;               // !llvm.ptr<1>
+  SmallVector<Value> dims; // index, one per dimension
+  Type elementType;
+};
+
+/// What the lowered code knows about one pipe.
+struct PipeInfo {
+  int64_t stages, full, empty, fullCount, emptyCount, txBytes;
+};
+
+/// What the lowered code knows about one ring.
+struct RingInfo {
+  int64_t offset, tileBytes;
+};
+
+/// Which part of the wgmma accumulator layout a fragment occupies.
+enum class FragLayout { Acc, Row, Col };
+struct FragInfo {
+  FragLayout layout;
+  int64_t count; ///< values per thread
+  Type type;     ///< the LLVM struct holding them
+};
+
+/// The role being emitted.
+struct RoleState {
+  RoleOp role;
+  Value warpInRole;                 // i32
+  Value lane;                       // i32
+  Value leader;                     // i1: lane 0 of the role's first warp
+  bool allLanes = false;            // every thread runs the body
+  // (pipe, producer side?) -> !llvm.ptr alloca of i32: the hand-offs the
+  // role has taken on that side. A role that fills its own pipe counts
+  // its acquires and its waits apart.
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> ctr;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
+                bool fpContract, bool mmaChain, bool wgOrder,
+                bool wgOrderRetire, bool retireLate)
+      : kernel(kernel), module(module), ctx(kernel.getContext()),
+        b(kernel.getContext()), mmaInFlight(mmaInFlight),
+        fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
+        wgOrderRetire(wgOrderRetire), retireLate(retireLate) {}
+
+  LogicalResult emit();
+
+  /// The launch metadata (entry, parameter order, block, shared memory,
+  /// TMA specs, schedule), set by emit().
+  DictionaryAttr launch;
+
+private:
+  // Helpers for constants and pointer arithmetic.
+  Value i32c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI32Type(), v);
+  }
+  Value i64c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI64Type(), v);
+  }
+  Value idxc(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
+  Location loc() { return curLoc; }
+  Type smemPtrTy() { return LLVM::LLVMPointerType::get(ctx, 3); }
+  Type globalPtrTy() { return LLVM::LLVMPointerType::get(ctx, 1); }
+  Value smemAt(Value byteOffset /*i32*/) {
+    return LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), smemBase,
+                               ValueRange{byteOffset});
+  }
+  Value toI32(Value index) {
+    return arith::IndexCastOp::create(b, loc(), b.getI32Type(), index);
+  }
+  /// A TMA copy's coordinates as i32, innermost first.
+  SmallVector<Value> tmaCoordinates(ValueRange coords) {
+    SmallVector<Value> out;
+    for (Value c : llvm::reverse(coords))
+      out.push_back(toI32(map.lookupOrDefault(c)));
+    return out;
+  }
+  /// Continues inside `if (leader)` of a role whose threads all run: the
+  /// leader alone takes TMA stages and issues copies; its warp reconverges
+  /// behind it (the role's wgmma are .sync.aligned). The caller holds an
+  /// InsertionGuard.
+  void enterLeader() {
+    auto lead = scf::IfOp::create(b, loc(), role->leader, /*withElse=*/false);
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    b.setInsertionPointToStart(lead.thenBlock());
+  }
+
+  // The kernel, its roles and the dispatch over op families
+  // (ConvertCakeToNVVM.cpp).
+  LogicalResult emitRole(RoleOp role);
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation &op);
+
+  // One emitter per op family, each in its own file: it lowers the ops of
+  // its family and returns none for every other op. emitOp asks each in
+  // turn (kFamilyEmitters); a new op family adds a file and a line there.
+  using FamilyEmitter = std::optional<LogicalResult> (KernelEmitter::*)(
+      Operation &op);
+  static const FamilyEmitter kFamilyEmitters[];
+
+  // Tiles and control flow (Schedule.cpp): cake.tiles, scf.for, scf.if.
+  std::optional<LogicalResult> emitScheduleOp(Operation &op);
+  LogicalResult emitTiles(TilesOp tiles);
+  LogicalResult emitFor(scf::ForOp forOp);
+  LogicalResult emitIf(scf::IfOp ifOp);
+
+  // Pipes and barriers (Pipes.cpp): hand-offs, named barriers, fences.
+  std::optional<LogicalResult> emitPipeOp(Operation &op);
+  LogicalResult emitHandoff(Operation *op, Value pipe, bool producer);
+  LogicalResult emitCommit(PipeCommitOp op);
+  LogicalResult emitRelease(PipeReleaseOp op);
+  void releaseDeferred(Value pipe);
+  void releaseSlot(Value pipe, Value slot);
+  void arriveEmpty(Value pipe, Value stage);
+  void arriveOnce(Value barrier);
+  /// Releases held back until a wait_group retired their readers.
+  void releaseHeld(SmallVectorImpl<std::pair<Value, Value>> &held);
+
+  // TMA copies (Tma.cpp).
+  std::optional<LogicalResult> emitTmaOp(Operation &op);
+  LogicalResult emitTmaLoad(TmaLoadOp op);
+  LogicalResult emitTmaStore(TmaStoreOp op);
+
+  // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
+  std::optional<LogicalResult> emitMmaOp(Operation &op);
+  LogicalResult emitMma(MmaOp op);
+  LogicalResult startWarpgroupOrder(RoleOp r);
+  void orderBarrier(bool arrive, Value id);
+  void retirePendingChain();
+  /// An op that may run while a chain's last wgmma group is in flight.
+  static bool runsBesideWgmma(Operation &op);
+
+  // Register fragments in the wgmma accumulator layout (Fragments.cpp).
+  std::optional<LogicalResult> emitFragmentOp(Operation &op);
+  FailureOr<FragInfo> fragInfo(FragType type, Operation *where);
+  FailureOr<Type> fragStructType(FragType type, Operation *where);
+  Value splat(Type structType, Value v);
+  Value quadShuffle(Value v, int32_t offset);
+  LogicalResult emitConvert(FragConvertOp op);
+  LogicalResult emitFragMap(FragMapOp op);
+  LogicalResult emitArgmin(FragArgminOp op);
+  LogicalResult emitIota(FragIotaOp op);
+  std::pair<Value, Value> packedRowArgmin(Value acc, int64_t h, int64_t n,
+                                          Value colBase);
+  LogicalResult emitReduce(FragReduceOp op);
+
+  // Fragments to and from memory: global loads and stores, shared-memory
+  // stages (Epilogue.cpp).
+  std::optional<LogicalResult> emitMemoryOp(Operation &op);
+  Value threadRow();
+  Value outerOffset(const TensorParams &tp, ValueRange coords);
+  LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitStore(StoreOp op);
+  LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
+  LogicalResult emitSmemWrite(SmemWriteOp op);
+
+  // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
+  std::optional<LogicalResult> emitScalarOp(Operation &op);
+  LogicalResult emitScalarLoad(ScalarLoadOp op);
+
+  KernelOp kernel;
+  gpu::GPUModuleOp module;
+  MLIRContext *ctx;
+  OpBuilder b;
+  Location curLoc = UnknownLoc::get(kernel.getContext());
+
+  IRMapping map;
+  llvm::DenseMap<Value, TensorParams> tensors;
+  SmallVector<Value> descriptors; // !llvm.ptr, by derived index
+  llvm::DenseMap<Value, PipeInfo> pipes;
+  llvm::DenseMap<Value, RingInfo> rings;
+  Value smemBase, tid, warp;
+  RoleState *role = nullptr;
+  Block *entryBlock = nullptr; // allocas go here so LLVM promotes them
+  // Inside a K loop of the form {wait; wgmma on the stage; release; yield},
+  // one wgmma group stays in flight: the release of a stage is deferred
+  // until the next iteration's wait_group(1) has retired the mma reading it.
+  Value deferredStage; // !llvm.ptr to an i32 (-1: none), or null
+  unsigned mmaInFlight;
+  // A straight-line chain of wgmmas on one accumulator (a K split over
+  // stages, unrolled): each group but the last commits without waiting, so
+  // the tensor cores never drain between stages. The stages an unretired
+  // group reads (`chainStages`) are released only once a later group's
+  // wait_group(1) or the chain's final wait_group(0) has retired it.
+  llvm::SmallDenseSet<std::pair<Value, Value>> chainStages; // (pipe, stage)
+  SmallVector<std::pair<Value, Value>> chainReleases; // (pipe, stage)
+  bool fpContract; // frag.map's float ops may fuse into FMAs
+  bool mmaChain;   // straight-line wgmma chains stay in flight
+  // wg-order: the first and last wgmma of each ordered chain (a fresh
+  // accumulator's straight-line chain in a role of several warpgroups),
+  // that role's warpgroups, and the first named barrier of the token ring.
+  bool wgOrder;
+  // wg-order-retire: the turn passes when the chain's last group retires,
+  // not when it is issued.
+  bool wgOrderRetire;
+  llvm::DenseSet<Operation *> orderedFirst, orderedLast;
+  int64_t orderWarpgroups = 0;
+  int32_t orderBarrierBase = 0;
+  // retire-late: a wgmma chain's last group retires (wait_group 0) at the
+  // first op that needs it rather than at its commit, so global loads
+  // (the k-means ||c||^2 row) issue while the wgmmas run; retirePending
+  // marks the group not yet retired.
+  bool retireLate;
+  bool retirePending = false;
+  // Inside a loop that overlaps the previous tile's epilogue with this
+  // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
+  // waiting and their stages' releases wait in `released` until the end of
+  // the iteration, where wait_group(0) retires them: the epilogue, which
+  // reads the accumulator the previous iteration completed, runs between.
+  struct LazyMma {
+    llvm::DenseSet<Operation *> mmas, releases;
+    SmallVector<std::pair<Value, Value>> released; // (pipe, stage), in order
+  };
+  std::optional<LazyMma> lazy;
+};
+
+} // namespace nvvm
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H

@@ -1,0 +1,172 @@
+//===- Pipes.cpp - Pipes, named barriers and proxy fences -----------------===//
+//
+// Pipes become full/empty mbarrier arrays with a per-role hand-off counter
+// n: stage n mod S, parity (n / S) mod 2. A TMA-filled stage arms its full
+// barrier with the derived bytes; a stage filled by stores, or released,
+// gets one arrival per warp. Releases of stages an unretired wgmma still
+// reads are held back (Wgmma.cpp decides which).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "cake/Analysis/Handoffs.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitPipeOp(Operation &op) {
+  if (auto a = dyn_cast<PipeAcquireOp>(op))
+    return emitHandoff(a, a.getPipe(), /*producer=*/true);
+  if (auto w = dyn_cast<PipeWaitOp>(op))
+    return emitHandoff(w, w.getPipe(), /*producer=*/false);
+  if (auto c = dyn_cast<PipeCommitOp>(op))
+    return emitCommit(c);
+  if (auto r = dyn_cast<PipeReleaseOp>(op))
+    return emitRelease(r);
+  if (isa<FenceProxyAsyncOp>(op)) {
+    // Order this thread's generic-proxy shared-memory writes before
+    // the async proxy (TMA, wgmma) reads them.
+    NVVM::FenceProxyOp::create(
+        b, loc(),
+        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+  if (auto bar = dyn_cast<BarrierSyncOp>(op)) {
+    // bar.sync id, threads (barrier 0 stays the CTA-wide one).
+    NVVM::BarrierOp::create(b, loc(), Type(), i32c(bar.getId()),
+                            i32c(bar.getThreads()),
+                            NVVM::BarrierReductionAttr(), Value());
+    return success();
+  }
+  return std::nullopt;
+}
+
+LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
+                                         bool producer) {
+  if (!role)
+    return op->emitError("pipe handoffs must be inside a role");
+  const PipeInfo &info = pipes[pipe];
+  // A stage filled by TMA arms its full barrier with the bytes the copies
+  // will deliver; their completion ends the phase. A stage without copies
+  // is a pure signal: its commit arrives instead.
+  auto acquire = dyn_cast<PipeAcquireOp>(op);
+  bool filledByTma = acquire && isFilledByTma(acquire);
+  // In a role whose threads all run (it also consumes), only the leader
+  // takes a stage TMA fills; every thread counts the hand-off, so all agree
+  // on the stage index and phase. A stage filled by stores is taken by
+  // every thread that writes it.
+  bool leaderOnly = producer && role->allLanes && filledByTma;
+  Value slot = role->ctr.lookup({pipe, unsigned(producer)});
+  Value n = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
+  LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), n, i32c(1)),
+                        slot);
+  Value stage = arith::RemUIOp::create(b, loc(), n, i32c(info.stages));
+  Value phase = arith::AndIOp::create(
+      b, loc(), arith::DivUIOp::create(b, loc(), n, i32c(info.stages)),
+      i32c(1));
+  Value stageOff = arith::MulIOp::create(b, loc(), stage, i32c(8));
+  // A producer waits for the consumers to have released the stage, i.e. for
+  // the completion of the empty barrier's previous phase: parity ^ 1, which
+  // a freshly initialized barrier reports complete.
+  Value parity =
+      producer ? arith::XOrIOp::create(b, loc(), phase, i32c(1)) : phase;
+  OpBuilder::InsertionGuard g(b);
+  if (leaderOnly)
+    enterLeader();
+  Value bar = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(producer ? info.empty : info.full), stageOff));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
+  if (producer && filledByTma) {
+    Value full =
+        smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc(), Type(), full, i32c(info.txBytes), NVVM::MemScopeKind::CTA,
+        /*relaxed=*/false, Value());
+  }
+  map.map(op->getResult(0), stage);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
+  // A TMA-filled stage's full barrier was armed at acquire and the
+  // copies finish the phase: nothing to emit. Otherwise arrive.
+  auto acquire = c.getStage().getDefiningOp<PipeAcquireOp>();
+  if (acquire && isFilledByTma(acquire))
+    return success();
+  // Stores filled the stage: one arrival per producer warp (the
+  // derived full_count), after the warp converged.
+  const PipeInfo &info = pipes[c.getPipe()];
+  arriveOnce(smemAt(arith::AddIOp::create(
+      b, loc(), i32c(info.full),
+      arith::MulIOp::create(b, loc(), map.lookup(c.getStage()), i32c(8)))));
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
+  Value stage = map.lookup(op.getStage());
+  if (chainStages.contains({op.getPipe(), stage})) {
+    // A chained wgmma still in flight reads it.
+    chainReleases.push_back({op.getPipe(), stage});
+    return success();
+  }
+  if (lazy && lazy->releases.count(op)) {
+    // The wgmma reading `stage` may still run: released at the end of the
+    // iteration, after it retires.
+    lazy->released.push_back({op.getPipe(), stage});
+    return success();
+  }
+  if (deferredStage) {
+    // The mma just issued may still read `stage`; the previous one has
+    // retired (wait_group 1), so release its stage and remember this one.
+    releaseDeferred(op.getPipe());
+    LLVM::StoreOp::create(b, loc(), stage, deferredStage);
+    return success();
+  }
+  arriveEmpty(op.getPipe(), stage);
+  return success();
+}
+
+void KernelEmitter::releaseSlot(Value pipe, Value slot) {
+  Value prev = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
+  Value any =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, prev, i32c(0));
+  auto ifAny = scf::IfOp::create(b, loc(), any, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+  arriveEmpty(pipe, prev);
+}
+
+void KernelEmitter::releaseDeferred(Value pipe) {
+  releaseSlot(pipe, deferredStage);
+}
+
+void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
+  const PipeInfo &info = pipes[pipe];
+  arriveOnce(smemAt(
+      arith::AddIOp::create(b, loc(), i32c(info.empty),
+                            arith::MulIOp::create(b, loc(), stage, i32c(8)))));
+}
+
+void KernelEmitter::arriveOnce(Value barrier) {
+  // One arrival per warp of the role (the derived counts): the warp
+  // converges first so every lane is done with the stage. A copy role runs
+  // on its leader alone, which arrives for its one warp.
+  OpBuilder::InsertionGuard g(b);
+  if (role->allLanes) {
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    Value lane0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                        role->lane, i32c(0));
+    auto ifLane0 = scf::IfOp::create(b, loc(), lane0, /*withElse=*/false);
+    b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+  }
+  NVVM::MBarrierArriveOp::create(b, loc(), Type(), barrier, Value());
+}
+
+void KernelEmitter::releaseHeld(
+    SmallVectorImpl<std::pair<Value, Value>> &held) {
+  for (auto [pipe, stage] : held)
+    arriveEmpty(pipe, stage);
+  held.clear();
+}

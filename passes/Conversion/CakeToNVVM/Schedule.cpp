@@ -1,0 +1,201 @@
+//===- Schedule.cpp - Tiles and control flow ------------------------------===//
+//
+// cake.tiles becomes the persistent (or one-shot) tile loop with the
+// schedule's group-M rasterization and its slices; scf.for carries the
+// wgmma groups it keeps in flight (a pipelined K loop, an overlapped
+// epilogue); scf.if carries fragments as LLVM structs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "cake/Analysis/MmaChains.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitScheduleOp(Operation &op) {
+  if (auto t = dyn_cast<TilesOp>(op))
+    return emitTiles(t);
+  if (auto f = dyn_cast<scf::ForOp>(op))
+    return emitFor(f);
+  if (auto i = dyn_cast<scf::IfOp>(op))
+    return emitIf(i);
+  return std::nullopt;
+}
+
+LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
+  ArrayRef<int64_t> tile = kernel.getTileShape();
+  size_t rank = tile.size();
+  if (rank > 2)
+    return tiles.emitError("3-D tile schedules are not lowered yet");
+  SmallVector<Value> counts;
+  for (auto [e, t] : llvm::zip(tiles.getExtents(), tile)) {
+    Value ext = map.lookupOrDefault(e);
+    counts.push_back(arith::CeilDivUIOp::create(b, loc(), ext, idxc(t)));
+  }
+  Value total = counts[0];
+  if (rank == 2)
+    total = arith::MulIOp::create(b, loc(), counts[0], counts[1]);
+  Value start = gpu::BlockIdOp::create(b, loc(), gpu::Dimension::x);
+  Value step = gpu::GridDimOp::create(b, loc(), gpu::Dimension::x);
+  // slice k of n: the CTA's k-th, (k+n)-th, ... tile of its sequence.
+  if (auto [k, n] = tiles.getSliceOrWhole(); n > 1) {
+    start = arith::AddIOp::create(
+        b, loc(), start, arith::MulIOp::create(b, loc(), step, idxc(k)));
+    step = arith::MulIOp::create(b, loc(), step, idxc(n));
+  }
+  auto loop = scf::ForOp::create(b, loc(), start, total, step);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value t = loop.getInductionVar();
+  if (rank == 1) {
+    map.map(tiles.getBody().getArgument(0),
+            arith::MulIOp::create(b, loc(), t, idxc(tile[0])));
+  } else {
+    // Group-M rasterization: walk `groupM` tile rows at a time so that
+    // consecutive tiles share B columns and A rows in L2.
+    int64_t groupM = 1;
+    if (auto p = dyn_cast<PersistentAttr>(kernel.getSchedule()))
+      groupM = p.getGroupM();
+    Value gm = idxc(groupM);
+    Value groupSize = arith::MulIOp::create(b, loc(), gm, counts[1]);
+    Value group = arith::DivUIOp::create(b, loc(), t, groupSize);
+    Value firstM = arith::MulIOp::create(b, loc(), group, gm);
+    Value rows = arith::MinUIOp::create(
+        b, loc(), arith::SubIOp::create(b, loc(), counts[0], firstM), gm);
+    Value inGroup = arith::RemUIOp::create(b, loc(), t, groupSize);
+    Value tm = arith::AddIOp::create(
+        b, loc(), firstM, arith::RemUIOp::create(b, loc(), inGroup, rows));
+    Value tn = arith::DivUIOp::create(b, loc(), inGroup, rows);
+    map.map(tiles.getBody().getArgument(0),
+            arith::MulIOp::create(b, loc(), tm, idxc(tile[0])));
+    map.map(tiles.getBody().getArgument(1),
+            arith::MulIOp::create(b, loc(), tn, idxc(tile[1])));
+  }
+  return emitBlock(tiles.getBody().front());
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
+  std::optional<OverlappedEpilogueLoop> overlap;
+  if (mmaInFlight > 0 && !lazy && !deferredStage)
+    overlap = matchOverlappedEpilogueLoop(forOp);
+  if (overlap) {
+    LazyMma state;
+    for (MmaOp m : overlap->mmas)
+      state.mmas.insert(m);
+    for (PipeReleaseOp r : overlap->releases)
+      state.releases.insert(r);
+    lazy = std::move(state);
+  }
+  bool pipelined = !overlap && mmaInFlight > 0 && isPipelinedMmaLoop(forOp);
+  Value pipe;
+  if (pipelined) {
+    for (Operation &op : *forOp.getBody())
+      if (auto r = dyn_cast<PipeReleaseOp>(op))
+        pipe = r.getPipe();
+    // A deferred release holds mma-in-flight stages past the next wait: a
+    // pipe with no more stages than that would wait for itself forever.
+    if (cast<PipeType>(pipe.getType()).getStages() <= int64_t(mmaInFlight))
+      pipelined = false;
+  }
+  if (pipelined) {
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(entryBlock);
+      Value one = i32c(1);
+      deferredStage = LLVM::AllocaOp::create(
+          b, loc(), LLVM::LLVMPointerType::get(ctx), b.getI32Type(), one);
+    }
+    LLVM::StoreOp::create(b, loc(), i32c(-1), deferredStage);
+  }
+  SmallVector<Value> inits;
+  for (Value v : forOp.getInitArgs())
+    inits.push_back(map.lookupOrDefault(v));
+  auto newFor =
+      scf::ForOp::create(b, loc(), map.lookupOrDefault(forOp.getLowerBound()),
+                         map.lookupOrDefault(forOp.getUpperBound()),
+                         map.lookupOrDefault(forOp.getStep()), inits);
+  map.map(forOp.getInductionVar(), newFor.getInductionVar());
+  for (auto [o, n] :
+       llvm::zip(forOp.getRegionIterArgs(), newFor.getRegionIterArgs()))
+    map.map(o, n);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(newFor.getBody());
+    // scf.for::create adds an empty yield when there are no iter_args.
+    if (!newFor.getBody()->empty())
+      b.setInsertionPoint(newFor.getBody()->getTerminator());
+    for (Operation &op : *forOp.getBody()) {
+      if (overlap && isa<scf::YieldOp>(op)) {
+        // This tile's wgmmas ran beside the epilogue; retire them, so the
+        // accumulator carried to the next iteration is complete, and free
+        // their stages.
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+        releaseHeld(lazy->released);
+      }
+      if (failed(emitOp(op)))
+        return failure();
+    }
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    if (!yield.getResults().empty()) {
+      SmallVector<Value> vals;
+      for (Value v : yield.getResults())
+        vals.push_back(map.lookupOrDefault(v));
+      scf::YieldOp::create(b, loc(), vals);
+    }
+  }
+  for (auto [o, n] : llvm::zip(forOp.getResults(), newFor.getResults()))
+    map.map(o, n);
+  if (pipelined) {
+    // Retire the last group and release the stage it read.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+    releaseDeferred(pipe);
+    deferredStage = Value();
+  }
+  if (overlap)
+    lazy.reset();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
+  SmallVector<Type> types;
+  for (Type t : ifOp.getResultTypes()) {
+    if (auto frag = dyn_cast<FragType>(t)) {
+      FailureOr<FragInfo> info = fragInfo(frag, ifOp);
+      if (failed(info))
+        return failure();
+      types.push_back(info->type);
+    } else if (t.isIntOrIndexOrFloat()) {
+      types.push_back(t);
+    } else {
+      return ifOp.emitError("convert-cake-to-nvvm: an scf.if result of type ")
+             << t << " is not lowered yet";
+    }
+  }
+  bool withElse = !ifOp.getElseRegion().empty();
+  auto newIf = scf::IfOp::create(
+      b, loc(), types, map.lookupOrDefault(ifOp.getCondition()), withElse);
+  for (auto [from, to] : {std::pair(ifOp.thenBlock(), newIf.thenBlock()),
+                          std::pair(ifOp.elseBlock(), newIf.elseBlock())}) {
+    if (!from)
+      continue;
+    OpBuilder::InsertionGuard g(b);
+    // Without results, create() already put an empty yield there.
+    if (to->empty())
+      b.setInsertionPointToEnd(to);
+    else
+      b.setInsertionPoint(to->getTerminator());
+    if (failed(emitBlock(*from)))
+      return failure();
+    if (!types.empty()) {
+      SmallVector<Value> vals;
+      for (Value v : cast<scf::YieldOp>(from->getTerminator()).getResults())
+        vals.push_back(map.lookupOrDefault(v));
+      scf::YieldOp::create(b, loc(), vals);
+    }
+  }
+  for (auto [o, n] : llvm::zip(ifOp.getResults(), newIf.getResults()))
+    map.map(o, n);
+  return success();
+}

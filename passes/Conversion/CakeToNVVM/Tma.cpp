@@ -1,0 +1,92 @@
+//===- Tma.cpp - TMA copies -----------------------------------------------===//
+//
+// cake.tma.load becomes cp.async.bulk.tensor into the stage, completing on
+// its pipe's full barrier; cake.tma.store (and its reduce forms) a bulk
+// tensor store from the stage, waited for before the stage is released.
+// The leader thread of a role whose threads all run issues them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitTmaOp(Operation &op) {
+  if (auto t = dyn_cast<TmaLoadOp>(op))
+    return emitTmaLoad(t);
+  if (auto t = dyn_cast<TmaStoreOp>(op))
+    return emitTmaStore(t);
+  return std::nullopt;
+}
+
+LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
+  int64_t desc = getI64(op, "desc");
+  if (desc < 0 || desc >= (int64_t)descriptors.size())
+    return op.emitError("missing derived descriptor index");
+  const RingInfo &ring = rings[op.getDst()];
+  const PipeInfo *pipe = nullptr;
+  for (auto &[v, info] : pipes)
+    for (Value r : cast<PipeOp>(v.getDefiningOp()).getRings())
+      if (r == op.getDst())
+        pipe = &info;
+  if (!pipe)
+    return op.emitError("the ring is not in any pipe; its copies could not "
+                        "signal a barrier");
+  Value stage = map.lookup(op.getStage());
+  Value dst = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
+  Value mbar = smemAt(
+      arith::AddIOp::create(b, loc(), i32c(pipe->full),
+                            arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  SmallVector<Value> coords = tmaCoordinates(op.getCoords());
+  // The copy writes through the shared::cluster window (address space 7);
+  // a CTA's own shared memory is part of it.
+  OpBuilder::InsertionGuard g(b);
+  if (role && role->allLanes)
+    enterLeader();
+  Value dstCluster = LLVM::AddrSpaceCastOp::create(
+      b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{},
+      Value(), Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      NVVM::CTAGroupKindAttr(), Value());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
+  int64_t desc = getI64(op, "desc");
+  if (desc < 0 || desc >= (int64_t)descriptors.size())
+    return op.emitError("missing derived descriptor index");
+  const RingInfo &ring = rings[op.getSrc()];
+  Value stage = map.lookup(op.getStage());
+  Value src = smemAt(arith::AddIOp::create(
+      b, loc(), i32c(ring.offset),
+      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
+  SmallVector<Value> coords = tmaCoordinates(op.getCoords());
+  OpBuilder::InsertionGuard g(b);
+  if (role && role->allLanes)
+    enterLeader();
+  if (std::optional<ReduceKind> kind = op.getReduce()) {
+    NVVM::TMAReduxKind redux = *kind == ReduceKind::sum   ? NVVM::TMAReduxKind::ADD
+                               : *kind == ReduceKind::min ? NVVM::TMAReduxKind::MIN
+                                                          : NVVM::TMAReduxKind::MAX;
+    NVVM::CpAsyncBulkTensorReduceOp::create(
+        b, loc(), descriptors[desc], src, redux, NVVM::TMAStoreMode::TILE,
+        coords, /*l2CacheHint=*/Value());
+  } else {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
+        NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
+        /*predicate=*/Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
+  // The stage is free again once the copy has read it (the writes to
+  // global memory may still be under way): the release that follows may
+  // hand it back.
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), 0u, b.getUnitAttr());
+  return success();
+}

@@ -1,0 +1,260 @@
+//===- Wgmma.cpp - wgmma, chains in flight and warpgroup turns ------------===//
+//
+// cake.mma ... wgmma becomes wgmma.mma_async over shared-memory
+// descriptors built from the derived fields, with the accumulator as an
+// LLVM struct in the wgmma register layout. Which groups stay in flight
+// (straight-line chains, pipelined K loops, overlapped epilogues,
+// retire-late) and when the stages they read are released are decided
+// here; the forms themselves are cake/Analysis/MmaChains.h's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "cake/Analysis/MmaChains.h"
+#include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Checks.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitMmaOp(Operation &op) {
+  if (auto m = dyn_cast<MmaOp>(op))
+    return emitMma(m);
+  return std::nullopt;
+}
+
+/// An op that may run while a chain's last wgmma group is in flight: it
+/// touches neither the accumulator nor shared memory nor control flow. A
+/// release of a stage the group reads is held (chainStages), not emitted.
+bool KernelEmitter::runsBesideWgmma(Operation &op) {
+  if (isa<LoadOp, PipeReleaseOp>(op))
+    return true;
+  return op.getNumRegions() == 0 && isPure(&op) &&
+         !op.hasTrait<OpTrait::IsTerminator>() &&
+         op.getDialect()->getNamespace() != "cake" &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type t) { return t.isIntOrIndexOrFloat(); });
+}
+
+void KernelEmitter::retirePendingChain() {
+  if (!retirePending)
+    return;
+  retirePending = false;
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  releaseHeld(chainReleases);
+  chainStages.clear();
+}
+
+static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (t.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (t.isF32())
+    return NVVM::WGMMATypes::f32;
+  if (t.isTF32())
+    return NVVM::WGMMATypes::tf32;
+  return failure();
+}
+
+/// bar.sync (or bar.arrive) on named barrier `id` between two consecutive
+/// warpgroups of the ordered role: 256 threads, the one that waits for its
+/// turn and the one that hands it over.
+void KernelEmitter::orderBarrier(bool arrive, Value id) {
+  if (arrive)
+    NVVM::BarrierArriveOp::create(b, loc(), id, i32c(256));
+  else
+    NVVM::BarrierOp::create(b, loc(), Type(), id, i32c(256),
+                            NVVM::BarrierReductionAttr(), Value());
+}
+
+/// wg-order (FlashAttention-3's warp-scheduler barriers): in a role of W > 1
+/// warpgroups, warpgroup i waits on named barrier base+i before the first
+/// wgmma of each fresh accumulator's chain and arrives on base+(i+1)%W
+/// after its last commit, so the chains issue in warpgroup order, one at a
+/// time, and a warpgroup's epilogue runs while the next ones' wgmmas do.
+/// Only straight-line chains from a frag.zero within one block are ordered
+/// (every warpgroup of a role runs the same loops, so turns stay
+/// balanced); the last warpgroup hands the first its turn at the start.
+/// With wg-order-retire the turn passes after the chain's wait_group 0
+/// instead: the tensor cores interleave chains issued together, so only
+/// then do the chains also run one at a time (k-means run 17c).
+LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
+  orderedFirst.clear();
+  orderedLast.clear();
+  orderWarpgroups = r.getNumWarps() / 4;
+  if (!wgOrder || !r.getWarpgroups() || orderWarpgroups < 2)
+    return success();
+  if (failed(verifyWarpgroupTurns(r)))
+    return failure();
+  for (auto [first, last] : warpgroupTurnChains(r)) {
+    orderedFirst.insert(first);
+    orderedLast.insert(last);
+  }
+  if (orderedFirst.empty())
+    return success();
+  int32_t maxId = 0;
+  kernel.walk(
+      [&](BarrierSyncOp bar) { maxId = std::max<int32_t>(maxId, bar.getId()); });
+  orderBarrierBase = maxId + 1;
+  const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
+  if (target && orderBarrierBase + orderWarpgroups > target->namedBarriers)
+    return r.emitError("wg-order: role \"")
+           << r.getName() << "\" needs " << orderWarpgroups
+           << " named barriers after id " << maxId << ", past the "
+           << target->namedBarriers << " of a CTA";
+  // The last warpgroup gives the first its first turn.
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  auto last = scf::IfOp::create(
+      b, loc(),
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, wg,
+                            i32c(orderWarpgroups - 1)),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(last.thenBlock());
+  orderBarrier(/*arrive=*/true, i32c(orderBarrierBase));
+  return success();
+}
+
+LogicalResult KernelEmitter::emitMma(MmaOp op) {
+  if (op.getKind() != MmaKind::wgmma)
+    return op.emitError("only wgmma is lowered on sm_90a today");
+  FailureOr<Type> accTy = fragStructType(op.getAcc().getType(), op);
+  if (failed(accTy))
+    return failure();
+  RingType a = op.getA().getType();
+  auto ta = wgmmaType(a.getElementType());
+  auto td = wgmmaType(op.getAcc().getType().getElementType());
+  if (failed(ta) || failed(td))
+    return op.emitError("wgmma operand types are not lowered yet");
+  int64_t wgRows = getI64(op, "wg_rows"), instrN = getI64(op, "instr_n"),
+          instrK = getI64(op, "instr_k"), sbo = getI64(op, "sbo"),
+          mode = getI64(op, "swizzle_mode");
+  int64_t k = a.getShape()[1];
+  int64_t eltBytes = getElementBytes(a.getElementType());
+  int64_t rowBytes = k * eltBytes;
+
+  const RingInfo &ra = rings[op.getA()], &rb = rings[op.getB()];
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value aBase = arith::AddIOp::create(
+      b, loc(),
+      arith::AddIOp::create(b, loc(), i32c(ra.offset),
+                            arith::MulIOp::create(b, loc(),
+                                                  map.lookup(op.getAStage()),
+                                                  i32c(ra.tileBytes))),
+      arith::MulIOp::create(b, loc(), wg, i32c(wgRows * rowBytes)));
+  Value bBase = arith::AddIOp::create(
+      b, loc(), i32c(rb.offset),
+      arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
+                            i32c(rb.tileBytes)));
+  // Shared-memory matrix descriptor: start address >> 4 in bits 0-13,
+  // leading byte offset (unused for swizzled K-major, 1) in 16-29, stride
+  // byte offset >> 4 in 32-45, swizzle mode in 62-63. The address field is
+  // computed once per operand in 32 bits and each k step adds its offset
+  // >> 4 to it (CUTLASS's descriptor iterator): shared offsets stay below
+  // 2^18, so the field cannot carry, and the other fields are constants. In
+  // 64 bits, per wgmma, it cost ptxas ten uniform-datapath instructions
+  // (the H200 SASS of run 17).
+  Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
+  auto field = [&](Value base32) {
+    return arith::AndIOp::create(
+               b, loc(),
+               arith::ShRUIOp::create(
+                   b, loc(), arith::AddIOp::create(b, loc(), smemAddr, base32),
+                   i32c(4)),
+               i32c(0x3FFF))
+        .getResult();
+  };
+  Value aField = field(aBase), bField = field(bBase);
+  Value fixedBits = i64c((1ll << 16) | ((sbo >> 4) << 32) | (mode << 62));
+  auto descAt = [&](Value field32, int64_t extra) {
+    Value lo = arith::AddIOp::create(b, loc(), field32, i32c(extra >> 4));
+    return arith::OrIOp::create(
+               b, loc(), arith::ExtUIOp::create(b, loc(), b.getI64Type(), lo),
+               fixedBits)
+        .getResult();
+  };
+
+  Value acc = map.lookup(op.getAcc());
+  // wg-order: wait for this warpgroup's turn before the chain's first
+  // wgmma (the previous warpgroup has issued its chain).
+  if (orderedFirst.contains(op))
+    orderBarrier(/*arrive=*/false,
+                 arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), wg));
+  NVVM::WgmmaFenceAlignedOp::create(b, loc());
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
+  for (int64_t kk = 0; kk < k / instrK; ++kk) {
+    Value da = descAt(aField, kk * instrK * eltBytes);
+    Value db = descAt(bField, kk * instrK * eltBytes);
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
+        NVVM::WGMMAScaleOut::one,
+        op.getNegate() ? NVVM::WGMMAScaleIn::neg : NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  // wg-order: the next warpgroup's turn, now that the chain is issued or,
+  // with wg-order-retire, once its last group has retired below.
+  auto passTurn = [&] {
+    Value next = arith::RemUIOp::create(
+        b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
+        i32c(orderWarpgroups));
+    orderBarrier(/*arrive=*/true,
+                 arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
+  };
+  bool passAtRetire = wgOrderRetire && orderedLast.contains(op);
+  if (orderedLast.contains(op) && !passAtRetire)
+    passTurn();
+  // A group retired elsewhere (at the end of an overlapped epilogue's
+  // iteration, or late) would never pass the turn here: the other
+  // warpgroups would wait forever.
+  auto retiresElsewhere = [&] {
+    return op.emitError("wg-order-retire: the chain's last wgmma must "
+                        "retire at its commit (not in an overlapped "
+                        "epilogue loop, with retire-late or a deferred "
+                        "stage)");
+  };
+  if (passAtRetire && lazy && lazy->mmas.count(op))
+    return retiresElsewhere();
+  // Retire groups before their stages can be released: all of them, all
+  // but this one inside a pipelined K loop or a straight-line chain, or
+  // none yet in an overlapped epilogue loop (retired at the end of the
+  // iteration).
+  if (!lazy || !lazy->mmas.count(op)) {
+    bool chained = mmaChain && !lazy && !deferredStage &&
+                   mmaInFlight > 0 && chainsIntoNextMma(op);
+    bool lastOfChain = llvm::none_of(op.getResult().getUsers(),
+                                     [](Operation *u) { return isa<MmaOp>(u); });
+    if (passAtRetire && (chained || deferredStage ||
+                         (retireLate && !lazy && lastOfChain)))
+      return retiresElsewhere();
+    if (retireLate && !chained && !lazy && !deferredStage && lastOfChain) {
+      // The chain's last group: retired by the first op that needs it
+      // (retirePendingChain); until then its stages' releases are held.
+      retirePending = true;
+      for (Value stage : {op.getAStage(), op.getBStage()})
+        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                            map.lookup(stage)});
+      map.map(op.getResult(), acc);
+      return success();
+    }
+    if (!chained || !chainReleases.empty())
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(),
+                                         deferredStage || chained ? 1 : 0);
+    if (passAtRetire)
+      passTurn();
+    // Every group before this one has retired.
+    releaseHeld(chainReleases);
+    chainStages.clear();
+    if (chained)
+      for (Value stage : {op.getAStage(), op.getBStage()})
+        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                            map.lookup(stage)});
+  }
+  map.map(op.getResult(), acc);
+  return success();
+}

@@ -1,0 +1,113 @@
+//===- PingPong.cpp - cake-ping-pong --------------------------------------===//
+//
+// Splits a consumer role into sets of warpgroups that take alternate tiles
+// (slices of the CTA's tiles), each with its own pipes and rings, so one
+// set's epilogue runs while the other's wgmmas do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace cake {
+#define GEN_PASS_DEF_PINGPONG
+#include "cake/Passes.h.inc"
+} // namespace cake
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
+  using PingPongBase::PingPongBase;
+
+  LogicalResult apply(KernelOp kernel) {
+    if (!isa<PersistentAttr>(kernel.getSchedule()))
+      return kernel.emitError("cake-ping-pong: needs a persistent schedule "
+                              "(a grid gives each CTA one tile); apply "
+                              "cake-set-schedule first");
+    SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
+    if (roles.empty())
+      return kernel.emitError("cake-ping-pong: the kernel has no roles");
+    // A copied named barrier would count the warps of every set at once.
+    WalkResult barriers = kernel.walk([](BarrierSyncOp op) {
+      op.emitError("cake-ping-pong: named barriers are not split by set yet "
+                   "(each set would need its own barrier ids)");
+      return WalkResult::interrupt();
+    });
+    if (barriers.wasInterrupted())
+      return failure();
+    for (RoleOp role : roles) {
+      SmallVector<TilesOp> loops;
+      role.walk([&](TilesOp t) { loops.push_back(t); });
+      if (loops.size() != 1)
+        return role.emitError("cake-ping-pong: role \"")
+               << role.getName() << "\" has " << loops.size()
+               << " tile loops; each role needs exactly one to take a slice "
+                  "of";
+      if (loops.front().getSliceAttr())
+        return loops.front().emitError(
+            "cake-ping-pong: this tile loop already takes a slice");
+    }
+    // The copies of the rings and pipes go after the last declaration, the
+    // copies of the roles after the last role, set by set.
+    SmallVector<Operation *> decls;
+    for (Operation &op : kernel.getBody().front())
+      if (isa<RingOp, PipeOp>(op))
+        decls.push_back(&op);
+    OpBuilder b(kernel.getContext());
+    auto setSlice = [&](RoleOp role, int64_t k) {
+      role.walk([&](TilesOp t) {
+        t.setSliceAttr(b.getDenseI64ArrayAttr({k, int64_t(sets)}));
+      });
+    };
+    Operation *lastDecl = decls.empty() ? nullptr : decls.back();
+    // The copied roles go after the copied declarations whatever the order.
+    Operation *lastRole = roles.back();
+    if (lastDecl && lastRole->isBeforeInBlock(lastDecl))
+      lastRole = lastDecl;
+    for (int64_t k = 1; k < int64_t(sets); ++k) {
+      IRMapping map;
+      for (Operation *decl : decls) {
+        b.setInsertionPointAfter(lastDecl);
+        Operation *copy = b.clone(*decl, map);
+        if (lastRole == lastDecl)
+          lastRole = copy;
+        lastDecl = copy;
+      }
+      for (RoleOp role : roles) {
+        b.setInsertionPointAfter(lastRole);
+        auto copy = cast<RoleOp>(b.clone(*role, map));
+        copy.setName((role.getName() + "_" + Twine(k)).str());
+        setSlice(copy, k);
+        lastRole = copy;
+      }
+    }
+    for (RoleOp role : roles)
+      setSlice(role, 0);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (sets < 2) {
+      getOperation().emitError("cake-ping-pong: sets must be at least 2");
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
+    for (KernelOp kernel : kernels)
+      if (failed(apply(kernel)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,150 @@
+//===- Deadlock.cpp - sync.deadlock ---------------------------------------===//
+//
+// A bounded simulation of every role's hand-offs and named barriers: each
+// loop unrolled a few times, the roles advanced while any can, and the
+// cycle of waits reported where none can.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleChecks.h"
+
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::verify;
+
+namespace {
+/// sync.deadlock: a bounded simulation of every role's hand-offs.
+struct Event {
+  enum Kind { Acquire, Commit, Wait, Release, Barrier } kind;
+  unsigned pipe; ///< the pipe's index, or the named barrier's id
+  Operation *op;
+};
+
+void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
+             int unroll, size_t cap) {
+  for (Operation &op : block) {
+    if (out.size() > cap)
+      return;
+    if (auto a = dyn_cast<PipeAcquireOp>(op))
+      out.push_back({Event::Acquire, f.pipeIndex.lookup(a.getPipe()), &op});
+    else if (auto c = dyn_cast<PipeCommitOp>(op))
+      out.push_back({Event::Commit, f.pipeIndex.lookup(c.getPipe()), &op});
+    else if (auto w = dyn_cast<PipeWaitOp>(op))
+      out.push_back({Event::Wait, f.pipeIndex.lookup(w.getPipe()), &op});
+    else if (auto r = dyn_cast<PipeReleaseOp>(op))
+      out.push_back({Event::Release, f.pipeIndex.lookup(r.getPipe()), &op});
+    else if (auto bar = dyn_cast<BarrierSyncOp>(op))
+      out.push_back({Event::Barrier, unsigned(bar.getId()), &op});
+    else if (isa<scf::ForOp, TilesOp>(op))
+      for (int i = 0; i < unroll; ++i)
+        for (Region &r : op.getRegions())
+          for (Block &b : r)
+            flatten(b, f, out, unroll, cap);
+  }
+}
+} // namespace
+
+bool verify::checkDeadlock(KernelFacts &f) {
+  const int unroll = 3;
+  const size_t cap = 200000;
+  SmallVector<SmallVector<Event>> seqs;
+  for (RoleOp role : f.roles) {
+    seqs.emplace_back();
+    flatten(role.getBody().front(), f, seqs.back(), unroll, cap);
+    if (seqs.back().size() > cap)
+      return true; // too large to search: not reported
+  }
+  SmallVector<int64_t> freeSlots, full;
+  for (auto p : f.kernel.getBody().getOps<PipeOp>()) {
+    freeSlots.push_back(p.getType().getStages());
+    full.push_back(0);
+  }
+  // The roles that pass each named barrier: it opens when all of them
+  // stand at it.
+  llvm::DenseMap<unsigned, SmallVector<size_t>> participants;
+  for (size_t r = 0; r < seqs.size(); ++r) {
+    llvm::SmallDenseSet<unsigned> ids;
+    for (const Event &e : seqs[r])
+      if (e.kind == Event::Barrier && ids.insert(e.pipe).second)
+        participants[e.pipe].push_back(r);
+  }
+  SmallVector<size_t> pc(seqs.size(), 0);
+  auto atBarrier = [&](size_t r, unsigned id) {
+    return pc[r] < seqs[r].size() && seqs[r][pc[r]].kind == Event::Barrier &&
+           seqs[r][pc[r]].pipe == id;
+  };
+  auto enabled = [&](const Event &e) {
+    switch (e.kind) {
+    case Event::Acquire:
+      return freeSlots[e.pipe] > 0;
+    case Event::Wait:
+      return full[e.pipe] > 0;
+    case Event::Barrier:
+      return llvm::all_of(participants[e.pipe],
+                          [&](size_t p) { return atBarrier(p, e.pipe); });
+    default:
+      return true;
+    }
+  };
+  for (;;) {
+    bool progress = false, done = true;
+    for (size_t r = 0; r < seqs.size(); ++r) {
+      while (pc[r] < seqs[r].size() && enabled(seqs[r][pc[r]])) {
+        const Event &e = seqs[r][pc[r]++];
+        progress = true;
+        switch (e.kind) {
+        case Event::Acquire:
+          --freeSlots[e.pipe];
+          break;
+        case Event::Commit:
+          ++full[e.pipe];
+          break;
+        case Event::Wait:
+          --full[e.pipe];
+          break;
+        case Event::Release:
+          ++freeSlots[e.pipe];
+          break;
+        case Event::Barrier:
+          // Everyone else at the barrier passes it with this role.
+          for (size_t p : participants[e.pipe])
+            if (p != r)
+              ++pc[p];
+          break;
+        }
+      }
+      done &= pc[r] == seqs[r].size();
+    }
+    if (done)
+      return true;
+    if (!progress)
+      break;
+  }
+  // Every unfinished role waits: report the cycle of waits.
+  InFlightDiagnostic d = emitRuleError(f.kernel, RuleId::SyncDeadlock)
+                         << "the roles can deadlock (found with every loop "
+                            "unrolled "
+                         << unroll << " times): every unfinished role waits";
+  for (size_t r = 0; r < seqs.size(); ++r) {
+    if (pc[r] == seqs[r].size())
+      continue;
+    const Event &e = seqs[r][pc[r]];
+    if (e.kind == Event::Barrier) {
+      d.attachNote(e.op->getLoc())
+          << "role \"" << f.roles[r].getName() << "\" waits here at named "
+          << "barrier " << e.pipe << " for the other roles that pass it";
+      continue;
+    }
+    bool acq = e.kind == Event::Acquire;
+    d.attachNote(e.op->getLoc())
+        << "role \"" << f.roles[r].getName() << "\" waits here for "
+        << (acq ? "a free stage" : "a full stage") << " of pipe #" << e.pipe
+        << (acq ? " (all stages held by its consumer)"
+                : " (its producer has committed nothing new)");
+  }
+  d.attachNote(f.kernel.getLoc())
+      << "hint: release stages before waiting on more than the pipe holds, "
+         "and do not make a producer wait on its own consumer";
+  return false;
+}

@@ -1,0 +1,101 @@
+//===- Hardware.cpp - The hw rules: hardware contracts --------------------===//
+//
+// Features the target has (TMA, wgmma, tcgen05, mma.sync), warpgroup
+// alignment, wgmma operands a shared-memory descriptor can describe, and
+// TMA row strides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleChecks.h"
+
+#include "cake/Verify/Checks.h"
+
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::verify;
+
+LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
+  RingType a = op.getA().getType(), b = op.getB().getType();
+  for (RingType t : {a, b}) {
+    int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
+    if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
+      return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+             << "wgmma operands must be K-major rows that span exactly the "
+                "swizzle width; got "
+             << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+  }
+  if (a.getSwizzle() != b.getSwizzle())
+    return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+           << "A and B must share a swizzle, got " << a.getSwizzle() << " and "
+           << b.getSwizzle();
+  return success();
+}
+
+/// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor
+bool verify::checkHardwareFeatures(KernelFacts &f) {
+  bool ok = true;
+  const TargetInfo *t = f.target;
+  f.kernel.walk([&](Operation *op) {
+    if (isa<TmaLoadOp, TmaStoreOp>(op) && !t->hasTma) {
+      emitRuleError(op, RuleId::HwArchFeature)
+          << "TMA copies need sm_90a or newer; the kernel targets " << t->arch;
+      ok = false;
+    }
+    auto mma = dyn_cast<MmaOp>(op);
+    if (!mma)
+      return;
+    bool has = mma.getKind() == MmaKind::wgmma     ? t->hasWgmma
+               : mma.getKind() == MmaKind::tcgen05 ? t->hasTcgen05
+                                                   : t->hasMmaSync;
+    if (!has) {
+      emitRuleError(op, RuleId::HwArchFeature)
+          << stringifyMmaKind(mma.getKind()) << " is not available on "
+          << t->arch;
+      ok = false;
+      return;
+    }
+    if (mma.getKind() != MmaKind::wgmma)
+      return;
+    auto role = op->getParentOfType<RoleOp>();
+    if (role && !role.getWarpgroups()) {
+      emitRuleError(op, RuleId::HwWarpgroupAlignment)
+          << "wgmma in role \"" << role.getName()
+          << "\", which is not a warpgroups(n) role";
+      ok = false;
+      return;
+    }
+    ok &= succeeded(verifyWgmmaOperands(mma));
+  });
+  return ok;
+}
+
+/// hw.tma-alignment: static row strides of TMA tensors.
+bool verify::checkTmaStrides(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](Operation *op) {
+    Value g;
+    if (auto l = dyn_cast<TmaLoadOp>(op))
+      g = l.getSrc();
+    else if (auto s = dyn_cast<TmaStoreOp>(op))
+      g = s.getDst();
+    else
+      return;
+    auto type = cast<GlobalType>(g.getType());
+    int64_t stride = getElementBytes(type.getElementType());
+    for (int64_t d = type.getRank() - 1; d > 0; --d) {
+      if (type.isDynamicDim(d))
+        return; // checked at launch
+      stride *= type.getShape()[d];
+      if (stride % 16 != 0) {
+        emitRuleError(op, RuleId::HwTmaAlignment)
+            << "the rows of " << type << " are " << stride
+            << " bytes apart, not a multiple of 16: the copy engine cannot "
+               "address them";
+        ok = false;
+        return;
+      }
+    }
+  });
+  return ok;
+}

@@ -1,0 +1,143 @@
+//===- Resource.cpp - The resource rules ----------------------------------===//
+//
+// Threads, register budgets (setmaxnreg's per-CTA pool), shared memory and
+// the registers fragments keep across loops, against the target's table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleChecks.h"
+
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::verify;
+
+/// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)
+bool verify::checkRoleResources(KernelFacts &f) {
+  const TargetInfo *target = f.target;
+  bool ok = true;
+  int64_t warps = f.launchWarps;
+  for (RoleOp role : f.roles) {
+    if (role.getRegs() && !target->hasSetmaxnreg) {
+      emitRuleError(role, RuleId::HwArchFeature)
+          << "role \"" << role.getName() << "\" asks for regs("
+          << *role.getRegs() << ") but " << target->arch
+          << " has no setmaxnreg";
+      ok = false;
+    }
+    if (role.getRegs() && !role.getWarpgroups()) {
+      emitRuleError(role, RuleId::HwWarpgroupAlignment)
+          << "role \"" << role.getName()
+          << "\" asks for regs() but is not a warpgroups(n) role: setmaxnreg "
+             "applies to whole warpgroups";
+      ok = false;
+    }
+  }
+  int64_t threads = warps * 32;
+  if (threads > target->maxThreadsPerBlock) {
+    emitRuleError(f.kernel, RuleId::ResourceThreads)
+        << "the roles need " << threads << " threads, more than the "
+        << target->maxThreadsPerBlock << " a CTA of " << target->arch
+        << " can have";
+    return false;
+  }
+  if (threads == 0)
+    return ok;
+  // setmaxnreg moves registers between warpgroups of one CTA through a
+  // per-CTA pool (PTX ISA, setmaxnreg): a role that asks for more only gets
+  // what others gave back. The CTA is launched with `threads` x the launch
+  // baseline registers (ptxas is held to the baseline), and every warp not
+  // asking keeps the baseline, so the sum at the budgets must fit that
+  // allocation, not just the register file, or setmaxnreg.inc waits forever.
+  int64_t baseline = launchBaselineRegisters(*target, threads);
+  int64_t allocation = threads * baseline;
+  bool anyRegs = false;
+  int64_t budgeted = 0, registers = 0;
+  for (RoleOp role : f.roles) {
+    if (!role.getRegs())
+      continue;
+    anyRegs = true;
+    budgeted += role.getNumWarps();
+    registers += role.getNumWarps() * 32 * int64_t(*role.getRegs());
+  }
+  int64_t others = warps - budgeted;
+  registers += others * 32 * baseline;
+  if (anyRegs && registers > allocation) {
+    InFlightDiagnostic d =
+        emitRuleError(f.kernel, RuleId::ResourceRegisterBudget)
+        << "the roles' register budgets add up to " << registers
+        << " registers, more than the " << allocation
+        << " the CTA is launched with (" << threads
+        << " threads at the launch baseline of " << baseline << "; " << others
+        << " warps without regs() keep the baseline): setmaxnreg.inc would "
+           "wait forever";
+    for (RoleOp role : f.roles)
+      if (!role.getRegs())
+        d.attachNote(role.getLoc())
+            << "role \"" << role.getName() << "\" keeps " << baseline
+            << " registers per thread";
+    d.attachNote(f.kernel.getLoc())
+        << "hint: give the roles that need few registers a small regs() "
+           "(e.g. a copy warpgroup regs(40)), or lower the others' budgets";
+    ok = false;
+  }
+  return ok;
+}
+
+/// resource.smem-capacity
+bool verify::checkSharedMemory(KernelFacts &f) {
+  int64_t bytes = computeSharedMemoryLayout(f.kernel).totalBytes;
+  if (bytes <= f.target->smemPerBlockOptIn)
+    return true;
+  InFlightDiagnostic d = emitRuleError(f.kernel, RuleId::ResourceSmemCapacity)
+                         << "barriers and rings need " << bytes
+                         << " bytes of shared memory (with alignment), more "
+                            "than the "
+                         << f.target->smemPerBlockOptIn << " a CTA of "
+                         << f.target->arch << " can have";
+  for (auto ring : f.kernel.getBody().getOps<RingOp>())
+    d.attachNote(ring.getLoc())
+        << "ring #" << f.ringIndex.lookup(ring) << " of "
+        << ring.getType().getRingBytes() << " bytes";
+  d.attachNote(f.kernel.getLoc()) << "hint: fewer stages or smaller tiles";
+  return false;
+}
+
+/// resource.fragment-registers: per loop, the fragments carried across it
+/// plus the largest one defined in its body (mma results accumulate in
+/// place and are not counted twice).
+bool verify::checkFragmentRegisters(KernelFacts &f) {
+  bool ok = true;
+  int64_t allThreads = f.launchWarps * 32;
+  int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
+  for (RoleOp role : f.roles) {
+    int64_t threads = role.getNumWarps() * 32;
+    // ptxas refuses an instruction that needs more registers than the
+    // launch baseline, after setmaxnreg.inc too (C7602): a wgmma needs its
+    // whole accumulator at once, so a larger regs() does not make it fit.
+    int64_t budget = role.getRegs()
+                         ? std::min<int64_t>(*role.getRegs(), baseline)
+                         : baseline;
+    role.walk([&](scf::ForOp loop) {
+      auto [carried, largest] = loopFragmentRegisters(loop, threads);
+      // 16 registers stay for addresses, indices and the loop itself.
+      int64_t need = carried + largest + 16;
+      if (carried > 0 && need > budget) {
+        InFlightDiagnostic d =
+            emitRuleError(loop, RuleId::ResourceFragmentRegisters)
+            << "role \"" << role.getName() << "\" keeps " << carried
+            << " registers of fragments across this loop and up to " << largest
+            << " more in its body (+16 for addresses): " << need
+            << " > its budget of " << budget << " per thread";
+        if (role.getRegs() && int64_t(*role.getRegs()) > baseline)
+          d.attachNote(role.getLoc())
+              << "regs(" << *role.getRegs() << ") does not raise it: ptxas "
+              << "refuses an instruction that needs more than the launch "
+              << "baseline of " << baseline << " (" << allThreads
+              << " threads), after setmaxnreg.inc too";
+        ok = false;
+      }
+    });
+  }
+  return ok;
+}

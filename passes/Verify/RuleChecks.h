@@ -1,0 +1,109 @@
+//===- RuleChecks.h - The checks of cake-verify (private) -------*- C++ -*-===//
+//
+// What the rule files of passes/Verify/ share: the facts of one kernel and
+// one check function per rule (or group of rules that read the same walk).
+// Each check reports through emitRuleError and returns false on a
+// violation. The pass (VerifyPass.cpp) runs them in a fixed order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_PASSES_VERIFY_RULECHECKS_H
+#define CAKE_PASSES_VERIFY_RULECHECKS_H
+
+#include "cake/Analysis/KernelLayout.h"
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Rules.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <string>
+
+namespace mlir {
+namespace cake {
+namespace verify {
+
+/// The kernel-level facts rules share: pipe and ring numbering, targets.
+struct KernelFacts {
+  KernelOp kernel;
+  const TargetInfo *target = nullptr;
+  llvm::DenseMap<Value, unsigned> pipeIndex, ringIndex;
+  SmallVector<RoleOp> roles;
+  /// Warps as launched: warpgroup roles start at a multiple of 4, and the
+  /// padding warps in between hold registers too (cake-derive's count).
+  int64_t launchWarps = 0;
+
+  explicit KernelFacts(KernelOp k) : kernel(k) {
+    target = lookupTarget(k.getTarget().getArch());
+    for (auto p : k.getBody().getOps<PipeOp>())
+      pipeIndex[p.getResult()] = pipeIndex.size();
+    for (auto r : k.getBody().getOps<RingOp>())
+      ringIndex[r.getResult()] = ringIndex.size();
+    roles.assign(k.getBody().getOps<RoleOp>().begin(),
+                 k.getBody().getOps<RoleOp>().end());
+    launchWarps = computeRoleWarps(k).totalWarps;
+  }
+  static bool pipeHolds(Value pipe, Value ring) {
+    auto p = pipe.getDefiningOp<PipeOp>();
+    return p && llvm::is_contained(p.getRings(), ring);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Hand-off counting (TripCount.cpp): per role, a polynomial in loop trip
+// counts.
+//===----------------------------------------------------------------------===//
+
+/// monomial (sorted trip keys joined by '*') -> coefficient
+using Count = std::map<std::string, int64_t>;
+
+/// The polynomial as text: "2*trip(c0..arg1 by c64)*tiles + 1".
+std::string countStr(const Count &c);
+
+/// Counts the ops `match` accepts in `block`, as a polynomial in loop trip
+/// counts. Sets `unproven` where a trip count has no canonical key or
+/// control flow is not a loop.
+Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
+               KernelOp kernel, bool &unproven);
+
+//===----------------------------------------------------------------------===//
+// The checks, by rule family
+//===----------------------------------------------------------------------===//
+
+// sync (Sync.cpp, TripCount.cpp, Deadlock.cpp)
+bool checkPipeRoles(KernelFacts &f);      ///< sync.pipe-roles
+/// sync.unbalanced-pipe, sync.use-after-handoff
+bool checkHandoffBalance(KernelFacts &f);
+bool checkExpectTx(KernelFacts &f);       ///< sync.expect-tx-balance
+bool checkTiles(KernelFacts &f);          ///< sync.tiles-mismatch
+bool checkProxyFence(KernelFacts &f);     ///< sync.proxy-fence
+bool checkNamedBarriers(KernelFacts &f);  ///< sync.named-barrier
+bool checkTripCounts(KernelFacts &f);     ///< sync.trip-count-mismatch
+bool checkDeadlock(KernelFacts &f);       ///< sync.deadlock
+
+// resource (Resource.cpp)
+/// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)
+bool checkRoleResources(KernelFacts &f);
+bool checkSharedMemory(KernelFacts &f);      ///< resource.smem-capacity
+bool checkFragmentRegisters(KernelFacts &f); ///< resource.fragment-registers
+
+// dataflow (Dataflow.cpp)
+/// dataflow.read-outside-wait, dataflow.write-outside-acquire
+bool checkStageAccess(KernelFacts &f);
+bool checkRoleScoping(KernelFacts &f);   ///< dataflow.handoff-outside-role
+bool checkTileCoverage(KernelFacts &f);  ///< dataflow.tile-coverage
+bool checkFragmentLayout(KernelFacts &f); ///< dataflow.fragment-layout
+
+// hw (Hardware.cpp)
+/// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor
+bool checkHardwareFeatures(KernelFacts &f);
+bool checkTmaStrides(KernelFacts &f); ///< hw.tma-alignment (static shapes)
+
+} // namespace verify
+} // namespace cake
+} // namespace mlir
+
+#endif // CAKE_PASSES_VERIFY_RULECHECKS_H

@@ -1,0 +1,464 @@
+//===- Sync.cpp - The sync rules: the protocol between roles --------------===//
+//
+// Pipe roles, balanced hand-offs, expect-tx bytes, tile sequences, proxy
+// fences, named barriers and warpgroup turns. Trip counts and the deadlock
+// search have their own files (TripCount.cpp, Deadlock.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleChecks.h"
+#include "cake/Analysis/Handoffs.h"
+#include "cake/Analysis/IndexExpr.h"
+#include "cake/Analysis/MmaChains.h"
+#include "cake/Verify/Checks.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::verify;
+
+/// A turn deadlocks when the warpgroup holding it waits on a pipe stage
+/// whose refill needs the other warpgroups to release a stage of this same
+/// iteration: they release only after their own turns. With S stages and
+/// the iteration's w waits on the pipe (counted from the block's first),
+/// a wait under the turn is safe only if w <= S and the pipe holds no
+/// stage waited outside this block (k-means run 16: the D = 256 kernel,
+/// four waits on a two-stage ring, hung). Reports the first such wait.
+LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
+  for (auto [first, last] : warpgroupTurnChains(role)) {
+    Block *block = first->getBlock();
+    bool underTurn = false;
+    for (Operation &op : *block) {
+      if (&op == first.getOperation())
+        underTurn = true;
+      if (&op == last.getOperation())
+        break;
+      auto wait = dyn_cast<PipeWaitOp>(&op);
+      if (!underTurn || !wait)
+        continue;
+      Value pipe = wait.getPipe();
+      int64_t stages = cast<PipeType>(pipe.getType()).getStages();
+      int64_t waits = 0;
+      for (Operation &o : *block) {
+        if (&o == last.getOperation())
+          break;
+        if (auto w = dyn_cast<PipeWaitOp>(&o); w && w.getPipe() == pipe)
+          ++waits;
+      }
+      bool heldOutside = false;
+      role.walk([&](PipeWaitOp w) {
+        if (w.getPipe() == pipe && w->getBlock() != block)
+          heldOutside = true;
+      });
+      if (waits <= stages && !heldOutside)
+        continue;
+      InFlightDiagnostic diag = emitRuleError(wait, RuleId::SyncWarpgroupTurn)
+                                << "role \"" << role.getName()
+                                << "\" would deadlock when its warpgroups "
+                                   "take turns (wg-order): this wait is "
+                                   "inside a turn, but ";
+      if (heldOutside)
+        diag << "the pipe holds stages waited outside the chain's block";
+      else
+        diag << "the chain waits " << waits << " times on a pipe of "
+             << stages << " stages";
+      diag << ", which the other warpgroups release only in their own turns";
+      diag.attachNote(first.getLoc()) << "the turn starts at this wgmma";
+      if (heldOutside)
+        diag.attachNote(first.getLoc())
+            << "hint: wait on the pipe in the chain's block only, or lower "
+               "without wg-order";
+      else
+        diag.attachNote(first.getLoc())
+            << "hint: give the pipe at least " << waits
+            << " stages, or lower without wg-order";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// sync.named-barrier: the roles that pass a named barrier are the ones
+/// its thread count counts, and they pass it equally often.
+bool verify::checkNamedBarriers(KernelFacts &f) {
+  bool ok = true;
+  std::map<int64_t, SmallVector<BarrierSyncOp>> byId;
+  f.kernel.walk([&](BarrierSyncOp op) { byId[op.getId()].push_back(op); });
+  for (auto &[id, ops] : byId) {
+    SmallVector<RoleOp> roles;
+    for (BarrierSyncOp op : ops) {
+      auto role = op->getParentOfType<RoleOp>();
+      if (role && !llvm::is_contained(roles, role))
+        roles.push_back(role);
+    }
+    int64_t threads = 0;
+    for (RoleOp role : roles)
+      threads += role.getNumWarps() * 32;
+    for (BarrierSyncOp op : ops)
+      if (int64_t(op.getThreads()) != threads) {
+        InFlightDiagnostic d =
+            emitRuleError(op, RuleId::SyncNamedBarrier)
+            << "named barrier " << id << " counts " << op.getThreads()
+            << " threads but the roles that pass it have " << threads;
+        for (RoleOp role : roles)
+          d.attachNote(role.getLoc())
+              << "role \"" << role.getName() << "\" passes it with "
+              << role.getNumWarps() * 32 << " threads";
+        d.attachNote(op.getLoc())
+            << "hint: threads(" << threads
+            << "), or move the barrier into the roles it should order";
+        ok = false;
+        break;
+      }
+    // Every participant passes the barrier equally often, or the last
+    // passes of the busier role wait forever.
+    bool unproven = false;
+    std::optional<Count> first;
+    RoleOp firstRole;
+    for (RoleOp role : roles) {
+      Count c = countOps(
+          role.getBody().front(),
+          [&](Operation *op) {
+            auto b = dyn_cast<BarrierSyncOp>(op);
+            return b && int64_t(b.getId()) == id;
+          },
+          f.kernel, unproven);
+      if (!first) {
+        first = c;
+        firstRole = role;
+      } else if (!unproven && c != *first) {
+        InFlightDiagnostic d =
+            emitRuleError(role, RuleId::SyncNamedBarrier)
+            << "role \"" << role.getName() << "\" passes named barrier " << id
+            << " " << countStr(c) << " times but role \""
+            << firstRole.getName() << "\" passes it " << countStr(*first)
+            << " times";
+        d.attachNote(firstRole.getLoc()) << "the other role";
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/// sync.pipe-roles
+bool verify::checkPipeRoles(KernelFacts &f) {
+  bool ok = true;
+  for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
+    unsigned index = f.pipeIndex.lookup(pipe);
+    llvm::SetVector<RoleOp> producers, consumers;
+    Operation *firstProducerUse = nullptr, *firstConsumerUse = nullptr;
+    // Walk in program order so notes point at the first use of each side.
+    f.kernel.walk([&](Operation *user) {
+      if (user->getNumOperands() == 0 || user->getOperand(0) != pipe)
+        return;
+      auto role = user->getParentOfType<RoleOp>();
+      if (!role)
+        return;
+      if (isa<PipeAcquireOp, PipeCommitOp>(user)) {
+        producers.insert(role);
+        if (!firstProducerUse)
+          firstProducerUse = user;
+      } else if (isa<PipeWaitOp, PipeReleaseOp>(user)) {
+        consumers.insert(role);
+        if (!firstConsumerUse)
+          firstConsumerUse = user;
+      }
+    });
+    auto describe = [&](const char *side, llvm::SetVector<RoleOp> &roles) {
+      InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
+                             << "pipe #" << index << " has " << roles.size()
+                             << " " << side << " roles, expected exactly one";
+      for (RoleOp r : f.roles)
+        if (roles.contains(r))
+          d.attachNote(r.getLoc()) << side << " role \"" << r.getName() << "\"";
+      ok = false;
+    };
+    if (producers.size() != 1)
+      describe("producer", producers);
+    if (consumers.size() != 1)
+      describe("consumer", consumers);
+    // One role may fill and drain its own pipe (a kernel that is not warp
+    // specialized) when TMA fills every stage: its leader thread issues the
+    // copies and the whole role waits for them. Stages written by ordinary
+    // stores would need a barrier among the role's own threads, which the
+    // lowering does not emit. Whether the role's order can make progress
+    // is sync.deadlock's question.
+    if (producers.size() == 1 && consumers.size() == 1 &&
+        producers.front() == consumers.front()) {
+      Operation *unfilled = nullptr;
+      f.kernel.walk([&](PipeAcquireOp a) {
+        if (a.getPipe() == pipe.getResult() && !unfilled &&
+            !isFilledByTma(a))
+          unfilled = a;
+      });
+      if (unfilled) {
+        InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
+                               << "pipe #" << index
+                               << " is both produced and consumed by role \""
+                               << RoleOp(producers.front()).getName()
+                               << "\", which fills a stage without TMA";
+        d.attachNote(unfilled->getLoc()) << "stage acquired here";
+        d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
+        d.attachNote(pipe.getLoc())
+            << "hint: fill the stage with cake.tma.load, or move the "
+               "producing side into its own role (cake-warp-specialize)";
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+/// sync.unbalanced-pipe and sync.use-after-handoff
+bool verify::checkHandoffBalance(KernelFacts &f) {
+  bool ok = true;
+  auto check = [&](Operation *take, Value stage, bool producer) {
+    RoleOp role = take->getParentOfType<RoleOp>();
+    StringRef roleName = role ? role.getName() : StringRef("?");
+    unsigned pipe = f.pipeIndex.lookup(take->getOperand(0));
+    SmallVector<Operation *> closes;
+    for (Operation *user : stage.getUsers())
+      if (producer ? isa<PipeCommitOp>(user) : isa<PipeReleaseOp>(user))
+        closes.push_back(user);
+    const char *closeName = producer ? "commit" : "release";
+    if (closes.size() != 1) {
+      InFlightDiagnostic d = emitRuleError(take, RuleId::SyncUnbalancedPipe)
+                             << "role \"" << roleName
+                             << "\": the stage of pipe #" << pipe
+                             << " taken here is "
+                             << (closes.empty() ? "never " : "more than once ")
+                             << (producer ? "committed" : "released");
+      for (Operation *c : closes)
+        d.attachNote(c->getLoc()) << closeName << " here";
+      d.attachNote(take->getLoc())
+          << "hint: " << closeName << " each stage exactly once, in the block "
+          << "that " << (producer ? "acquired" : "waited for") << " it";
+      ok = false;
+      return;
+    }
+    Operation *close = closes.front();
+    if (close->getBlock() != take->getBlock()) {
+      InFlightDiagnostic d = emitRuleError(close, RuleId::SyncUnbalancedPipe)
+                             << "role \"" << roleName << "\": the " << closeName
+                             << " of a stage of pipe #" << pipe
+                             << " is not in the block that took it, so it "
+                                "may not run exactly once per hand-off";
+      d.attachNote(take->getLoc()) << "stage taken here";
+      ok = false;
+      return;
+    }
+    if (close->getParentOp() && take->isBeforeInBlock(close) == false) {
+      emitRuleError(close, RuleId::SyncUnbalancedPipe)
+          << "role \"" << roleName << "\": " << closeName
+          << " comes before the stage was taken";
+      ok = false;
+      return;
+    }
+    // Nothing touches the stage after it was handed back.
+    for (Operation *user : stage.getUsers()) {
+      if (user == close)
+        continue;
+      Operation *anc = close->getBlock()->findAncestorOpInBlock(*user);
+      if (anc && close->isBeforeInBlock(anc)) {
+        InFlightDiagnostic d =
+            emitRuleError(user, RuleId::SyncUseAfterHandoff)
+            << "role \"" << roleName << "\" uses a stage of pipe #" << pipe
+            << " after its " << closeName << "; the other side may already be "
+            << (producer ? "reading" : "overwriting") << " it";
+        d.attachNote(close->getLoc()) << closeName << " here";
+        ok = false;
+      }
+    }
+  };
+  f.kernel.walk([&](PipeAcquireOp op) { check(op, op.getStage(), true); });
+  f.kernel.walk([&](PipeWaitOp op) { check(op, op.getStage(), false); });
+  f.kernel.walk([&](Operation *op) {
+    if (!isa<PipeCommitOp, PipeReleaseOp>(op))
+      return;
+    Value stage = op->getOperand(1);
+    Operation *def = stage.getDefiningOp();
+    bool producer = isa<PipeCommitOp>(op);
+    bool good = producer ? isa_and_nonnull<PipeAcquireOp>(def)
+                         : isa_and_nonnull<PipeWaitOp>(def);
+    if (!good || def->getOperand(0) != op->getOperand(0)) {
+      emitRuleError(op, RuleId::SyncUnbalancedPipe)
+          << (producer ? "commit" : "release") << " of a stage not taken with "
+          << (producer ? "pipe.acquire" : "pipe.wait") << " on the same pipe";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/// sync.expect-tx-balance: a stage filled by TMA receives exactly one copy
+/// into every ring of its pipe, since its full barrier expects the bytes of
+/// all of them. (A stage with no copy at all is a pure signal.)
+bool verify::checkExpectTx(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](PipeAcquireOp acquire) {
+    auto pipe = acquire.getPipe().getDefiningOp<PipeOp>();
+    if (!pipe)
+      return;
+    llvm::DenseMap<Value, SmallVector<Operation *>> fills;
+    bool anyTma = false;
+    for (Operation *user : acquire.getStage().getUsers()) {
+      if (auto t = dyn_cast<TmaLoadOp>(user)) {
+        fills[t.getDst()].push_back(user);
+        anyTma = true;
+      }
+    }
+    if (!anyTma)
+      return;
+    for (Value ring : pipe.getRings()) {
+      size_t n = fills.lookup(ring).size();
+      if (n == 1)
+        continue;
+      auto type = cast<RingType>(ring.getType());
+      InFlightDiagnostic d =
+          emitRuleError(acquire, RuleId::SyncExpectTxBalance)
+          << "the stage of pipe #" << f.pipeIndex.lookup(pipe)
+          << " acquired here gets " << n << " copies into ring #"
+          << f.ringIndex.lookup(ring) << ", but its full barrier expects "
+          << type.getTileBytes() << " bytes from exactly one: the phase would "
+          << (n == 0 ? "never complete (hang)" : "complete early (race)");
+      for (Operation *c : fills.lookup(ring))
+        d.attachNote(c->getLoc()) << "copy here";
+      d.attachNote(acquire.getLoc())
+          << "hint: load every ring of the pipe once per stage";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
+/// sync.tiles-mismatch
+bool verify::checkTiles(KernelFacts &f) {
+  bool ok = true;
+  std::optional<std::string> first;
+  TilesOp firstTiles;
+  for (RoleOp role : f.roles) {
+    TilesOp tiles;
+    role.walk([&](TilesOp t) {
+      if (!tiles)
+        tiles = t;
+    });
+    if (!tiles)
+      continue;
+    std::string key;
+    bool known = true;
+    for (Value e : tiles.getExtents()) {
+      auto k = indexKey(e, f.kernel);
+      known &= k.has_value();
+      key += (k ? *k : "?") + ";";
+    }
+    if (!known)
+      continue;
+    if (!first) {
+      first = key;
+      firstTiles = tiles;
+    } else if (key != *first) {
+      InFlightDiagnostic d =
+          emitRuleError(tiles, RuleId::SyncTilesMismatch)
+          << "role \"" << role.getName()
+          << "\" iterates different tiles than role \""
+          << firstTiles->getParentOfType<RoleOp>().getName()
+          << "\"; pipes would pair stages of different tiles";
+      d.attachNote(firstTiles.getLoc()) << "the other tile loop";
+      ok = false;
+    }
+  }
+  // Roles that hand stages over a pipe must walk the same slice of the
+  // CTA's tiles (ping-pong pairs each keep to their own pipes).
+  auto sliceOf = [](RoleOp role) -> std::pair<int64_t, int64_t> {
+    std::pair<int64_t, int64_t> slice = {0, 1};
+    role.walk([&](TilesOp t) { slice = t.getSliceOrWhole(); });
+    return slice;
+  };
+  for (PipeOp pipeOp : f.kernel.getBody().getOps<PipeOp>()) {
+    Value pipe = pipeOp.getResult();
+    unsigned index = f.pipeIndex.lookup(pipe);
+    RoleOp first;
+    for (RoleOp role : f.roles) {
+      bool uses = false;
+      role.walk([&](Operation *op) {
+        uses |= llvm::is_contained(op->getOperands(), pipe);
+      });
+      if (!uses)
+        continue;
+      if (!first) {
+        first = role;
+        continue;
+      }
+      auto a = sliceOf(first), b = sliceOf(role);
+      if (a == b)
+        continue;
+      emitRuleError(role, RuleId::SyncTilesMismatch)
+              << "role \"" << role.getName() << "\" takes slice " << b.first
+              << " of " << b.second << " of the CTA's tiles and role \""
+              << first.getName() << "\" slice " << a.first << " of "
+              << a.second << ", but both use pipe #" << index
+              << ": its stages would pair different tiles";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// sync.proxy-fence: smem.write then an async read of the same ring in a
+/// block without fence.proxy_async between them.
+bool verify::checkProxyFence(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](Block *block) {
+    llvm::DenseMap<Value, Operation *> pending; // ring -> unfenced write
+    for (Operation &op : *block) {
+      if (auto w = dyn_cast<SmemWriteOp>(op)) {
+        pending[w.getDst()] = &op;
+      } else if (isa<FenceProxyAsyncOp>(op)) {
+        pending.clear();
+      } else if (isa<PipeCommitOp, PipeReleaseOp>(op)) {
+        // Handing the stage over publishes it to readers that may be the
+        // copy engine or the tensor cores: the writer fences first.
+        auto pipe = op.getOperand(0).getDefiningOp<PipeOp>();
+        for (Value r : pipe ? pipe.getRings() : ValueRange{})
+          if (Operation *w = pending.lookup(r)) {
+            InFlightDiagnostic d =
+                emitRuleError(&op, RuleId::SyncProxyFence)
+                << "ring #" << f.ringIndex.lookup(r)
+                << " is handed over after ordinary stores without a proxy "
+                   "fence; a TMA store or mma reading it may see stale data";
+            d.attachNote(w->getLoc()) << "generic-proxy write here";
+            d.attachNote(op.getLoc())
+                << "hint: put cake.fence.proxy_async after the writes";
+            ok = false;
+            pending.erase(r);
+          }
+      } else {
+        SmallVector<Value> reads;
+        if (auto s = dyn_cast<TmaStoreOp>(op))
+          reads.push_back(s.getSrc());
+        if (auto m = dyn_cast<MmaOp>(op)) {
+          reads.push_back(m.getA());
+          reads.push_back(m.getB());
+        }
+        for (Value r : reads)
+          if (Operation *w = pending.lookup(r)) {
+            InFlightDiagnostic d =
+                emitRuleError(&op, RuleId::SyncProxyFence)
+                << "ring #" << f.ringIndex.lookup(r)
+                << " is read by the async proxy after ordinary stores "
+                   "without a proxy fence";
+            d.attachNote(w->getLoc()) << "generic-proxy write here";
+            d.attachNote(op.getLoc())
+                << "hint: put cake.fence.proxy_async between them";
+            ok = false;
+            pending.erase(r);
+          }
+      }
+    }
+  });
+  return ok;
+}

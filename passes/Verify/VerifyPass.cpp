@@ -1,0 +1,91 @@
+//===- VerifyPass.cpp - The cake-verify pass ------------------------------===//
+//
+// The whole-kernel rules of the registry (cake/Verify/Rules.def): the
+// protocol between roles (pipe roles, balanced hand-offs, trip counts, tile
+// sequences, a bounded deadlock search, proxy fences), resources (threads,
+// registers, shared memory, fragments), dataflow (who may touch which ring
+// stage) and hardware features. Op-local contracts are the ops' verifiers.
+// Every diagnostic leads with its rule id; notes point at the other ops
+// that take part, and a "hint:" note says how to repair where one is known.
+// The checks live in one file per rule family beside this one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleChecks.h"
+
+#include "cake/Passes.h"
+#include "cake/Transforms/Decisions.h"
+#include "cake/Verify/Checks.h"
+
+#include "mlir/IR/Verifier.h"
+
+namespace mlir {
+namespace cake {
+#define GEN_PASS_DEF_VERIFY
+#include "cake/Passes.h.inc"
+} // namespace cake
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::verify;
+
+namespace {
+
+struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation().walk([&](KernelOp kernel) {
+      if (failed(mlir::verify(kernel))) {
+        ok = false;
+        return;
+      }
+      KernelFacts f(kernel);
+      if (!f.target) {
+        ok = false;
+        return;
+      }
+      // Hand-offs outside roles make every protocol rule below noise.
+      if (!checkRoleScoping(f)) {
+        ok = false;
+        return;
+      }
+      ok &= checkPipeRoles(f);
+      ok &= checkHardwareFeatures(f);
+      ok &= checkFragmentLayout(f);
+      ok &= checkTmaStrides(f);
+      ok &= checkRoleResources(f);
+      ok &= checkSharedMemory(f);
+      ok &= checkFragmentRegisters(f);
+      ok &= checkStageAccess(f);
+      ok &= checkProxyFence(f);
+      bool barriers = checkNamedBarriers(f);
+      ok &= barriers;
+      ok &= checkExpectTx(f);
+      bool balanced = checkHandoffBalance(f);
+      ok &= balanced;
+      ok &= checkTiles(f);
+      ok &= checkTileCoverage(f);
+      bool counts = checkTripCounts(f);
+      ok &= counts;
+      // A deadlock search over unbalanced hand-offs or barriers only
+      // repeats them.
+      if (balanced && counts && barriers)
+        ok &= checkDeadlock(f);
+      // Turns taken by named barriers the deadlock search does not model.
+      if (auto order = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName);
+          order && order.getValue())
+        kernel.walk([&](RoleOp role) {
+          ok &= succeeded(verifyWarpgroupTurns(role));
+        });
+      // Rules registered at run time (e.g. written in C).
+      for (const ExternalRule &rule : getExternalRules())
+        ok &= succeeded(rule.check(kernel));
+    });
+    if (!ok)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
