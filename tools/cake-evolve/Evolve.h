@@ -1,0 +1,203 @@
+/*===- Evolve.h - cake-evolve's shared declarations ---------------*- C -*-===*\
+|*                                                                            *|
+|* What the files of cake-evolve share: its options, a growable string, the   *|
+|* diagnostics a pipeline reports, the search space and its candidates, and   *|
+|* one entry point per stage (cake-evolve.c runs them in order).              *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CAKE_EVOLVE_EVOLVE_H
+#define CAKE_EVOLVE_EVOLVE_H
+
+#include "cake-c/Dialect.h"
+#include "cake-c/Pipeline.h"
+#include "mlir-c/IR.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAX_TACTICS 16
+#define MAX_RULES 64
+#define MUTATE_TOP 8 /* candidates whose neighbours each round tries */
+#define MAX_GRID 100000000L
+/* Spill stores (bytes per thread) past which a candidate ranks below the
+ * ones that do not spill: on the H200 a 4-byte spill cost nothing
+ * measurable (the three-warpgroup k-means kernel, the fastest of k-means
+ * run 13), 364 bytes made the four-warpgroup one 2x slower. */
+#define SPILL_DEMOTE_BYTES 64
+
+/* What the command line asked for (cake-evolve --help lists it). */
+typedef struct {
+  const char *seedPath, *spacePath, *shapes, *ledgerPath;
+  int noGpu, top, resume, exportTop, mutateRounds;
+  const char *exportDir, *importPath, *check, *agentPath, *measure;
+  int measureTimeout, ptxasTop; /* ptxasTop < 0: the export's top */
+  long sample;
+} EvolveOptions;
+
+/*===----------------------------------------------------------------------===*
+ * Common.c: strings, files, diagnostics, the context and the cost model
+ *===----------------------------------------------------------------------===*/
+
+/* A growable string. */
+typedef struct {
+  char *data;
+  size_t length, capacity;
+} Buffer;
+
+void bufferAppend(Buffer *b, const char *s, size_t n);
+/* An MlirStringCallback that appends to the Buffer in `userData`. */
+void appendCallback(MlirStringRef s, void *userData);
+/* An MlirStringCallback that writes to the FILE in `userData`. */
+void writeCallback(MlirStringRef s, void *userData);
+/* The whole file, NUL-terminated; null if it cannot be read. */
+char *readFile(const char *path);
+uint64_t fnv1a(const char *s, size_t n);
+
+/* The errors a pipeline reported, as JSON, and the first rule id. */
+typedef struct {
+  cJSON *diagnostics; /* array */
+  char firstRule[64];
+} DiagnosticSink;
+
+/* An MlirCakeDiagnosticCallback that adds errors to a DiagnosticSink. */
+void onDiagnostic(const MlirCakeDiagnostic *d, void *userData);
+
+/* A context with Cake's dialects whose own diagnostics (the cost model's)
+ * collect in `diagnostics`. */
+MlirContext createContext(Buffer *diagnostics);
+
+/* Predicts the verified module printed in `ir` for `shapes`: the JSON
+ * report into `report` and the time into `*ns`. */
+MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
+                          const char *shapes, Buffer *report, double *ns);
+
+/* Applies `pipeline` and then `lower` (a cake-lower pass with its options)
+ * to the seed and parses the result; a null module if either fails, the
+ * diagnostics in `sink`. */
+MlirModule lowerCandidate(MlirContext ctx, const char *seed,
+                          const char *seedPath, const char *pipeline,
+                          const char *lower, DiagnosticSink *sink);
+
+/*===----------------------------------------------------------------------===*
+ * Space.c: the search space, sampling and ranking order
+ *===----------------------------------------------------------------------===*/
+
+/* One axis of the search space: a tactic pass, its fixed options, the
+ * option it varies and the values it takes. A null value leaves the
+ * tactic out of the candidate's sequence. */
+typedef struct {
+  char pass[64];
+  char fixed[128];
+  char option[32];
+  char values[32][32];
+  unsigned char skip[32]; /* values[i] is null: the step is left out */
+  int numValues;
+} Tactic;
+
+/* Reads the space: {"tactics": [{"pass", "fixed"?, "option", "values"}]};
+ * a value is a number, a string, or null (the tactic is not applied). */
+int readSpace(const char *path, Tactic *tactics, int *numTactics);
+
+long gcd(long a, long b);
+/* The sampler's xorshift64 generator; --rng-seed sets its state. */
+void rngSeed(uint64_t state);
+uint64_t rngNext(void);
+
+/* A ranked candidate for the summary. */
+typedef struct {
+  char id[24];
+  long point; /* in the grid */
+  char tactics[1024];
+  char pipeline[1024];
+  double predictedNs;
+  double pipeBoundNs; /* the pipes' stage cycles per tile, summed */
+  char bottleneck[32];
+  int compiled; /* 1: ptxas compiled it (registers, spillStores set) */
+  int registers, spillStores;
+  char signature[1024]; /* registerSignature(tactics), once checked */
+} Ranked;
+
+/* The tactics of a candidate that may change what a thread keeps in
+ * registers (all but stages, schedule, raster and swizzle). */
+void registerSignature(const char *tactics, char *out, size_t size);
+/* qsort order: by predicted time, then by the pipes' stage cycles. */
+int byPredicted(const void *a, const void *b);
+
+/*===----------------------------------------------------------------------===*
+ * Search.c: stages 1 and 2 (generate, verify, rank) and the summary
+ *===----------------------------------------------------------------------===*/
+
+/* Rejections per rule id. */
+typedef struct {
+  char rule[64];
+  int count;
+} RuleCount;
+
+/* One search: the seed, the grid, the queue of grid points (the grid or a
+ * sample, then each mutation round's neighbours), the ledger and what was
+ * ranked. */
+typedef struct {
+  const EvolveOptions *options;
+  MlirContext ctx;
+  Buffer costDiagnostics;
+  char *seed;
+  Tactic tactics[MAX_TACTICS];
+  int numTactics;
+  long total;              /* grid points */
+  long radix[MAX_TACTICS]; /* grid point = sum of digit[t] * radix[t] */
+  long count;              /* initial candidates: the grid or a sample */
+  long *queue, qlen, capacity;
+  char (*parents)[24];
+  unsigned char *visited;
+  uint64_t *hashes;
+  char (*hashIds)[24];
+  long numHashes;
+  Ranked *ranked;
+  long numRanked;
+  RuleCount rules[MAX_RULES];
+  int numRules;
+  long numRejected, numDuplicates, numSkipped, numCostFailed, mutated;
+  int round;
+  char *previous; /* the ledger's earlier text (--resume) */
+  FILE *ledger;
+} Search;
+
+/* Reads the seed and the space, opens the ledger and queues the grid (or
+ * a sample of it). Returns 0, or the exit status after saying why. */
+int searchOpen(Search *s, const EvolveOptions *options);
+/* Stages 1 and 2 over the queue, mutation rounds included; every candidate
+ * becomes a ledger line. Closes the ledger. */
+void searchRun(Search *s);
+/* What stages 1 and 2 found (before the ptxas check). */
+void searchPrintSummary(const Search *s);
+/* The ranking as it stands, the best first, and the ledger's path. */
+void searchPrintTop(const Search *s);
+void searchClose(Search *s);
+
+/*===----------------------------------------------------------------------===*
+ * Ptxas.c: ptxas on the best ranked; spilling candidates move down
+ *===----------------------------------------------------------------------===*/
+
+void ptxasRank(Search *s, int ptxasTop);
+
+/*===----------------------------------------------------------------------===*
+ * Stage3.c, Import.c, Agent.c
+ *===----------------------------------------------------------------------===*/
+
+/* The top candidates and the seed as bundles with a manifest in
+ * options->exportDir. Returns 0, or the exit status. */
+int exportCandidates(Search *s);
+/* Runs the measurement command on the export with a time limit and
+ * imports its results. Returns the exit status. */
+int measureAndImport(Search *s);
+/* The measurement command stage 3 runs by default. */
+void defaultMeasureCommand(char *out, size_t size);
+/* Stage 4 for measurements made elsewhere: adds them to the ledger. */
+int importResults(const char *resultsPath, const char *ledgerPath);
+/* The agent protocol's drop folder (docs/agents.md). */
+int agentDir(const char *dir, const char *shapes);
+
+#endif /* CAKE_EVOLVE_EVOLVE_H */
