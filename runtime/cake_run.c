@@ -1,281 +1,218 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|add|kmeans]*|
-|*          [--iters N] [--warmup N] [--timeout-ms T] [--seed S]              *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|add|      *|
+|*          kmeans|none] [--iters N] [--warmup N] [--timeout-ms T] [--seed S] *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
 |* (uniform in [-1, 1]; outputs are overwritten by the kernel and poisoned    *|
 |* with NaN first), launches once with a timeout, optionally checks the       *|
-|* result against a host reference, then times the kernel with events.        *|
+|* result against a host reference (cake_run_checks.c), then times the        *|
+|* kernel with events. cake-run --help lists every option.                    *|
 |* Exit codes: 0 success, 1 failure, 2 usage, 124 timeout.                    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#include "cake-rt/cake_runtime.h"
-#include "kmeans_check.h"
+#include "cake_run_internal.h"
 
-#include <cuda.h>
-
-#include <math.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_ARGS 16
+static void printHelp(FILE *out) {
+  fprintf(
+      out,
+      "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
+      "                [--check gemm|copy|add|kmeans|none] [--iters N]\n"
+      "                [--warmup N] [--timeout-ms T] [--seed S]\n"
+      "  --arg I=D0xD1...  the shape of tensor argument I (every argument of\n"
+      "                    the kernel is given, by --arg or --scalar)\n"
+      "  --scalar I=V      the value of scalar argument I\n"
+      "  --check KIND      check the result of one launch (default none):\n"
+      "    gemm            argument 2 must equal argument 0 times argument 1\n"
+      "                    transposed (C = A B^T), checked on sampled\n"
+      "                    elements against a double-precision host reference\n"
+      "    copy            argument 1 must equal argument 0, bit for bit\n"
+      "    add             argument 1 (f32) must equal its random fill plus\n"
+      "                    argument 0, bit for bit (a TMA reduce-sum store)\n"
+      "    kmeans          arguments: points ([B x] N x D), centroids\n"
+      "                    ([B x] K x D), their norms ([B x] K, f32, computed\n"
+      "                    here), ids ([B x] N, i32); each sampled point's id\n"
+      "                    must be its nearest centroid, up to the tie\n"
+      "                    tolerance of bench/kmeans\n"
+      "  --iters N         timed launches, the median reported (20; 0: none)\n"
+      "  --warmup N        launches before timing (3)\n"
+      "  --timeout-ms T    how long the checked launch may take (10000)\n"
+      "  --seed S          the random fill's seed\n"
+      "  -h, --help        this help\n");
+}
 
 static void usage(void) {
-  fprintf(
-      stderr,
-      "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
-      "                [--check gemm|copy|kmeans|none] [--iters N]\n"
-      "                [--warmup N] [--timeout-ms T] [--seed S]\n"
-      "  --check gemm    argument 2 must equal argument 0 times argument 1\n"
-      "                  transposed (C = A B^T), checked on sampled\n"
-      "                  elements against a double-precision host reference\n"
-      "  --check copy    argument 1 must equal argument 0, bit for bit\n"
-      "  --check add     argument 1 (f32) must equal its random fill plus\n"
-      "                  argument 0, bit for bit (a TMA reduce-sum store)\n"
-      "  --check kmeans  arguments: points ([B x] N x D), centroids\n"
-      "                  ([B x] K x D), their norms ([B x] K, f32, computed\n"
-      "                  here), ids ([B x] N, i32); each sampled point's id\n"
-      "                  must be its nearest centroid, up to the tie\n"
-      "                  tolerance of bench/kmeans\n");
+  fprintf(stderr, "usage: cake-run BUNDLE --arg I=D0xD1[...] ... "
+                  "[options]\nTry 'cake-run --help' for every option.\n");
 }
 
-static int cuCheck(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return 1;
-  const char *msg = NULL;
-  cuGetErrorString(r, &msg);
-  fprintf(stderr, "cake-run: %s failed: %s\n", what, msg ? msg : "?");
-  return 0;
+/* `text` as an integer in [min, max] for option `name`; says why not. */
+static int parseInteger(const char *name, const char *text, long long min,
+                        long long max, long long *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (errno || end == text || *end || v < min || v > max) {
+    fprintf(stderr,
+            "cake-run: --%s expects an integer from %lld to %lld, got '%s'\n",
+            name, min, max, text);
+    return 0;
+  }
+  *out = v;
+  return 1;
 }
 
-static uint64_t rngState = 0x9E3779B97F4A7C15ull;
-static double urand(void) { /* xorshift64*, uniform in [-1, 1) */
-  rngState ^= rngState >> 12;
-  rngState ^= rngState << 25;
-  rngState ^= rngState >> 27;
-  uint64_t x = rngState * 0x2545F4914F6CDD1Dull;
-  return (double)(x >> 11) / (double)(1ull << 53) * 2.0 - 1.0;
-}
-
-static uint16_t toBf16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  uint32_t rounding = 0x7FFF + ((u >> 16) & 1);
-  return (uint16_t)((u + rounding) >> 16);
-}
-static float fromBf16(uint16_t h) {
-  uint32_t u = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static uint16_t toF16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  uint32_t sign = (u >> 16) & 0x8000;
-  int32_t e = (int32_t)((u >> 23) & 0xFF) - 127 + 15;
-  uint32_t m = u & 0x7FFFFF;
-  if (e <= 0)
-    return (uint16_t)sign; /* inputs here are never that small but zero */
-  if (e >= 31)
-    return (uint16_t)(sign | 0x7C00);
-  uint32_t h = sign | (uint32_t)e << 10 | m >> 13;
-  if ((m & 0x1FFF) > 0x1000 || ((m & 0x1FFF) == 0x1000 && (h & 1)))
-    ++h;
-  return (uint16_t)h;
-}
-static float fromF16(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F,
-           m = h & 0x3FF, u;
-  if (e == 0)
-    u = sign; /* subnormals flushed: not produced by this tool */
-  else if (e == 31)
-    u = sign | 0x7F800000 | m << 13;
-  else
-    u = sign | (e - 15 + 127) << 23 | m << 13;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
+/* What the command line asked for. */
 typedef struct {
-  const char *element;
-  int bytes;
-  void *host;
-  CUdeviceptr dev;
-  size_t count;
-} Tensor;
+  const char *bundlePath;
+  CakeRtArg args[MAX_ARGS];
+  int given[MAX_ARGS];
+  CheckKind check;
+  int iters, warmup;
+  long long timeoutMs;
+} RunOptions;
 
-static double readElement(const Tensor *t, size_t i) {
-  if (strcmp(t->element, "bf16") == 0)
-    return fromBf16(((uint16_t *)t->host)[i]);
-  if (strcmp(t->element, "f16") == 0)
-    return fromF16(((uint16_t *)t->host)[i]);
-  if (strcmp(t->element, "f32") == 0)
-    return ((float *)t->host)[i];
-  if (strcmp(t->element, "i32") == 0)
-    return ((int32_t *)t->host)[i];
-  return NAN;
-}
-
-static int fillRandom(Tensor *t) {
-  for (size_t i = 0; i < t->count; ++i) {
-    float v = (float)urand();
-    if (strcmp(t->element, "bf16") == 0)
-      ((uint16_t *)t->host)[i] = toBf16(v);
-    else if (strcmp(t->element, "f16") == 0)
-      ((uint16_t *)t->host)[i] = toF16(v);
-    else if (strcmp(t->element, "f32") == 0)
-      ((float *)t->host)[i] = v;
-    else if (strcmp(t->element, "i32") == 0)
-      ((int32_t *)t->host)[i] = (int32_t)(v * 1000);
-    else {
-      fprintf(stderr, "cake-run: cannot fill element type %s\n", t->element);
+/* --arg I=D0xD1... or --scalar I=V into `o`. */
+static int parseArgument(const char *option, const char *text, int scalar,
+                         RunOptions *o) {
+  char *end;
+  errno = 0;
+  long idx = strtol(text, &end, 10);
+  if (errno || end == text || *end != '=' || idx < 0 || idx >= MAX_ARGS) {
+    fprintf(stderr, "cake-run: %s expects I=VALUE with I from 0 to %d, got "
+                    "'%s'\n", option, MAX_ARGS - 1, text);
+    return 0;
+  }
+  CakeRtArg *arg = &o->args[idx];
+  memset(arg, 0, sizeof *arg);
+  o->given[idx] = 1;
+  const char *p = end + 1;
+  if (scalar) {
+    long long v;
+    if (!parseInteger("scalar", p, LLONG_MIN, LLONG_MAX, &v))
+      return 0;
+    arg->isScalar = 1;
+    arg->scalar = v;
+    return 1;
+  }
+  while (*p) {
+    errno = 0;
+    long long d = strtoll(p, &end, 10);
+    if (arg->rank == 5 || errno || end == p || d < 0 ||
+        (*end && *end != 'x')) {
+      fprintf(stderr, "cake-run: --arg expects I=D0xD1... (at most 5 "
+                      "non-negative dimensions), got '%s'\n", text);
       return 0;
     }
+    arg->shape[arg->rank++] = d;
+    p = *end ? end + 1 : end;
+  }
+  if (arg->rank == 0) {
+    fprintf(stderr, "cake-run: --arg %s has no shape\n", text);
+    return 0;
   }
   return 1;
 }
 
-static double readTensor(const void *t, size_t i) {
-  return readElement((const Tensor *)t, i);
-}
-
-/* --check kmeans: checks the four arguments' shapes and types, writes the
- * centroids' norms (of the values as rounded) over the random fill and
- * poisons the ids (-1). Returns cake-run's status. */
-static int prepareKmeans(const CakeRtArg *args, Tensor *tensors, int n,
-                         KmeansProblem *p) {
-  const CakeRtArg *x = &args[0], *c = &args[1], *cn = &args[2],
-                  *ids = &args[3];
-  int tensorsOnly = n == 4 && !x->isScalar && !c->isScalar &&
-                    !cn->isScalar && !ids->isScalar;
-  int batched = tensorsOnly && x->rank == 3;
-  int rank = batched ? 3 : 2;
-  if (!tensorsOnly || x->rank != rank || c->rank != rank ||
-      cn->rank != rank - 1 || ids->rank != rank - 1 ||
-      strcmp(tensors[2].element, "f32") != 0 ||
-      strcmp(tensors[3].element, "i32") != 0 ||
-      (batched && (c->shape[0] != x->shape[0] || cn->shape[0] != x->shape[0] ||
-                   ids->shape[0] != x->shape[0])) ||
-      c->shape[rank - 1] != x->shape[rank - 1] ||
-      cn->shape[rank - 2] != c->shape[rank - 2] ||
-      ids->shape[rank - 2] != x->shape[rank - 2]) {
-    fprintf(stderr, "cake-run: --check kmeans needs points [B x] N x D, "
-                    "centroids [B x] K x D, norms [B x] K (f32) and ids "
-                    "[B x] N (i32)\n");
-    return 2;
-  }
-  p->x = &tensors[0];
-  p->c = &tensors[1];
-  p->ids = (const int32_t *)tensors[3].host;
-  p->B = batched ? x->shape[0] : 1;
-  p->N = x->shape[rank - 2];
-  p->D = x->shape[rank - 1];
-  p->K = c->shape[rank - 2];
-  float *norms = (float *)tensors[2].host;
-  for (int64_t k = 0; k < p->B * p->K; ++k) {
-    double sum = 0;
-    for (int64_t j = 0; j < p->D; ++j) {
-      double v = readElement(&tensors[1], (size_t)(k * p->D + j));
-      sum += v * v;
-    }
-    norms[k] = (float)sum;
-  }
-  Tensor *t = &tensors[2];
-  if (!cuCheck(cuMemcpyHtoD(t->dev, t->host, t->count * (size_t)t->bytes),
-               "cuMemcpyHtoD (norms)") ||
-      !cuCheck(cuMemsetD8(args[3].data, 0xFF,
-                          tensors[3].count * (size_t)tensors[3].bytes),
-               "cuMemsetD8 (poison)"))
-    return 1;
-  return 0;
-}
-
-int main(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "--help") == 0) {
-    usage();
-    return 2;
-  }
-  const char *bundlePath = argv[1];
-  CakeRtArg args[MAX_ARGS];
-  memset(args, 0, sizeof args);
-  int given[MAX_ARGS] = {0};
-  const char *check = "none";
-  int iters = 20, warmup = 3;
-  long long timeoutMs = 10000;
-  for (int i = 2; i < argc; ++i) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if ((strcmp(a, "--arg") == 0 || strcmp(a, "--scalar") == 0) && v) {
-      char *end;
-      long idx = strtol(v, &end, 10);
-      if (*end != '=' || idx < 0 || idx >= MAX_ARGS) {
-        usage();
+/* Fills `o` from the command line. Returns -1 to go on, else the exit
+ * status (0 after --help, 2 after a usage error). */
+static int parseOptions(int argc, char **argv, RunOptions *o) {
+  enum { OPT_ARG = 256, OPT_SCALAR, OPT_CHECK, OPT_ITERS, OPT_WARMUP,
+         OPT_TIMEOUT, OPT_SEED };
+  static const struct option longOptions[] = {
+      {"arg", required_argument, NULL, OPT_ARG},
+      {"scalar", required_argument, NULL, OPT_SCALAR},
+      {"check", required_argument, NULL, OPT_CHECK},
+      {"iters", required_argument, NULL, OPT_ITERS},
+      {"warmup", required_argument, NULL, OPT_WARMUP},
+      {"timeout-ms", required_argument, NULL, OPT_TIMEOUT},
+      {"seed", required_argument, NULL, OPT_SEED},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  memset(o, 0, sizeof *o);
+  o->iters = 20;
+  o->warmup = 3;
+  o->timeoutMs = 10000;
+  opterr = 0; /* the messages below name the option */
+  int c, index;
+  long long v;
+  while ((c = getopt_long(argc, argv, ":h", longOptions, &index)) != -1) {
+    switch (c) {
+    case OPT_ARG:
+    case OPT_SCALAR:
+      if (!parseArgument(c == OPT_SCALAR ? "--scalar" : "--arg", optarg,
+                         c == OPT_SCALAR, o))
+        return 2;
+      break;
+    case OPT_CHECK:
+      o->check = !strcmp(optarg, "gemm")     ? CHECK_GEMM
+                 : !strcmp(optarg, "copy")   ? CHECK_COPY
+                 : !strcmp(optarg, "add")    ? CHECK_ADD
+                 : !strcmp(optarg, "kmeans") ? CHECK_KMEANS
+                 : !strcmp(optarg, "none")   ? CHECK_NONE
+                                             : (CheckKind)-1;
+      if ((int)o->check < 0) {
+        fprintf(stderr, "cake-run: --check is gemm, copy, add, kmeans or "
+                        "none, not '%s'\n", optarg);
         return 2;
       }
-      CakeRtArg *arg = &args[idx];
-      given[idx] = 1;
-      if (strcmp(a, "--scalar") == 0) {
-        arg->isScalar = 1;
-        arg->scalar = strtoll(end + 1, NULL, 10);
-      } else {
-        const char *p = end + 1;
-        while (*p) {
-          if (arg->rank == 5) {
-            usage();
-            return 2;
-          }
-          arg->shape[arg->rank++] = strtoll(p, &end, 10);
-          if (end == p || (*end && *end != 'x')) {
-            usage();
-            return 2;
-          }
-          p = *end ? end + 1 : end;
-        }
-      }
-      ++i;
-    } else if (strcmp(a, "--check") == 0 && v) {
-      check = v;
-      ++i;
-    } else if (strcmp(a, "--iters") == 0 && v) {
-      iters = atoi(v);
-      ++i;
-    } else if (strcmp(a, "--warmup") == 0 && v) {
-      warmup = atoi(v);
-      ++i;
-    } else if (strcmp(a, "--timeout-ms") == 0 && v) {
-      timeoutMs = atoll(v);
-      ++i;
-    } else if (strcmp(a, "--seed") == 0 && v) {
-      rngState = strtoull(v, NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
-      ++i;
-    } else {
+      break;
+    case OPT_ITERS:
+    case OPT_WARMUP:
+      if (!parseInteger(longOptions[index].name, optarg, 0, 1000000, &v))
+        return 2;
+      *(c == OPT_ITERS ? &o->iters : &o->warmup) = (int)v;
+      break;
+    case OPT_TIMEOUT:
+      if (!parseInteger("timeout-ms", optarg, 1, LLONG_MAX / 1000, &v))
+        return 2;
+      o->timeoutMs = v;
+      break;
+    case OPT_SEED:
+      if (!parseInteger("seed", optarg, 0, LLONG_MAX, &v))
+        return 2;
+      rngSeed((uint64_t)v);
+      break;
+    case 'h':
+      printHelp(stdout);
+      return 0;
+    case ':':
+      fprintf(stderr, "cake-run: option '%s' needs a value\n",
+              argv[optind - 1]);
+      usage();
+      return 2;
+    default:
+      fprintf(stderr, "cake-run: unknown option '%s'\n", argv[optind - 1]);
       usage();
       return 2;
     }
   }
-
-  CakeRtBundle *bundle = NULL;
-  if (cakeRtBundleLoad(bundlePath, &bundle) != CAKE_RT_SUCCESS) {
-    fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
-    return 1;
+  if (optind != argc - 1) {
+    if (optind < argc - 1)
+      fprintf(stderr, "cake-run: one bundle expected, got '%s' and '%s'\n",
+              argv[optind], argv[optind + 1]);
+    else
+      fprintf(stderr, "cake-run: no bundle given\n");
+    usage();
+    return 2;
   }
-  int n = cakeRtBundleGetNumArgs(bundle);
-  for (int i = 0; i < n; ++i)
-    if (!given[i]) {
-      fprintf(stderr, "cake-run: argument #%d not given (--arg/--scalar)\n", i);
-      return 2;
-    }
+  o->bundlePath = argv[optind];
+  return -1;
+}
 
-  Tensor tensors[MAX_ARGS];
-  memset(tensors, 0, sizeof tensors);
-  int status = 0;
-  for (int i = 0; i < n && !status; ++i) {
+/* Allocates, fills and uploads every tensor argument. */
+static int allocateTensors(CakeRtBundle *bundle, CakeRtArg *args,
+                           Tensor *tensors, int n) {
+  for (int i = 0; i < n; ++i) {
     if (args[i].isScalar)
       continue;
     Tensor *t = &tensors[i];
@@ -292,57 +229,15 @@ int main(int argc, char **argv) {
                  "cuMemAlloc") ||
         !cuCheck(cuMemcpyHtoD(t->dev, t->host, t->count * (size_t)t->bytes),
                  "cuMemcpyHtoD"))
-      status = 1;
+      return 1;
     args[i].data = t->dev;
   }
-  int isGemm = strcmp(check, "gemm") == 0;
-  int isCopy = strcmp(check, "copy") == 0;
-  int isKmeans = strcmp(check, "kmeans") == 0;
-  int isAdd = strcmp(check, "add") == 0;
-  if (!isGemm && !isCopy && !isKmeans && !isAdd &&
-      strcmp(check, "none") != 0) {
-    fprintf(stderr,
-            "cake-run: --check is gemm, copy, add, kmeans or none, not '%s'\n",
-            check);
-    status = 2;
-  }
-  KmeansProblem km = {readTensor, NULL, NULL, NULL, 0, 0, 0, 0};
-  if (!status && isKmeans)
-    status = prepareKmeans(args, tensors, n, &km);
-  if (!status && isCopy) {
-    if (n != 2 || tensors[0].count != tensors[1].count ||
-        tensors[0].bytes != tensors[1].bytes) {
-      fprintf(stderr, "cake-run: --check copy needs two tensors of the same "
-                      "size and element type\n");
-      status = 2;
-    } else if (!cuCheck(cuMemsetD8(args[1].data, 0xFF,
-                                   tensors[1].count * (size_t)tensors[1].bytes),
-                        "cuMemsetD8 (poison)")) {
-      status = 1;
-    }
-  }
-  if (!status && isAdd &&
-      (n != 2 || tensors[0].count != tensors[1].count ||
-       strcmp(tensors[0].element, "f32") != 0 ||
-       strcmp(tensors[1].element, "f32") != 0)) {
-    fprintf(stderr, "cake-run: --check add needs two f32 tensors of the same "
-                    "size\n");
-    status = 2;
-  }
-  if (!status && isGemm) {
-    if (n != 3 || args[0].rank != 2 || args[1].rank != 2 || args[2].rank != 2 ||
-        args[0].shape[1] != args[1].shape[1] ||
-        args[2].shape[0] != args[0].shape[0] ||
-        args[2].shape[1] != args[1].shape[0]) {
-      fprintf(stderr, "cake-run: --check gemm needs A MxK, B NxK, C MxN\n");
-      status = 2;
-    } else if (!cuCheck(cuMemsetD8(args[2].data, 0xFF,
-                                   tensors[2].count * (size_t)tensors[2].bytes),
-                        "cuMemsetD8 (poison)")) {
-      status = 1;
-    }
-  }
+  return 0;
+}
 
+/* One launch, waited for with the timeout; prints the grid. */
+static int launchOnce(CakeRtBundle *bundle, CakeRtArg *args, int n,
+                      long long timeoutMs, int status) {
   int64_t grid = 0;
   if (!status) {
     CakeRtStatus s = cakeRtGridSize(bundle, args, n, &grid);
@@ -365,130 +260,66 @@ int main(int argc, char **argv) {
   }
   printf("kernel %s: grid %lld\n", cakeRtBundleGetEntry(bundle),
          (long long)grid);
+  return status;
+}
 
-  if (!status && isGemm) {
-    Tensor *A = &tensors[0], *B = &tensors[1], *C = &tensors[2];
-    int64_t M = args[0].shape[0], K = args[0].shape[1], N = args[1].shape[0];
-    if (!cuCheck(cuMemcpyDtoH(C->host, C->dev, C->count * (size_t)C->bytes),
-                 "cuMemcpyDtoH")) {
-      status = 1;
-    } else {
-      size_t unwritten = 0;
-      for (size_t i = 0; i < C->count; ++i)
-        if (isnan(readElement(C, i)))
-          ++unwritten;
-      double num = 0, den = 0;
-      int samples = 2048;
-      for (int s = 0; s < samples; ++s) {
-        int64_t r = (int64_t)((urand() + 1) / 2 * (double)M) % M;
-        int64_t c = (int64_t)((urand() + 1) / 2 * (double)N) % N;
-        if (s < 4) { /* always include the corners: ragged edges */
-          r = (s & 1) ? M - 1 : 0;
-          c = (s & 2) ? N - 1 : 0;
-        }
-        double ref = 0;
-        for (int64_t k = 0; k < K; ++k)
-          ref += readElement(A, (size_t)(r * K + k)) *
-                 readElement(B, (size_t)(c * K + k));
-        double got = readElement(C, (size_t)(r * N + c));
-        num += (got - ref) * (got - ref);
-        den += ref * ref;
-      }
-      double rel = sqrt(num / (den > 0 ? den : 1));
-      int ok = unwritten == 0 && rel <= 1e-2;
-      printf("check gemm: %zu unwritten, rel_err %.3e over %d samples: %s\n",
-             unwritten, rel, samples, ok ? "PASS" : "FAIL");
-      if (!ok)
-        status = 1;
-    }
+/* Times the kernel with events and prints the median (and a rate for gemm
+ * and copy). */
+static int timeKernel(CakeRtBundle *bundle, CakeRtArg *args, int n,
+                      const Tensor *tensors, const RunOptions *o) {
+  int status = 0;
+  int iters = o->iters, warmup = o->warmup;
+  int isGemm = o->check == CHECK_GEMM, isCopy = o->check == CHECK_COPY;
+  float ms = 0;
+  if (cakeRtTime(bundle, args, n, NULL, warmup, iters, &ms) !=
+      CAKE_RT_SUCCESS) {
+    fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
+    status = 1;
+  } else if (isGemm) {
+    double flops = 2.0 * (double)args[0].shape[0] * (double)args[1].shape[0] *
+                   (double)args[0].shape[1];
+    printf("time: %.4f ms (median of %d), %.1f TFLOP/s\n", ms, iters,
+           flops / (ms * 1e-3) / 1e12);
+  } else if (isCopy) {
+    double bytes = 2.0 * (double)tensors[0].count * tensors[0].bytes;
+    printf("time: %.4f ms (median of %d), %.1f GB/s (read + write)\n", ms,
+           iters, bytes / (ms * 1e-3) / 1e9);
+  } else {
+    printf("time: %.4f ms (median of %d)\n", ms, iters);
   }
+  return status;
+}
 
-  /* One launch has run: every element of the output took exactly one
-   * addition (at L2), the same IEEE sum as the host's. */
-  if (!status && isAdd) {
-    Tensor *in = &tensors[0], *out = &tensors[1];
-    float *got = malloc(out->count * sizeof(float));
-    if (!got || !cuCheck(cuMemcpyDtoH(got, out->dev, out->count * sizeof(float)),
-                         "cuMemcpyDtoH")) {
-      status = 1;
-    } else {
-      size_t differ = 0;
-      for (size_t i = 0; i < out->count; ++i) {
-        float want = ((float *)out->host)[i] + ((float *)in->host)[i];
-        differ += memcmp(&want, &got[i], sizeof want) != 0;
-      }
-      printf("check add: %zu of %zu elements differ: %s\n", differ,
-             out->count, differ ? "FAIL" : "PASS");
-      if (differ)
-        status = 1;
-    }
-    free(got);
-  }
+int main(int argc, char **argv) {
+  RunOptions o;
+  int status = parseOptions(argc, argv, &o);
+  if (status >= 0)
+    return status;
 
-  if (!status && isCopy) {
-    Tensor *in = &tensors[0], *out = &tensors[1];
-    size_t bytes = out->count * (size_t)out->bytes;
-    if (!cuCheck(cuMemcpyDtoH(out->host, out->dev, bytes), "cuMemcpyDtoH")) {
-      status = 1;
-    } else {
-      size_t differ = 0;
-      for (size_t i = 0; i < bytes; ++i)
-        differ += ((unsigned char *)in->host)[i] !=
-                  ((unsigned char *)out->host)[i];
-      printf("check copy: %zu of %zu bytes differ: %s\n", differ, bytes,
-             differ ? "FAIL" : "PASS");
-      if (differ)
-        status = 1;
-    }
+  CakeRtBundle *bundle = NULL;
+  if (cakeRtBundleLoad(o.bundlePath, &bundle) != CAKE_RT_SUCCESS) {
+    fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
+    return 1;
   }
+  int n = cakeRtBundleGetNumArgs(bundle);
+  for (int i = 0; i < n; ++i)
+    if (!o.given[i]) {
+      fprintf(stderr, "cake-run: argument #%d not given (--arg/--scalar)\n", i);
+      return 2;
+    }
 
-  if (!status && isKmeans) {
-    Tensor *ids = &tensors[3];
-    if (!cuCheck(cuMemcpyDtoH(ids->host, ids->dev,
-                              ids->count * (size_t)ids->bytes),
-                 "cuMemcpyDtoH")) {
-      status = 1;
-    } else {
-      /* Sampled points (each against every centroid, in double), the
-       * first and the last always: the tails. */
-      KmeansCheck r = {0, 0, 0};
-      int samples = 512;
-      for (int s = 0; s < samples; ++s) {
-        int64_t b = (int64_t)((urand() + 1) / 2 * (double)km.B) % km.B;
-        int64_t p = (int64_t)((urand() + 1) / 2 * (double)km.N) % km.N;
-        if (s < 2) {
-          b = s ? km.B - 1 : 0;
-          p = s ? km.N - 1 : 0;
-        }
-        kmeansCheckPoint(&km, b, p, &r);
-      }
-      printf("check kmeans: %zu points, %zu within the tie tolerance, %zu "
-             "wrong: %s\n",
-             r.checked, r.differ, r.bad, r.bad ? "FAIL" : "PASS");
-      if (r.bad)
-        status = 1;
-    }
-  }
-
-  if (!status && iters > 0) {
-    float ms = 0;
-    if (cakeRtTime(bundle, args, n, NULL, warmup, iters, &ms) !=
-        CAKE_RT_SUCCESS) {
-      fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
-      status = 1;
-    } else if (isGemm) {
-      double flops = 2.0 * (double)args[0].shape[0] * (double)args[1].shape[0] *
-                     (double)args[0].shape[1];
-      printf("time: %.4f ms (median of %d), %.1f TFLOP/s\n", ms, iters,
-             flops / (ms * 1e-3) / 1e12);
-    } else if (isCopy) {
-      double bytes = 2.0 * (double)tensors[0].count * tensors[0].bytes;
-      printf("time: %.4f ms (median of %d), %.1f GB/s (read + write)\n", ms,
-             iters, bytes / (ms * 1e-3) / 1e9);
-    } else {
-      printf("time: %.4f ms (median of %d)\n", ms, iters);
-    }
-  }
+  CakeRtArg *args = o.args;
+  Tensor tensors[MAX_ARGS];
+  memset(tensors, 0, sizeof tensors);
+  KmeansProblem km = {0};
+  status = allocateTensors(bundle, args, tensors, n);
+  if (!status)
+    status = prepareCheck(o.check, args, tensors, n, &km);
+  status = launchOnce(bundle, args, n, o.timeoutMs, status);
+  if (!status)
+    status = verifyResult(o.check, args, tensors, &km);
+  if (!status && o.iters > 0)
+    status = timeKernel(bundle, args, n, tensors, &o);
 
   for (int i = 0; i < n; ++i) {
     if (tensors[i].dev)
