@@ -20,7 +20,8 @@
 // (cake.scalar.load); every role loads the same entries, so the verifier
 // proves the pipes' trip counts equal. ST must be zero before the launch.
 //
-// scripts/gen-kmeans-table.py derives the runtime's kernels from this one:
+// libs/kmeans/kernels/gen-kmeans-table.py derives the library's kernels from
+// this one:
 // bf16, and 64, 192 or 256 feature rows (1, 3 or 4 summing warpgroups,
 // their register budgets). On the H200 (docs/benchmarks.md, k-means run
 // 18) it takes 0.10 ms at 1M points x 128 features, about 55 % of the

@@ -6,7 +6,6 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-rt/cake_runtime.h"
-#include "runtime_internal.h"
 
 #include <cjson/cJSON.h>
 #include <cuda.h>
@@ -16,6 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Every driver call is checked: a failure returns with its name and text. */
+#define CAKE_RT_CHECK_CU(call)                                                 \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS)                                                    \
+      return cakeRtCudaFail(r_, #call);                                        \
+  } while (0)
 
 #define CAKE_RT_MAX_PARAMS 64
 #define CAKE_RT_MAX_TMA 16
@@ -80,7 +87,8 @@ CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message) {
   return fail(status, "%s", message);
 }
 
-CakeRtStatus cakeRtCudaFail(CUresult r, const char *what) {
+CakeRtStatus cakeRtCudaFail(int result, const char *what) {
+  CUresult r = (CUresult)result;
   const char *name = NULL, *msg = NULL;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &msg);

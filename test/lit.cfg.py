@@ -2,12 +2,18 @@
 import os
 import lit.formats
 
-config.name = "Cake"
+# A library's suite (libs/<name>/test) loads this file too, naming itself
+# and its folders in its lit.site.cfg.py.
+config.name = getattr(config, "cake_suite_name", "Cake")
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test", ".c"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.cake_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "lit.site.cfg.py.in", "Inputs"]
+config.excludes += getattr(config, "cake_extra_excludes", [])
+config.test_source_root = getattr(config, "cake_test_source_root",
+                                  os.path.dirname(__file__))
+config.test_exec_root = getattr(config, "cake_test_exec_root",
+                                os.path.join(config.cake_obj_root, "test"))
 
 bin_dir = os.path.join(config.cake_obj_root, "bin")
 lib_dir = os.path.join(config.cake_obj_root, "lib")
@@ -35,7 +41,7 @@ if config.ptxas and os.path.exists(config.ptxas):
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")
 
-# The runtime's k-means update kernels, when nvcc built them.
-if os.path.exists(os.path.join(config.cake_obj_root, "runtime",
+# The k-means library's update kernels, when nvcc built them.
+if os.path.exists(os.path.join(config.cake_obj_root, "libs", "kmeans",
                                "kmeans_update.fatbin")):
     config.available_features.add("kmeans-update")

@@ -4,7 +4,7 @@
 GEMM (bf16, C = A B^T, the structure of examples/gemm_ws_persistent):
 tile M in {64, 128, 256} (one consumer warpgroup per 64 rows), tile N in
 {64, 128, 256}, 2 to 6 stages, group-M raster 1 or 8. k-means assignment
-(f16, D = 128, scripts/gen-kmeans-variants.py): centroid tile in {64, 128,
+(f16, D = 128, libs/kmeans/kernels/gen-kmeans-variants.py): centroid tile in {64, 128,
 256} and 2 to 8 centroid stages. A candidate the verifier rejects (shared
 memory, registers) is left out by the caller, which runs cake-verify on
 each; this script only writes the grid.
@@ -73,7 +73,8 @@ def gemm(tm, tn, stages, group_m):
 
 def kmeans_module():
     spec = importlib.util.spec_from_file_location(
-        "genkm", os.path.join(ROOT, "scripts", "gen-kmeans-variants.py"))
+        "genkm", os.path.join(ROOT, "libs", "kmeans", "kernels",
+                              "gen-kmeans-variants.py"))
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     return m

@@ -3,7 +3,7 @@
 H200 run's measurements (CPU only).
 
 For every row of the given bench/kmeans/bench.py results and every family
-timed on it (the committed kernel "base", scripts/gen-kmeans-variants.py's
+timed on it (the committed kernel "base", libs/kmeans/kernels/gen-kmeans-variants.py's
 "_bn<BN>_s<S>[_x2][_w<consumer warpgroups>]" and their "_ov" forms after
 cake-overlap-epilogue), predicts the time with `cake-opt --cake-cost` at the row's shape, then
 counts the pairs of families whose measured times differ by more than 2%
@@ -41,7 +41,7 @@ def source(tmp, cake_opt, dtype, d, batched, family):
     bn, stages, x2, wgs, ov = m.groups()
     out = os.path.join(tmp, family)
     os.makedirs(out, exist_ok=True)
-    subprocess.run(["python3", os.path.join(ROOT, "scripts",
+    subprocess.run(["python3", os.path.join(ROOT, "libs", "kmeans", "kernels",
                                             "gen-kmeans-variants.py"),
                     "--out", out, "--stages", stages, "--bn", bn,
                     "--xbuf", "2" if x2 else "1", "--wgs", wgs or "2"],

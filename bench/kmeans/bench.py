@@ -10,10 +10,10 @@ heuristic config and autotuned (Triton's autotuner over its config space,
 tuned before timing); Cake is compared against the better of the two. Both
 get the precomputed ||c||^2, as Cake does.
 
---dispatch DIR adds the dispatcher (runtime/kmeans.c through
-bench/kmeans/cake_kmeans.py) over DIR's kmeans-table.json as family
+--dispatch DIR adds the dispatcher (libs/kmeans/src/kmeans.c through
+libs/kmeans/python/cake_kmeans.py) over DIR's kmeans-table.json as family
 "dispatch". --variants lists Cake kernel families by suffix ("" is the committed
-kernels, "_bn256_s2" those of scripts/gen-kmeans-variants.py --bn 256
+kernels, "_bn256_s2" those of libs/kmeans/kernels/gen-kmeans-variants.py --bn 256
 --stages 2); every family runs on every row where it was packed (a family that
 cake-verify rejects at some D, e.g. for shared-memory capacity, is left
 out of that row), checked and timed, and the table shows each family and
@@ -41,6 +41,9 @@ import torch
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The k-means library's Python module (libs/kmeans/python).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "libs", "kmeans", "python"))
 from cake_rt import CakeRtArg, load_runtime, tensor_arg as arg, time_ms  # noqa: E402
 
 
@@ -97,7 +100,7 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--variants", default="")
     p.add_argument("--dispatch", default="",
-                   help="also time the dispatcher (runtime/kmeans.c) over "
+                   help="also time the dispatcher (libs/kmeans/src/kmeans.c) over "
                    "the table in this folder, as family 'dispatch'")
     p.add_argument("--shapes", default="",
                    help="B:N:D:K,... instead of the issue's shapes")

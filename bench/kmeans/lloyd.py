@@ -9,8 +9,8 @@ For each of the issue's shapes and fp16 / bf16, on fresh random data
           euclid_assign_triton, heuristic and autotuned config, both given
           ||c||^2; checked as bench.py checks (an index may differ from the
           fp32 reference only within the tie tolerance).
-  update  Cake's cakeKmeansUpdate (runtime/kmeans_update.cu through the
-          runtime) and the peer's triton_centroid_update_sorted_euclid
+  update  Cake's cakeKmeansUpdate (libs/kmeans/src/kmeans_update.cu through
+          libcake_kmeans) and the peer's triton_centroid_update_sorted_euclid
           (torch.sort + its chunk kernel), both from the same assignment
           (Cake's, of the initial centroids). Checked against an fp32
           reference (index_add_ of the points, empty clusters keep the old
@@ -46,6 +46,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The k-means library's Python module (libs/kmeans/python).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "libs", "kmeans", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cake_rt import time_ms  # noqa: E402
 from cake_kmeans import CakeKmeans  # noqa: E402

@@ -16,6 +16,9 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The k-means library's Python module (libs/kmeans/python).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "libs", "kmeans", "python"))
 from cake_kmeans import CakeKmeans  # noqa: E402
 from lloyd import centroid_error, reference_update  # noqa: E402
 

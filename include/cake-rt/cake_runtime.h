@@ -74,6 +74,18 @@ CakeRtStatus cakeRtTime(CakeRtBundle *bundle, const CakeRtArg *args,
                         int numArgs, void *stream, int warmup, int iterations,
                         float *medianMs);
 
+/* For libraries built on the runtime (libs/kmeans): report failures the
+ * way the runtime does, and make a context current before driver calls of
+ * their own. */
+
+/* Sets cakeRtLastError() to `message` and returns `status`. */
+CakeRtStatus cakeRtFailWith(CakeRtStatus status, const char *message);
+/* Sets it to "<what> failed: <CUDA error name> (<text>)" for the driver's
+ * CUresult `result` and returns CAKE_RT_ERROR_CUDA. */
+CakeRtStatus cakeRtCudaFail(int result, const char *what);
+/* Makes a context current: the caller's, or device 0's primary one. */
+CakeRtStatus cakeRtEnsureContext(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 // cake-overlap-epilogue on the k-means assignment (the kernel of
-// scripts/gen-kmeans-variants.py, f16, D = 128, 128-centroid tiles, a
+// libs/kmeans/kernels/gen-kmeans-variants.py, f16, D = 128, 128-centroid tiles, a
 // 4-stage ring): each iteration of the centroid loop now issues tile n's
 // wgmmas first, then runs tile n - 1's epilogue on the accumulator carried
 // from the previous iteration (skipped in the first); the last tile's

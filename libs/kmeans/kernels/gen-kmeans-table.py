@@ -2,7 +2,7 @@
 """Writes the k-means assignment's dispatch table and its kernels.
 
 For every dtype (f16, bf16), slice count h (D in (64(h-1), 64h], h = 1..8)
-and batching, one kernel (scripts/gen-kmeans-variants.py --any-d) serves
+and batching, one kernel (libs/kmeans/kernels/gen-kmeans-variants.py --any-d) serves
 every D of the range. Which family (centroid tile 128 or 256, ring depth,
 point tile double-buffered or not, two or three consumer warpgroups): the
 H200 measurement where one exists (docs/benchmarks.md, k-means runs 4, 10
@@ -14,17 +14,18 @@ is decided too and written into its IR by cake-set-mma-chain (`mma_chain`
 in the table): run 10 measured the chain faster at D = 128 and slower at
 D = 256, and the cost model does not see it. Where a measurement found
 another kernel faster for small K, an entry bounded by `max_k` comes first
-(SMALL_K); runtime/kmeans_table.c takes the first entry that admits the
+(SMALL_K); libs/kmeans/src/kmeans_table.c takes the first entry that admits the
 problem. Writes OUT/kmeans-table.json and
-OUT/src/<kernel>.cake.mlir; scripts/device-pack-kmeans lowers them to
-OUT/<kernel>.json, the bundles the table names (runtime/kmeans.c reads
-both).
+OUT/src/<kernel>.cake.mlir; with --cake-translate it also lowers them
+to OUT/<kernel>.json, the bundles the table names (libs/kmeans/src/kmeans.c
+reads both; CMake's cake-kmeans-kernels target runs it that way).
 
 The table also names the centroid update's sums kernels ("sums", per dtype
 and tile rows, from examples/kmeans_sums.cake.mlir); with --sums cuda it
 names none and the update keeps the runtime's CUDA C sums.
 
 usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
+                               [--cake-translate build/bin/cake-translate]
                                [--sums cake|cuda]
 """
 import argparse
@@ -36,7 +37,8 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # (centroid tile, ring stages, point buffers, consumer warpgroups, packed
 # argmin)
 FAMILIES = [(128, 4, 1, 2, False), (256, 2, 1, 2, False),
@@ -169,13 +171,17 @@ def main():
     p.add_argument("out")
     p.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin",
                                                       "cake-opt"))
+    p.add_argument("--cake-translate",
+                   help="also lower every kernel (cake-verify, cake-lower) "
+                        "and write its bundle OUT/<kernel>.json with this "
+                        "cake-translate (needs ptxas)")
     p.add_argument("--sums", choices=("cake", "cuda"), default="cake",
                    help="the centroid update's per-cluster sums: the Cake "
                         "IR kernel (examples/kmeans_sums.cake.mlir) or the "
                         "runtime's CUDA C segsum (for comparison)")
     args = p.parse_args()
     spec = importlib.util.spec_from_file_location(
-        "gen", os.path.join(ROOT, "scripts", "gen-kmeans-variants.py"))
+        "gen", os.path.join(HERE, "gen-kmeans-variants.py"))
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     src = os.path.join(args.out, "src")
@@ -265,6 +271,27 @@ def main():
         json.dump(table, fh, indent=1)
         fh.write("\n")
     print(f"{len(variants)} variants in {args.out}/kmeans-table.json")
+    if args.cake_translate:
+        lower(args, src)
+
+
+def lower(args, src):
+    """Every kernel of `src` to its bundle beside the table."""
+    names = sorted(f[:-len(".cake.mlir")] for f in os.listdir(src)
+                   if f.endswith(".cake.mlir"))
+    for name in names:
+        lowered = subprocess.run(
+            [args.cake_opt, "--cake-verify", "--cake-lower",
+             os.path.join(src, name + ".cake.mlir")],
+            capture_output=True, text=True)
+        if lowered.returncode != 0:
+            sys.exit(f"gen-kmeans-table: {name} did not lower:\n"
+                     + lowered.stderr)
+        subprocess.run(
+            [args.cake_translate, "--cake-to-bundle",
+             "-o", os.path.join(args.out, name + ".json")],
+            input=lowered.stdout, text=True, check=True)
+    print(f"{len(names)} bundles in {args.out}")
 
 
 if __name__ == "__main__":

@@ -127,12 +127,12 @@ static CakeRtStatus grow(CUdeviceptr *buf, size_t *have, size_t bytes) {
     return CAKE_RT_SUCCESS;
   if (*buf) {
     /* Work from earlier launches may still read it. */
-    CAKE_RT_CHECK_CU(cuCtxSynchronize());
-    CAKE_RT_CHECK_CU(cuMemFree(*buf));
+    KMEANS_CHECK_CU(cuCtxSynchronize());
+    KMEANS_CHECK_CU(cuMemFree(*buf));
     *buf = 0;
     *have = 0;
   }
-  CAKE_RT_CHECK_CU(cuMemAlloc(buf, bytes));
+  KMEANS_CHECK_CU(cuMemAlloc(buf, bytes));
   *have = bytes;
   return CAKE_RT_SUCCESS;
 }
@@ -155,7 +155,7 @@ CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
   long long clusters = B * K;
   int d = (int)D;
   void *args[] = {&c, &norms, &clusters, &d};
-  CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[bf16 ? FN_NORMS_BF16 : FN_NORMS_F16],
+  KMEANS_CHECK_CU(cuLaunchKernel(u->fn[bf16 ? FN_NORMS_BF16 : FN_NORMS_F16],
                                   blocksFor(clusters * 32, 256), 1, 1, 256, 1,
                                   1, 0, stream, args, NULL));
   return CAKE_RT_SUCCESS;
@@ -193,15 +193,15 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
   CUdeviceptr counts = u->ws[WS_COUNTS], cursor = u->ws[WS_CURSOR],
               order = u->ws[WS_ORDER], key = u->ws[WS_KEY],
               sums = u->ws[WS_SUMS];
-  CAKE_RT_CHECK_CU(cuMemsetD32Async(counts, 0, clusters, stream));
+  KMEANS_CHECK_CU(cuMemsetD32Async(counts, 0, clusters, stream));
   /* Slots no point is scattered to (ids outside [0, K)) keep key -1. */
-  CAKE_RT_CHECK_CU(
+  KMEANS_CHECK_CU(
       cuMemsetD32Async(key, 0xffffffffu, (size_t)width, stream));
-  CAKE_RT_CHECK_CU(cuMemsetD32Async(
+  KMEANS_CHECK_CU(cuMemsetD32Async(
       sums, 0, (sumsKernel ? (size_t)stWidth : clusters) * (size_t)D,
       stream));
   if (maxShift)
-    CAKE_RT_CHECK_CU(cuMemsetD32Async(maxShift, 0, 1, stream));
+    KMEANS_CHECK_CU(cuMemsetD32Async(maxShift, 0, 1, stream));
 
   long long n = N, total = (long long)points, nClusters = (long long)clusters;
   int k = (int)K, d = (int)D;
@@ -212,27 +212,27 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
     unsigned chunks = (unsigned)((N + chunk - 1) / chunk);
     unsigned bins = (unsigned)K * 4;
     void *histogram[] = {&assign, &counts, &n, &k, &chunk};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM_CTA], chunks,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM_CTA], chunks,
                                     (unsigned)B, 1, 1024, 1, 1, bins, stream,
                                     histogram, NULL));
     void *scan[] = {&counts, &cursor, &n, &k};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
                                     1, 1, 0, stream, scan, NULL));
     void *scatter[] = {&assign, &cursor, &order, &key, &n, &k, &chunk};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER_CTA], chunks,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER_CTA], chunks,
                                     (unsigned)B, 1, 1024, 1, 1, bins, stream,
                                     scatter, NULL));
   } else {
     unsigned pointBlocks = blocksFor(N, 256);
     void *histogram[] = {&assign, &counts, &n, &k};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM], pointBlocks,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_HISTOGRAM], pointBlocks,
                                     (unsigned)B, 1, 256, 1, 1, 0, stream,
                                     histogram, NULL));
     void *scan[] = {&counts, &cursor, &n, &k};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_SCAN], (unsigned)B, 1, 1, 1024,
                                     1, 1, 0, stream, scan, NULL));
     void *scatter[] = {&assign, &cursor, &order, &key, &n, &k};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER], pointBlocks,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_SCATTER], pointBlocks,
                                     (unsigned)B, 1, 256, 1, 1, 0, stream,
                                     scatter, NULL));
   }
@@ -245,12 +245,12 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
     long long w = width, units = maxUnits;
     int chunks = CHUNKS_PER_UNIT;
     void *gather[] = {&x, &order, &key, &xt, &total, &w, &d};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(
+    KMEANS_CHECK_CU(cuLaunchKernel(
         u->fn[bf16 ? FN_GATHER_T_BF16 : FN_GATHER_T_F16],
         (unsigned)(width / 64), (unsigned)((D + 127) / 128), 1, 256, 1, 1, 0,
         stream, gather, NULL));
     void *worklist[] = {&counts, &cursor, &work, &nClusters, &chunks, &units};
-    CAKE_RT_CHECK_CU(cuLaunchKernel(u->fn[FN_WORKLIST], 1, 1, 1, 1024, 1, 1,
+    KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_WORKLIST], 1, 1, 1, 1024, 1, 1,
                                     0, stream, worklist, NULL));
     CakeRtArg args[4];
     memset(args, 0, sizeof args);
@@ -281,7 +281,7 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
     if (groupsPerBlock < 1)
       groupsPerBlock = 1;
     int64_t groups = (total + RUN_LENGTH - 1) / RUN_LENGTH;
-    CAKE_RT_CHECK_CU(cuLaunchKernel(
+    KMEANS_CHECK_CU(cuLaunchKernel(
         u->fn[bf16 ? FN_SEGSUM_BF16 : FN_SEGSUM_F16],
         (unsigned)((groups + groupsPerBlock - 1) / groupsPerBlock), 1, 1,
         (unsigned)(groupsPerBlock * slices), 1, 1,
@@ -289,7 +289,7 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
   }
   void *finalize[] = {&sums, &rowStride, &colStride, &counts, &oldC,
                       &newC,  &norms,     &maxShift,  &nClusters, &d};
-  CAKE_RT_CHECK_CU(cuLaunchKernel(
+  KMEANS_CHECK_CU(cuLaunchKernel(
       u->fn[bf16 ? FN_FINALIZE_BF16 : FN_FINALIZE_F16],
       blocksFor(nClusters * 32, 256), 1, 1, 256, 1, 1, 0, stream, finalize,
       NULL));

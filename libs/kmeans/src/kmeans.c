@@ -5,7 +5,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#include "cake-rt/cake_kmeans.h"
+#include "cake-kmeans/cake_kmeans.h"
 #include "kmeans_table.h"
 #include "kmeans_update.h"
 
@@ -235,7 +235,7 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
     /* The convergence test reads the shift on the host: one sync per round,
      * made only when a tolerance can stop the loop. */
     if (tol > 0.f) {
-      CAKE_RT_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
+      KMEANS_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
       if ((s = cakeRtSynchronize(stream, LLOYD_SYNC_TIMEOUT_MS)))
         return s;
       if (lastShift < tol)
@@ -243,9 +243,9 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
     }
   }
   if (cur != centroids)
-    CAKE_RT_CHECK_CU(cuMemcpyDtoDAsync(centroids, cur, cBytes, st));
+    KMEANS_CHECK_CU(cuMemcpyDtoDAsync(centroids, cur, cBytes, st));
   if (shift && tol <= 0.f) {
-    CAKE_RT_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
+    KMEANS_CHECK_CU(cuMemcpyDtoHAsync(&lastShift, shiftDev, 4, st));
     if ((s = cakeRtSynchronize(stream, LLOYD_SYNC_TIMEOUT_MS)))
       return s;
   }

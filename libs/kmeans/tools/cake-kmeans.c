@@ -1,4 +1,4 @@
-/*===- cake_kmeans_main.c - Lloyd's k-means from the command line ---------===*\
+/*===- cake-kmeans.c - Lloyd's k-means from the command line ---------===*\
 |*                                                                            *|
 |* cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype f16|bf16] [--iters I]     *|
 |*             [--tol T] [--data blobs|noise] [--seed S]                      *|
@@ -8,11 +8,11 @@
 |* loop on the GPU (the dispatched Cake assignment and the centroid update),  *|
 |* its time by CUDA events, and the k-means objective of the result on a      *|
 |* sample of points, computed on the host. TABLE_DIR holds                    *|
-|* kmeans-table.json and its bundles (scripts/device-pack-kmeans).            *|
+|* kmeans-table.json and its bundles (the cake-kmeans-kernels target).       *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#include "cake-rt/cake_kmeans.h"
+#include "cake-kmeans/cake_kmeans.h"
 
 #include <cuda.h>
 

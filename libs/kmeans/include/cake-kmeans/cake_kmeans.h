@@ -1,14 +1,14 @@
-/*===- cake-rt/cake_kmeans.h - k-means assignment entry point -----*- C -*-===*\
+/*===- cake-kmeans/cake_kmeans.h - k-means on the GPU ------------*- C -*-===*\
 |*                                                                            *|
 |* k-means on the GPU: the nearest centroid of every point through the Cake   *|
 |* kernel a dispatch table chooses for the problem (kmeans-table.json beside  *|
-|* its bundles; scripts/gen-kmeans-table.py writes both), the centroid        *|
+|* its bundles; libs/kmeans/kernels builds both), the centroid               *|
 |* update, and Lloyd's loop over both. C11, no MLIR.                          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef CAKE_RT_CAKE_KMEANS_H
-#define CAKE_RT_CAKE_KMEANS_H
+#ifndef CAKE_KMEANS_CAKE_KMEANS_H
+#define CAKE_KMEANS_CAKE_KMEANS_H
 
 #include "cake-rt/cake_runtime.h"
 
@@ -49,7 +49,7 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
  * centroidNorms [B][K] f32 receives ||new||^2 and maxShift (one f32) the
  * largest ||new - old|| over all b, k. The sums go through a counting sort
  * of the assignments, so a skewed clustering costs no atomic contention;
- * with a table that names sums kernels (scripts/gen-kmeans-table.py, the
+ * with a table that names sums kernels (libs/kmeans/kernels/gen-kmeans-table.py, the
  * default) they run in Cake IR on tensor cores
  * (examples/kmeans_sums.cake.mlir), else in the runtime's CUDA C.
  * x must be 16-byte aligned. Launched on `stream`; returns when queued.
@@ -79,4 +79,4 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
 }
 #endif
 
-#endif /* CAKE_RT_CAKE_KMEANS_H */
+#endif /* CAKE_KMEANS_CAKE_KMEANS_H */

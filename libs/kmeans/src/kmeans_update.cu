@@ -2,7 +2,7 @@
 |*                                                                            *|
 |* The Lloyd step after the assignment: new centroid = mean of its points.    *|
 |* The steps Cake IR cannot express (a scatter, atomics) are CUDA C here,     *|
-|* built by nvcc into a fatbin that libcake_runtime embeds (runtime/kmeans.c  *|
+|* built by nvcc into a fatbin that libcake_kmeans embeds (kmeans_update.c   *|
 |* launches them through the driver API).                                     *|
 |*                                                                            *|
 |* A counting sort of the assignments, so that skewed clusters cause no       *|

@@ -1,24 +1,31 @@
-"""Cake's k-means assignment from Python (ctypes over libcake_runtime).
+"""Cake's k-means from Python (ctypes over libcake_kmeans.so).
 
-    km = CakeKmeans("/path/libcake_runtime.so", "/path/to/table-dir")
+    km = CakeKmeans("/path/libcake_kmeans.so", "/path/to/table-dir")
     ids = km.assign(x, c)            # x [B, N, D] or [N, D], c likewise
     new_c = km.update(x, ids, c)     # means of the clusters (empty: c)
     ids, c, iters = km.lloyd(x, c0, max_iters=10, tol=0.0)
     km.choose("f16", B, N, D, K)     # (bundle, evidence) the table picks
 
-The table folder holds kmeans-table.json and the bundles it names
-(scripts/gen-kmeans-table.py, then lowered by scripts/device-pack-cost).
+The table folder holds kmeans-table.json and the bundles it names (the
+build's cake-kmeans-kernels target writes build/libs/kmeans/kernels/;
+scripts/device-pack-kmeans copies it to .device/kmeans). The library may
+also be given as its folder or as a file beside it (libcake_runtime.so).
 Tensors are torch CUDA tensors, contiguous; ||c||^2 is computed here
 unless given.
 """
 import ctypes
+import os
 
 import torch
 
 
 class CakeKmeans:
-    def __init__(self, runtime_path, table_dir):
-        self.rt = ctypes.CDLL(runtime_path)
+    def __init__(self, library, table_dir):
+        if os.path.basename(library) != "libcake_kmeans.so":
+            folder = library if os.path.isdir(library) else \
+                os.path.dirname(library)
+            library = os.path.join(folder, "libcake_kmeans.so")
+        self.rt = ctypes.CDLL(library)
         self.rt.cakeRtLastError.restype = ctypes.c_char_p
         self.rt.cakeKmeansOpen.argtypes = [ctypes.c_char_p,
                                            ctypes.POINTER(ctypes.c_void_p)]

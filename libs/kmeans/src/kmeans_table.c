@@ -1,6 +1,6 @@
 /*===- kmeans_table.c - The k-means assignment's dispatch table -----------===*\
 |*                                                                            *|
-|* The table (scripts/gen-kmeans-table.py) names one compiled kernel per      *|
+|* The table (libs/kmeans/kernels/gen-kmeans-table.py) names one compiled kernel per      *|
 |* (dtype, 64-wide slice count, batched), and optionally ones for K up to a   *|
 |* bound listed before it; each kernel serves every D in its slice range,     *|
 |* the columns past D zero-filled by TMA.                                     *|

@@ -5,8 +5,8 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef CAKE_RT_KMEANS_TABLE_H
-#define CAKE_RT_KMEANS_TABLE_H
+#ifndef CAKE_KMEANS_KMEANS_TABLE_H
+#define CAKE_KMEANS_KMEANS_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,4 +56,4 @@ const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
 int kmeansCheckUpdate(const char *dtype, int64_t B, int64_t N, int64_t D,
                       int64_t K, char *err, size_t errLength);
 
-#endif /* CAKE_RT_KMEANS_TABLE_H */
+#endif /* CAKE_KMEANS_KMEANS_TABLE_H */

@@ -1,14 +1,26 @@
 /*===- kmeans_update.h - Centroid update on the GPU -------------*- C -*-===*\
 |*                                                                            *|
-|* Internal to the runtime: launches the kernels of kmeans_update.cu (a       *|
-|* fatbin embedded at build time) and owns their workspace.                   *|
+|* Internal to the k-means library: launches the kernels of                  *|
+|* kmeans_update.cu (a fatbin embedded at build time) and owns their         *|
+|* workspace.                                                                 *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef CAKE_RT_KMEANS_UPDATE_H
-#define CAKE_RT_KMEANS_UPDATE_H
+#ifndef CAKE_KMEANS_KMEANS_UPDATE_H
+#define CAKE_KMEANS_KMEANS_UPDATE_H
 
-#include "runtime_internal.h"
+#include "cake-rt/cake_runtime.h"
+
+#include <cuda.h>
+
+/* Every driver call is checked: a failure returns with its name and text
+ * in cakeRtLastError(). */
+#define KMEANS_CHECK_CU(call)                                                  \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS)                                                    \
+      return cakeRtCudaFail(r_, #call);                                        \
+  } while (0)
 
 typedef struct KmeansUpdate KmeansUpdate;
 
@@ -40,4 +52,4 @@ CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
 CakeRtStatus kmeansScratch(KmeansUpdate *u, int slot, size_t bytes,
                            CUdeviceptr *out);
 
-#endif /* CAKE_RT_KMEANS_UPDATE_H */
+#endif /* CAKE_KMEANS_KMEANS_UPDATE_H */
