@@ -1,7 +1,7 @@
 //===- Derive.cpp - The cake-derive pass ----------------------------------===//
 //
 // Derives the mechanical details of a kernel from its decisions and attaches
-// them as attributes (see Passes.td for the full list): warp ranges and
+// them as each op's typed `derived` attribute (CakeDerived.td): warp ranges and
 // setmaxnreg per role, the shared-memory layout of barriers and rings,
 // barrier arrival counts and expect-tx bytes per pipe, the barrier and
 // parity rule of every handoff, TMA descriptor specs, wgmma descriptor
@@ -53,17 +53,12 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
     if (!target)
       return failure();
-    Builder b(kernel.getContext());
-    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+    MLIRContext *ctx = kernel.getContext();
+    Builder b(ctx);
 
     // Roles: warp ranges, warpgroup roles aligned to a multiple of 4 warps.
     RoleWarps warps = computeRoleWarps(kernel);
     SmallVector<RoleOp> roles(kernel.getBody().getOps<RoleOp>());
-    for (auto [role, first] : llvm::zip(roles, warps.firstWarp)) {
-      role->setAttr("first_warp", i64(first));
-      role->setAttr("lanes",
-                    b.getStringAttr(isCopyOnlyRole(role) ? "one" : "all"));
-    }
     int64_t threads = warps.totalWarps * 32;
     if (threads > target->maxThreadsPerBlock)
       return emitRuleError(kernel, RuleId::ResourceThreads)
@@ -73,29 +68,23 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     // Registers per thread at launch: what the register file gives each of
     // `threads` threads, in the allocation granularity of 8.
     int64_t baseline = launchBaselineRegisters(*target, threads);
-    for (RoleOp role : roles) {
-      StringRef action = "none";
+    for (auto [role, first] : llvm::zip(roles, warps.firstWarp)) {
+      SetmaxnregAction action = SetmaxnregAction::none;
       if (auto r = role.getRegs())
-        action = *r > baseline ? "inc" : (*r < baseline ? "dec" : "none");
-      role->setAttr("setmaxnreg", b.getStringAttr(action));
+        action = *r > baseline   ? SetmaxnregAction::inc
+                 : *r < baseline ? SetmaxnregAction::dec
+                                 : SetmaxnregAction::none;
+      role.setDerivedAttr(RoleLayoutAttr::get(
+          ctx, first, isCopyOnlyRole(role) ? RoleLanes::one : RoleLanes::all,
+          action));
     }
-    kernel->setAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1}));
-    kernel->setAttr("baseline_regs", i64(baseline));
 
     // Shared memory: barriers first (8 B each), then rings, each aligned.
     SharedMemoryLayout layout = computeSharedMemoryLayout(kernel);
-    SmallVector<PipeOp> pipes(kernel.getBody().getOps<PipeOp>());
-    for (PipeOp pipe : pipes) {
-      pipe->setAttr("full", i64(layout.offsets.lookup(pipe)));
-      pipe->setAttr("empty", i64(layout.offsets.lookup(pipe) +
-                                 8 * pipe.getType().getStages()));
-    }
-    for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
-      ring->setAttr("offset", i64(layout.offsets.lookup(ring)));
-      ring->setAttr("align", i64(ringAlignment(ring.getType())));
-    }
+    for (RingOp ring : kernel.getBody().getOps<RingOp>())
+      ring.setDerivedAttr(RingLayoutAttr::get(
+          ctx, layout.offsets.lookup(ring), ringAlignment(ring.getType())));
     int64_t smemBytes = layout.totalBytes;
-    kernel->setAttr("smem_bytes", i64(smemBytes));
     if (smemBytes > target->smemPerBlockOptIn) {
       InFlightDiagnostic d =
           emitRuleError(kernel, RuleId::ResourceSmemCapacity)
@@ -109,8 +98,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
-    // Pipes: arrival counts and transaction bytes.
-    for (PipeOp pipe : pipes) {
+    // Pipes: barrier offsets, arrival counts and transaction bytes.
+    for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
       int64_t txBytes = 0;
       for (Value r : pipe.getRings())
         txBytes += cast<RingType>(r.getType()).getTileBytes();
@@ -130,29 +119,30 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
           if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();
         }
-      pipe->setAttr("full_count", i64(fullCount));
-      pipe->setAttr("empty_count", i64(consumerWarps));
-      pipe->setAttr("tx_bytes", i64(txBytes));
+      int64_t full = layout.offsets.lookup(pipe);
+      pipe.setDerivedAttr(PipeBarriersAttr::get(
+          ctx, full, full + 8 * pipe.getType().getStages(), fullCount,
+          consumerWarps, txBytes));
     }
     kernel.walk([&](PipeAcquireOp op) {
-      op->setAttr("barrier", b.getStringAttr("empty"));
-      op->setAttr("parity", b.getStringAttr("1 - (n / stages) % 2"));
+      op.setDerivedAttr(HandoffAttr::get(ctx, HandoffBarrier::empty,
+                                         ParityRule::inverted_phase));
     });
     kernel.walk([&](PipeWaitOp op) {
-      op->setAttr("barrier", b.getStringAttr("full"));
-      op->setAttr("parity", b.getStringAttr("(n / stages) % 2"));
+      op.setDerivedAttr(
+          HandoffAttr::get(ctx, HandoffBarrier::full, ParityRule::phase));
     });
 
     // TMA descriptors: one per (argument, box, swizzle).
     SmallVector<Attribute> descs;
     llvm::DenseMap<std::pair<int64_t, Type>, int64_t> descIndex;
     bool ok = true;
-    auto assign = [&](Operation *op, Value tensor, RingType ring) {
+    auto assign = [&](Operation *op, Value tensor, RingType ring) -> Attribute {
       int64_t arg = argIndexOf(tensor, kernel);
       if (arg < 0) {
         op->emitError("expected the global tensor to be a kernel argument");
         ok = false;
-        return;
+        return nullptr;
       }
       auto key = std::make_pair(arg, Type(ring));
       auto it = descIndex.find(key);
@@ -163,19 +153,21 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         int64_t rank = cast<GlobalType>(tensor.getType()).getRank();
         SmallVector<int64_t> box(rank - ring.getRank(), 1);
         llvm::append_range(box, ring.getShape());
-        descs.push_back(b.getDictionaryAttr({
-            b.getNamedAttr("arg", i64(arg)),
-            b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
-            b.getNamedAttr("swizzle", i64(ring.getSwizzle())),
-        }));
+        descs.push_back(
+            TmaDescriptorAttr::get(ctx, arg, box, ring.getSwizzle()));
       }
-      op->setAttr("desc", i64(it->second));
+      return TmaCopyAttr::get(ctx, it->second);
     };
-    kernel.walk(
-        [&](TmaLoadOp op) { assign(op, op.getSrc(), op.getDst().getType()); });
-    kernel.walk(
-        [&](TmaStoreOp op) { assign(op, op.getDst(), op.getSrc().getType()); });
-    kernel->setAttr("tma", b.getArrayAttr(descs));
+    kernel.walk([&](TmaLoadOp op) {
+      if (Attribute a = assign(op, op.getSrc(), op.getDst().getType()))
+        op.setDerivedAttr(cast<TmaCopyAttr>(a));
+    });
+    kernel.walk([&](TmaStoreOp op) {
+      if (Attribute a = assign(op, op.getDst(), op.getSrc().getType()))
+        op.setDerivedAttr(cast<TmaCopyAttr>(a));
+    });
+    kernel.setDerivedAttr(KernelLayoutAttr::get(
+        ctx, {threads, 1, 1}, baseline, smemBytes, b.getArrayAttr(descs)));
 
     // wgmma: rows per warpgroup and shared-memory descriptor fields.
     kernel.walk([&](MmaOp op) {
@@ -197,17 +189,15 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         return;
       }
       int64_t mode = a.getSwizzle() == 128 ? 1 : a.getSwizzle() == 64 ? 2 : 3;
-      op->setAttr("wg_rows", i64(m / wgs));
-      op->setAttr("instr_n", i64(bt.getShape()[0]));
-      op->setAttr("instr_k", i64(kMmaInstructionKBytes /
-                                 getElementBytes(a.getElementType())));
-      op->setAttr("sbo", i64(8 * a.getSwizzle()));
-      op->setAttr("swizzle_mode", i64(mode));
+      op.setDerivedAttr(WgmmaLayoutAttr::get(
+          ctx, m / wgs, bt.getShape()[0],
+          kMmaInstructionKBytes / getElementBytes(a.getElementType()),
+          8 * a.getSwizzle(), mode));
     });
 
     // Tile extents: which kernel argument (and dimension) each comes from.
     kernel.walk([&](TilesOp tiles) {
-      SmallVector<Attribute> extents;
+      SmallVector<int64_t> args, dims;
       for (Value e : tiles.getExtents()) {
         int64_t arg = -1, dim = -1;
         if (auto d = e.getDefiningOp<DimOp>()) {
@@ -222,9 +212,10 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
           ok = false;
           return;
         }
-        extents.push_back(b.getDenseI64ArrayAttr({arg, dim}));
+        args.push_back(arg);
+        dims.push_back(dim);
       }
-      tiles->setAttr("extents", b.getArrayAttr(extents));
+      tiles.setDerivedAttr(TileExtentsAttr::get(ctx, args, dims));
     });
     return success(ok);
   }

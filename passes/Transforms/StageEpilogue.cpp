@@ -68,7 +68,8 @@ struct StageEpiloguePass
     OpBuilder b(role);
     Operation *firstRole = *kernel.getBody().front().getOps<RoleOp>().begin();
     b.setInsertionPoint(firstRole);
-    Value ring = RingOp::create(b, loc, ringType);
+    Value ring =
+        RingOp::create(b, loc, ringType, /*derived=*/RingLayoutAttr());
     Value pipe = PipeOp::create(b, loc, PipeType::get(ctx, int64_t(stages)),
                                 ValueRange{ring});
     // The math role: write, fence, commit instead of the store.
@@ -82,7 +83,7 @@ struct StageEpiloguePass
     auto i32 = IntegerType::get(ctx, 32);
     auto storer = RoleOp::create(b, loc, StringAttr::get(ctx, std::string(storeName)),
                                  IntegerAttr(), IntegerAttr::get(i32, 1),
-                                 IntegerAttr());
+                                 IntegerAttr(), /*derived=*/RoleLayoutAttr());
     Block *body = new Block();
     storer.getBody().push_back(body);
     b.setInsertionPointToEnd(body);
@@ -113,7 +114,8 @@ struct StageEpiloguePass
       extents.push_back(map.lookupOrDefault(e));
     // The store role walks the storing role's tiles, its slice included:
     // they share the staging pipe.
-    auto newTiles = TilesOp::create(b, loc, extents, tiles.getSliceAttr());
+    auto newTiles = TilesOp::create(b, loc, extents, tiles.getSliceAttr(),
+                                    /*derived=*/TileExtentsAttr());
     Block *tileBody = new Block();
     for (BlockArgument a : tiles.getBody().front().getArguments())
       tileBody->addArgument(a.getType(), a.getLoc());
@@ -121,7 +123,8 @@ struct StageEpiloguePass
     b.setInsertionPointToEnd(tileBody);
     Value t = PipeWaitOp::create(b, loc, pipe);
     TmaStoreOp::create(b, loc, ring, t, store.getDst(),
-                       tileBody->getArguments(), /*reduce=*/nullptr);
+                       tileBody->getArguments(), /*reduce=*/nullptr,
+                       /*derived=*/TmaCopyAttr());
     PipeReleaseOp::create(b, loc, pipe, t);
     store.erase();
     return success();

@@ -155,7 +155,8 @@ struct WarpSpecializePass
     auto producer = RoleOp::create(
         b, role.getLoc(), StringAttr::get(ctx, producerName),
         IntegerAttr::get(i32, 1), IntegerAttr(),
-        producerRegs ? IntegerAttr::get(i32, producerRegs) : IntegerAttr());
+        producerRegs ? IntegerAttr::get(i32, producerRegs) : IntegerAttr(),
+        /*derived=*/RoleLayoutAttr());
     Block *body = new Block();
     producer.getBody().push_back(body);
     IRMapping map;

@@ -1,8 +1,8 @@
 // Named barriers lower to bar.sync with their id and thread count; roles
-// that pass one run on all their threads (lanes = "all").
+// that pass one run on all their threads (lanes = all).
 // RUN: cake-opt --cake-verify --cake-derive %s | FileCheck %s --check-prefix=DERIVE
 // RUN: cake-opt --cake-verify --cake-lower="format=ptx" %s | FileCheck %s
-// DERIVE: cake.role "even" warpgroups(1) attributes {first_warp = 0 : i64, lanes = "all",
+// DERIVE: cake.role "even" warpgroups(1) attributes {derived = #cake.role_layout<first_warp = 0, lanes = all,
 // CHECK: bar.sync {{.}}090;
 // CHECK: bar.sync {{.}}091, 256;
 // CHECK: bar.sync {{.}}091, 256;

@@ -5,28 +5,27 @@
 // (aligned), so the CTA has 12 warps = 384 threads and 65536 / 384 -> 168
 // registers per thread at launch.
 // CHECK-LABEL: cake.kernel @small
-// CHECK-SAME: baseline_regs = 168
-// CHECK-SAME: block = array<i64: 384, 1, 1>
+// CHECK-SAME: derived = #cake.kernel_layout<block = [384, 1, 1], baseline_regs = 168,
 // Barriers first: pipe %p has 3 stages -> full at 0, empty at 24; then the
 // 128-byte-swizzled rings aligned to 1024: A at 1024 (3 x 16 KiB), B at
 // 50176; 50176 + 3 x 16 KiB = 99328, + 1024 bytes of base-alignment slack.
-// CHECK-SAME: smem_bytes = 100352
-// CHECK-SAME: tma = [{arg = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}, {arg = 1 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}]
-// CHECK: cake.ring {align = 1024 : i64, offset = 1024 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
-// CHECK: cake.ring {align = 1024 : i64, offset = 50176 : i64} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+// CHECK-SAME: smem_bytes = 100352,
+// CHECK-SAME: tma = [#cake.tma_descriptor<arg = 0, box = [128, 64], swizzle = 128>, #cake.tma_descriptor<arg = 1, box = [128, 64], swizzle = 128>]>
+// CHECK: cake.ring {derived = #cake.ring_layout<offset = 1024, align = 1024>} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
+// CHECK: cake.ring {derived = #cake.ring_layout<offset = 50176, align = 1024>} : !cake.ring<3 x 128x64xbf16, swizzle = 128>
 // One arrival (the producer's arrive.expect_tx) completes `full`, with the
 // bytes of both tiles (16384 + 16384); one arrival per consumer warp (8) releases.
-// CHECK: cake.pipe {{.*}} {empty = 24 : i64, empty_count = 8 : i64, full = 0 : i64, full_count = 1 : i64, tx_bytes = 32768 : i64}
-// CHECK: cake.role "load" warps(1) attributes {first_warp = 0 : i64, lanes = "one", setmaxnreg = "none"}
-// CHECK: cake.tiles {{.*}} attributes {extents = [array<i64: 0, 0>, array<i64: 1, 0>]}
-// CHECK: cake.pipe.acquire {{.*}} {barrier = "empty", parity = "1 - (n / stages) % 2"}
-// CHECK: cake.tma.load {{.*}} {desc = 0 : i64}
-// CHECK: cake.tma.load {{.*}} {desc = 1 : i64}
-// CHECK: cake.role "mma" warpgroups(2) regs(232) attributes {first_warp = 4 : i64, lanes = "all", setmaxnreg = "inc"}
-// CHECK: cake.pipe.wait {{.*}} {barrier = "full", parity = "(n / stages) % 2"}
+// CHECK: cake.pipe {{.*}} {derived = #cake.pipe_barriers<full = 0, empty = 24, full_count = 1, empty_count = 8, tx_bytes = 32768>}
+// CHECK: cake.role "load" warps(1) attributes {derived = #cake.role_layout<first_warp = 0, lanes = one, setmaxnreg = none>}
+// CHECK: cake.tiles {{.*}} attributes {derived = #cake.tile_extents<args = [0, 1], dims = [0, 0]>}
+// CHECK: cake.pipe.acquire {{.*}} {derived = #cake.handoff<barrier = empty, parity = inverted_phase>}
+// CHECK: cake.tma.load {{.*}} {derived = #cake.tma_copy<descriptor = 0>}
+// CHECK: cake.tma.load {{.*}} {derived = #cake.tma_copy<descriptor = 1>}
+// CHECK: cake.role "mma" warpgroups(2) regs(232) attributes {derived = #cake.role_layout<first_warp = 4, lanes = all, setmaxnreg = inc>}
+// CHECK: cake.pipe.wait {{.*}} {derived = #cake.handoff<barrier = full, parity = phase>}
 // 64 rows per warpgroup; n128 k16 instructions; 8 rows x 128 B between
 // 8-row core-matrix groups; swizzle mode 1 = 128 B.
-// CHECK: cake.mma wgmma {{.*}} {instr_k = 16 : i64, instr_n = 128 : i64, sbo = 1024 : i64, swizzle_mode = 1 : i64, wg_rows = 64 : i64}
+// CHECK: cake.mma wgmma {{.*}} {derived = #cake.wgmma_layout<wg_rows = 64, instr_n = 128, instr_k = 16, sbo = 1024, swizzle_mode = 1>}
 cake.kernel @small(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [128, 128], group_m = 4>} {
   %a = cake.ring : !cake.ring<3 x 128x64xbf16, swizzle = 128>
@@ -59,8 +58,8 @@ cake.kernel @small(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !
 
 // A producer warpgroup that gives registers away: 40 < 168 -> dec.
 // CHECK-LABEL: cake.kernel @dec
-// CHECK: cake.role "load" warpgroups(1) regs(40) attributes {first_warp = 0 : i64, lanes = "one", setmaxnreg = "dec"}
-// CHECK: cake.role "math" warpgroups(2) regs(168) attributes {first_warp = 4 : i64, lanes = "all", setmaxnreg = "none"}
+// CHECK: cake.role "load" warpgroups(1) regs(40) attributes {derived = #cake.role_layout<first_warp = 0, lanes = one, setmaxnreg = dec>}
+// CHECK: cake.role "math" warpgroups(2) regs(168) attributes {derived = #cake.role_layout<first_warp = 4, lanes = all, setmaxnreg = none>}
 cake.kernel @dec() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "load" warpgroups(1) regs(40) {}
   cake.role "math" warpgroups(2) regs(168) {

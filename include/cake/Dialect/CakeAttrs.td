@@ -69,4 +69,6 @@ def Cake_ReduceKind : I32EnumAttr<"ReduceKind", "row reduction", [
   let cppNamespace = "::mlir::cake";
 }
 
+include "cake/Dialect/CakeDerived.td"
+
 #endif // CAKE_ATTRS_TD

@@ -50,7 +50,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        Cake_TargetAttr:$target,
-                       Cake_Schedule:$schedule);
+                       Cake_Schedule:$schedule,
+                       OptionalAttr<Cake_KernelLayoutAttr>:$derived);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -85,7 +86,8 @@ def Cake_RoleOp : Cake_Op<"role", [
   let arguments = (ins StrAttr:$name,
                        OptionalAttr<I32Attr>:$warpgroups,
                        OptionalAttr<I32Attr>:$warps,
-                       OptionalAttr<I32Attr>:$regs);
+                       OptionalAttr<I32Attr>:$regs,
+                       OptionalAttr<Cake_RoleLayoutAttr>:$derived);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name (`warpgroups` `(` $warpgroups^ `)`)? (`warps` `(` $warps^ `)`)?
@@ -123,7 +125,8 @@ def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
     ```
   }];
   let arguments = (ins Variadic<Index>:$extents,
-                       OptionalAttr<DenseI64ArrayAttr>:$slice);
+                       OptionalAttr<DenseI64ArrayAttr>:$slice,
+                       OptionalAttr<Cake_TileExtentsAttr>:$derived);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -165,6 +168,7 @@ def Cake_RingOp : Cake_Op<"ring", [HasParent<"KernelOp">]> {
     %a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
     ```
   }];
+  let arguments = (ins OptionalAttr<Cake_RingLayoutAttr>:$derived);
   let results = (outs Cake_RingType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
@@ -184,14 +188,16 @@ def Cake_PipeOp : Cake_Op<"pipe", [
                             !cake.ring<4 x 256x64xbf16, swizzle = 128>
     ```
   }];
-  let arguments = (ins Variadic<Cake_RingType>:$rings);
+  let arguments = (ins Variadic<Cake_RingType>:$rings,
+                       OptionalAttr<Cake_PipeBarriersAttr>:$derived);
   let results = (outs Cake_PipeType:$result);
   let assemblyFormat = "$rings attr-dict `:` qualified(type($rings))";
   let hasVerifier = 1;
 }
 
 class Cake_PipeHandoffOp<string mnemonic> : Cake_Op<mnemonic> {
-  let arguments = (ins Cake_PipeType:$pipe);
+  let arguments = (ins Cake_PipeType:$pipe,
+                       OptionalAttr<Cake_HandoffAttr>:$derived);
   let results = (outs Cake_StageType:$stage);
   let assemblyFormat = "$pipe attr-dict `:` qualified(type($pipe))";
 }
@@ -270,7 +276,8 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load"> {
     ```
   }];
   let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
-                       Cake_RingType:$dst, Cake_StageType:$stage);
+                       Cake_RingType:$dst, Cake_StageType:$stage,
+                       OptionalAttr<Cake_TmaCopyAttr>:$derived);
   let assemblyFormat = [{
     $src `[` $coords `]` `->` $dst `[` $stage `]` attr-dict `:` qualified(type($src))
     `->` qualified(type($dst))
@@ -302,7 +309,8 @@ def Cake_TmaStoreOp : Cake_Op<"tma.store"> {
   }];
   let arguments = (ins Cake_RingType:$src, Cake_StageType:$stage,
                        Cake_GlobalType:$dst, Variadic<Index>:$coords,
-                       OptionalAttr<Cake_ReduceKind>:$reduce);
+                       OptionalAttr<Cake_ReduceKind>:$reduce,
+                       OptionalAttr<Cake_TmaCopyAttr>:$derived);
   let assemblyFormat = [{
     $src `[` $stage `]` `->` $dst `[` $coords `]` (`reduce` $reduce^)? attr-dict
     `:` qualified(type($src)) `->` qualified(type($dst))
@@ -519,7 +527,8 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
   let arguments = (ins Cake_MmaKind:$kind, UnitAttr:$negate,
                        Cake_RingType:$a, Cake_StageType:$aStage,
                        Cake_RingType:$b, Cake_StageType:$bStage,
-                       Cake_FragType:$acc);
+                       Cake_FragType:$acc,
+                       OptionalAttr<Cake_WgmmaLayoutAttr>:$derived);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
     $kind (`negate` $negate^)? $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $acc attr-dict `:`

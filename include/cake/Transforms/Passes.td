@@ -14,40 +14,48 @@ include "mlir/Pass/PassBase.td"
 def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
   let summary = "Derive the mechanical details of each kernel from its decisions";
   let description = [{
-    Computes and attaches, as attributes, everything a kernel's author does
-    not write:
+    Computes and attaches everything a kernel's author does not write, as
+    each op's typed `derived` attribute (one attribute per op family,
+    declared in include/cake/Dialect/CakeDerived.td; the lowering reads
+    them through their accessors and nothing else derived):
 
-    - `cake.kernel`: `block` (threads per CTA, warpgroup-aligned),
-      `smem_bytes` (dynamic shared memory including 1024 bytes of slack to
-      align the base), `baseline_regs` (registers per thread at launch,
-      what setmaxnreg moves away from), `tma` (one descriptor spec per
-      distinct global tensor and box: argument, box, swizzle).
-    - `cake.role`: `first_warp` (warpgroup roles start at a warp index
-      divisible by 4), `setmaxnreg` (`inc`, `dec` or `none` against the
-      baseline), `lanes` (`one` when only one elected thread issues copies,
-      `all` otherwise).
-    - `cake.ring`: `offset` in shared memory, aligned to `align` (1024 B for
-      128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise).
-    - `cake.pipe`: `full` and `empty` (offsets of the stage barrier arrays,
-      8 B each), `full_count` (1: the producer's arrive.expect_tx),
-      `empty_count` (warps of the consumer role: lane 0 of each warp
-      arrives once the warp is done with the stage), `tx_bytes` (bytes every
-      stage receives: the sum of its rings' tile bytes).
-    - `cake.pipe.acquire` / `cake.pipe.wait`: `barrier` and `parity`: the
-      handoff number n of the role on that pipe gives the stage n mod S and
-      the phase (n / S) mod 2; a wait on `full` uses that phase's parity,
-      an acquire on `empty` its complement (the first pass over a fresh
-      barrier does not block). n counts across the persistent tile loop.
-    - `cake.tma.load` / `cake.tma.store`: `desc`, the index of its
-      descriptor in the kernel's `tma` list.
-    - `cake.mma` (wgmma): `wg_rows` (rows per warpgroup), `instr_n`,
-      `instr_k`, and the shared-memory descriptor fields `sbo` (stride
-      byte offset: 8 rows of the swizzle span) and `swizzle_mode`.
-    - `cake.tiles`: `extents` as (argument, dimension) pairs, which the
-      launcher reads to size the grid.
+    - `cake.kernel`: `#cake.kernel_layout`: `block` (threads per CTA,
+      warpgroup-aligned), `baseline_regs` (registers per thread at launch,
+      what setmaxnreg moves away from), `smem_bytes` (dynamic shared memory
+      including 1024 bytes of slack to align the base), `tma` (one
+      `#cake.tma_descriptor` per distinct global tensor and box: argument,
+      box, swizzle).
+    - `cake.role`: `#cake.role_layout`: `first_warp` (warpgroup roles
+      start at a warp index divisible by 4), `lanes` (`one` when only one
+      elected thread issues copies, `all` otherwise), `setmaxnreg` (`inc`,
+      `dec` or `none` against the baseline).
+    - `cake.ring`: `#cake.ring_layout`: `offset` in shared memory, aligned
+      to `align` (1024 B for 128-byte swizzle, 512 for 64, 256 for 32, 128
+      otherwise).
+    - `cake.pipe`: `#cake.pipe_barriers`: `full` and `empty` (offsets of
+      the stage barrier arrays, 8 B each), `full_count` (1: the producer's
+      arrive.expect_tx), `empty_count` (warps of the consumer role: lane 0
+      of each warp arrives once the warp is done with the stage),
+      `tx_bytes` (bytes every stage receives: the sum of its rings' tile
+      bytes).
+    - `cake.pipe.acquire` / `cake.pipe.wait`: `#cake.handoff`: `barrier`
+      and `parity`: the hand-off number n of the role on that pipe gives
+      the stage n mod S and the phase (n / S) mod 2; a wait on `full` uses
+      that phase's parity (`phase`), an acquire on `empty` its complement
+      (`inverted_phase`: the first pass over a fresh barrier does not
+      block). n counts across the persistent tile loop.
+    - `cake.tma.load` / `cake.tma.store`: `#cake.tma_copy`: `descriptor`,
+      the index of its descriptor in the kernel's `tma` list.
+    - `cake.mma` (wgmma): `#cake.wgmma_layout`: `wg_rows` (rows per
+      warpgroup), `instr_n`, `instr_k`, and the shared-memory descriptor
+      fields `sbo` (stride byte offset: 8 rows of the swizzle span) and
+      `swizzle_mode`.
+    - `cake.tiles`: `#cake.tile_extents`: per extent, the argument and
+      dimension it comes from, which the launcher reads to size the grid.
 
     Before: `%a = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>`.
-    After: `%a = cake.ring {align = 1024 : i64, offset = 1024 : i64} : ...`.
+    After: `%a = cake.ring {derived = #cake.ring_layout<offset = 1024,
+    align = 1024>} : ...`.
 
     Fails with `[resource.smem-capacity]` when the layout exceeds the
     target's shared memory per CTA.

@@ -46,7 +46,8 @@ using namespace mlir::cake;
 using namespace mlir::cake::nvvm;
 
 LogicalResult KernelEmitter::emit() {
-  if (!kernel->hasAttr("block") || !kernel->hasAttr("tma"))
+  KernelLayoutAttr layout = kernel.getDerivedAttr();
+  if (!layout)
     return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
   if (kernel.getTarget().getArch() != "sm_90a")
     return kernel.emitError("convert-cake-to-nvvm lowers sm_90a kernels; ")
@@ -78,7 +79,7 @@ LogicalResult KernelEmitter::emit() {
              << t << " is not lowered yet";
     }
   }
-  auto tma = kernel->getAttrOfType<ArrayAttr>("tma");
+  ArrayAttr tma = layout.getTma();
   for (auto [i, d] : llvm::enumerate(tma)) {
     argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
     entry("tma", i, -1);
@@ -89,7 +90,7 @@ LogicalResult KernelEmitter::emit() {
   auto func =
       gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), funcType);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  auto block = kernel->getAttrOfType<DenseI64ArrayAttr>("block");
+  auto block = b.getDenseI64ArrayAttr(layout.getBlock());
   int32_t threads = block[0];
   func->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
   // One CTA per SM at launch is what lets ptxas honour setmaxnreg.
@@ -99,9 +100,23 @@ LogicalResult KernelEmitter::emit() {
   // each argument's element type and static shape, for the launcher.
   Attribute extents = b.getArrayAttr({});
   kernel.walk([&](TilesOp t) {
-    if (auto e = t->getAttr("extents"))
-      extents = e;
+    if (TileExtentsAttr e = t.getDerivedAttr()) {
+      SmallVector<Attribute> pairs;
+      for (auto [arg, dim] : llvm::zip(e.getArgs(), e.getDims()))
+        pairs.push_back(b.getDenseI64ArrayAttr({arg, dim}));
+      extents = b.getArrayAttr(pairs);
+    }
   });
+  // The launcher's form of the TMA descriptors (cake-translate's bundles).
+  SmallVector<Attribute> tmaSpecs;
+  for (Attribute a : tma) {
+    auto desc = cast<TmaDescriptorAttr>(a);
+    tmaSpecs.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("arg", b.getI64IntegerAttr(desc.getArg())),
+        b.getNamedAttr("box", b.getDenseI64ArrayAttr(desc.getBox())),
+        b.getNamedAttr("swizzle", b.getI64IntegerAttr(desc.getSwizzle())),
+    }));
+  }
   SmallVector<Attribute> args;
   for (Type t : kernel.getArgumentTypes()) {
     if (auto g = dyn_cast<GlobalType>(t))
@@ -121,8 +136,8 @@ LogicalResult KernelEmitter::emit() {
       b.getNamedAttr("entry", kernel.getSymNameAttr()),
       b.getNamedAttr("params", b.getArrayAttr(abi)),
       b.getNamedAttr("block", block),
-      b.getNamedAttr("smem_bytes", kernel->getAttr("smem_bytes")),
-      b.getNamedAttr("tma", tma),
+      b.getNamedAttr("smem_bytes", b.getI64IntegerAttr(layout.getSmemBytes())),
+      b.getNamedAttr("tma", b.getArrayAttr(tmaSpecs)),
       b.getNamedAttr("schedule", kernel.getSchedule()),
       b.getNamedAttr("target", kernel.getTarget()),
   });
@@ -184,11 +199,17 @@ LogicalResult KernelEmitter::emit() {
   auto initIf = scf::IfOp::create(b, loc(), isT0, /*withElse=*/false);
   for (Operation &op : kernel.getBody().front()) {
     if (auto ring = dyn_cast<RingOp>(op)) {
-      rings[ring] = {getI64(ring, "offset"), ring.getType().getTileBytes()};
+      FailureOr<RingLayoutAttr> at = derived(ring);
+      if (failed(at))
+        return failure();
+      rings[ring] = {at->getOffset(), ring.getType().getTileBytes()};
     } else if (auto pipe = dyn_cast<PipeOp>(op)) {
-      PipeInfo info{pipe.getType().getStages(),  getI64(pipe, "full"),
-                    getI64(pipe, "empty"),       getI64(pipe, "full_count"),
-                    getI64(pipe, "empty_count"), getI64(pipe, "tx_bytes")};
+      FailureOr<PipeBarriersAttr> bars = derived(pipe);
+      if (failed(bars))
+        return failure();
+      PipeInfo info{pipe.getType().getStages(), bars->getFull(),
+                    bars->getEmpty(),           bars->getFullCount(),
+                    bars->getEmptyCount(),      bars->getTxBytes()};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;
@@ -218,7 +239,10 @@ LogicalResult KernelEmitter::emit() {
 
 LogicalResult KernelEmitter::emitRole(RoleOp r) {
   curLoc = r.getLoc();
-  int64_t first = getI64(r, "first_warp"), n = r.getNumWarps();
+  FailureOr<RoleLayoutAttr> placed = derived(r);
+  if (failed(placed))
+    return failure();
+  int64_t first = placed->getFirstWarp(), n = r.getNumWarps();
   Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, warp,
                                    i32c(first));
   Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
@@ -229,13 +253,13 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(inRole.thenBlock());
 
-  StringRef action = r->getAttrOfType<StringAttr>("setmaxnreg").getValue();
-  if (action != "none") {
+  SetmaxnregAction action = placed->getSetmaxnreg();
+  if (action != SetmaxnregAction::none) {
     if (!r.getWarpgroups())
       return r.emitError("[hw.warpgroup-alignment] regs() needs a "
                          "warpgroups(n) role: setmaxnreg is per warpgroup");
     NVVM::SetMaxRegisterOp::create(b, loc(), (uint32_t)*r.getRegs(),
-                                   action == "inc"
+                                   action == SetmaxnregAction::inc
                                        ? NVVM::SetMaxRegisterAction::increase
                                        : NVVM::SetMaxRegisterAction::decrease);
   }
@@ -274,7 +298,7 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
                             state.warpInRole, i32c(0)),
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
                             i32c(0)));
-  state.allLanes = r->getAttrOfType<StringAttr>("lanes").getValue() != "one";
+  state.allLanes = placed->getLanes() == RoleLanes::all;
   if (failed(startWarpgroupOrder(r)))
     return failure();
   if (!state.allLanes) {

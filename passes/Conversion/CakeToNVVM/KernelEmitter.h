@@ -24,15 +24,21 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <optional>
+#include <utility>
 
 namespace mlir {
 namespace cake {
 namespace nvvm {
 
-/// A derived integer attribute of `op`, or -1 where cake-derive set none.
-inline int64_t getI64(Operation *op, StringRef name) {
-  auto a = op->getAttrOfType<IntegerAttr>(name);
-  return a ? a.getInt() : -1;
+/// What cake-derive attached to `op` (its typed `derived` attribute), or
+/// an error at `op` where it attached none.
+template <typename OpT>
+FailureOr<decltype(std::declval<OpT>().getDerivedAttr())> derived(OpT op) {
+  if (auto attr = op.getDerivedAttr())
+    return attr;
+  return op.emitError("convert-cake-to-nvvm: '")
+         << op->getName() << "' has no derived attribute; run cake-derive "
+         << "first";
 }
 
 /// What the lowered code knows about one global tensor argument.

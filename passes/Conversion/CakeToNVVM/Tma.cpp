@@ -23,7 +23,10 @@ std::optional<LogicalResult> KernelEmitter::emitTmaOp(Operation &op) {
 }
 
 LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
-  int64_t desc = getI64(op, "desc");
+  FailureOr<TmaCopyAttr> copy = derived(op);
+  if (failed(copy))
+    return failure();
+  int64_t desc = copy->getDescriptor();
   if (desc < 0 || desc >= (int64_t)descriptors.size())
     return op.emitError("missing derived descriptor index");
   const RingInfo &ring = rings[op.getDst()];
@@ -58,7 +61,10 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
 }
 
 LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
-  int64_t desc = getI64(op, "desc");
+  FailureOr<TmaCopyAttr> copy = derived(op);
+  if (failed(copy))
+    return failure();
+  int64_t desc = copy->getDescriptor();
   if (desc < 0 || desc >= (int64_t)descriptors.size())
     return op.emitError("missing derived descriptor index");
   const RingInfo &ring = rings[op.getSrc()];

@@ -130,9 +130,12 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   auto td = wgmmaType(op.getAcc().getType().getElementType());
   if (failed(ta) || failed(td))
     return op.emitError("wgmma operand types are not lowered yet");
-  int64_t wgRows = getI64(op, "wg_rows"), instrN = getI64(op, "instr_n"),
-          instrK = getI64(op, "instr_k"), sbo = getI64(op, "sbo"),
-          mode = getI64(op, "swizzle_mode");
+  FailureOr<WgmmaLayoutAttr> fields = derived(op);
+  if (failed(fields))
+    return failure();
+  int64_t wgRows = fields->getWgRows(), instrN = fields->getInstrN(),
+          instrK = fields->getInstrK(), sbo = fields->getSbo(),
+          mode = fields->getSwizzleMode();
   int64_t k = a.getShape()[1];
   int64_t eltBytes = getElementBytes(a.getElementType());
   int64_t rowBytes = k * eltBytes;
