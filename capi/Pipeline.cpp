@@ -66,7 +66,7 @@ mlirCakeRunPipelineOnSource(MlirContext ctx, MlirStringRef source,
       return success();
     std::string loc = cake::locationString(diag.getLocation());
     std::string msg = diag.str();
-    cake::RuleDiagnosticFields fields = cake::parseRuleDiagnostic(diag);
+    cake::RuleDiagnosticFields fields = cake::getRuleDiagnosticFields(diag);
     std::vector<std::string> noteLocs, noteMsgs;
     for (Diagnostic &note : diag.getNotes()) {
       noteLocs.push_back(cake::locationString(note.getLocation()));
@@ -164,6 +164,19 @@ MlirLogicalResult mlirCakeRegisterRule(MlirContext ctx, MlirStringRef id,
 
 void mlirCakeEmitRuleError(MlirOperation op, MlirStringRef ruleId,
                            MlirStringRef message) {
-  emitError(unwrap(op)->getLoc())
-      << "[" << unwrap(ruleId) << "] " << unwrap(message);
+  mlirCakeEmitRuleErrorWithFields(op, ruleId, MlirStringRef{nullptr, 0},
+                                  MlirStringRef{nullptr, 0},
+                                  MlirStringRef{nullptr, 0}, message);
+}
+
+void mlirCakeEmitRuleErrorWithFields(MlirOperation op, MlirStringRef ruleId,
+                                     MlirStringRef role, MlirStringRef resource,
+                                     MlirStringRef stage,
+                                     MlirStringRef message) {
+  InFlightDiagnostic diag = emitError(unwrap(op)->getLoc());
+  diag << "[" << unwrap(ruleId) << "] " << unwrap(message);
+  if (Diagnostic *d = diag.getUnderlyingDiagnostic())
+    cake::setRuleDiagnosticFields(
+        *d, {unwrap(ruleId).str(), unwrap(role).str(), unwrap(resource).str(),
+             unwrap(stage).str(), ""});
 }

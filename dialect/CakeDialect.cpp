@@ -38,7 +38,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef arch) {
   if (lookupTarget(arch))
     return success();
-  InFlightDiagnostic diag = emitError() << rulePrefix(RuleId::HwArchFeature)
+  InFlightDiagnostic diag = emitError() << DiagRule{RuleId::HwArchFeature}
                                         << "unknown target '" << arch
                                         << "', expected one of";
   for (const TargetInfo &t : getAllTargets())
@@ -49,12 +49,12 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static LogicalResult verifyTile(function_ref<InFlightDiagnostic()> emitError,
                                 ArrayRef<int64_t> tile) {
   if (tile.empty() || tile.size() > 3)
-    return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+    return emitError() << DiagRule{RuleId::SyncTilesSchedule}
                        << "expected a tile of rank 1 to 3, got rank "
                        << tile.size();
   for (int64_t d : tile)
     if (d <= 0)
-      return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+      return emitError() << DiagRule{RuleId::SyncTilesSchedule}
                          << "expected positive tile sizes, got " << d;
   return success();
 }
@@ -65,7 +65,7 @@ PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyTile(emitError, tile)))
     return failure();
   if (groupM < 1)
-    return emitError() << rulePrefix(RuleId::SyncTilesSchedule)
+    return emitError() << DiagRule{RuleId::SyncTilesSchedule}
                        << "expected group_m >= 1, got " << groupM;
   return success();
 }

@@ -217,20 +217,20 @@ LogicalResult RoleOp::verify() {
            << "expected a non-empty role name";
   if (getWarpgroups().has_value() == getWarps().has_value())
     return emitRuleError(*this, RuleId::ResourceRoleWarps)
-           << "role \"" << getName()
-           << "\" must give exactly one of warpgroups(n) or "
+           << DiagRole{getName()}
+           << " must give exactly one of warpgroups(n) or "
            << "warps(n)";
   int64_t count = getWarpgroups() ? *getWarpgroups() : *getWarps();
   if (count < 1)
     return emitRuleError(*this, RuleId::ResourceRoleWarps)
-           << "role \"" << getName()
-           << "\" expected a positive warp count, got " << count;
+           << DiagRole{getName()} << " expected a positive warp count, got "
+           << count;
   if (auto regs = getRegs()) {
     int64_t r = *regs;
     if (r < 24 || r > 256 || r % 8 != 0)
       return emitRuleError(*this, RuleId::ResourceRegisterBudget)
-             << "role \"" << getName()
-             << "\" expected a register budget that is a multiple of 8 in "
+             << DiagRole{getName()}
+             << " expected a register budget that is a multiple of 8 in "
                 "[24, 256] (setmaxnreg), got "
              << r;
   }
@@ -359,7 +359,7 @@ LogicalResult PipeOp::verify() {
     if (type.getStages() != stages)
       return emitRuleError(*this, RuleId::SyncPipeDepth)
              << "expected every ring to have the pipe's " << stages
-             << " stages, ring #" << i << " has " << type.getStages();
+             << " stages, " << DiagRing{i} << " has " << type.getStages();
   }
   return success();
 }

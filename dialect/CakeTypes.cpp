@@ -90,16 +90,16 @@ void GlobalType::print(AsmPrinter &printer) const {
 LogicalResult GlobalType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty() || shape.size() > 5)
-    return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
                        << "expected a global tensor of rank 1 to 5, got rank "
                        << shape.size();
   for (int64_t d : shape)
     if (!ShapedType::isDynamic(d) && d <= 0)
-      return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+      return emitError() << DiagRule{RuleId::DataflowTypeShape}
                          << "expected positive or dynamic dimensions, got "
                          << d;
   if (!isScalarElement(elementType))
-    return emitError() << rulePrefix(RuleId::DataflowElementType)
+    return emitError() << DiagRule{RuleId::DataflowElementType}
                        << "expected an integer or float element type, got "
                        << elementType;
   return success();
@@ -149,30 +149,30 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t stages, ArrayRef<int64_t> shape,
                                Type elementType, int64_t swizzle) {
   if (stages < 1)
-    return emitError() << rulePrefix(RuleId::ResourceStageCount)
+    return emitError() << DiagRule{RuleId::ResourceStageCount}
                        << "expected a stage count >= 1, got " << stages;
   if (shape.empty() || shape.size() > 5)
-    return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
                        << "expected a ring tile of rank 1 to 5, got rank "
                        << shape.size();
   for (int64_t d : shape)
     if (d <= 0)
-      return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+      return emitError() << DiagRule{RuleId::DataflowTypeShape}
                          << "expected positive static tile dimensions, got "
                          << d;
   if (!isScalarElement(elementType) || !isTmaElementType(elementType))
-    return emitError() << rulePrefix(RuleId::HwTmaElementType)
+    return emitError() << DiagRule{RuleId::HwTmaElementType}
                        << "expected an element type the copy engine can move "
                           "(i8, i16, i32, i64, f8E4M3FN, f8E5M2, f16, bf16, "
                           "tf32, f32, f64), got "
                        << elementType;
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return emitError() << rulePrefix(RuleId::HwSwizzleMode)
+    return emitError() << DiagRule{RuleId::HwSwizzleMode}
                        << "expected a swizzle of 0, 32, 64 or 128 bytes, got "
                        << swizzle;
   int64_t innerBytes = shape.back() * getElementBytes(elementType);
   if (swizzle != 0 && innerBytes > swizzle)
-    return emitError() << rulePrefix(RuleId::HwTmaBox)
+    return emitError() << DiagRule{RuleId::HwTmaBox}
                        << "the tile's inner dimension spans " << innerBytes
                        << " bytes, more than the " << swizzle
                        << "-byte swizzle span";
@@ -186,7 +186,7 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t stages) {
   if (stages < 1)
-    return emitError() << rulePrefix(RuleId::ResourceStageCount)
+    return emitError() << DiagRule{RuleId::ResourceStageCount}
                        << "expected a stage count >= 1, got " << stages;
   return success();
 }
@@ -222,16 +222,16 @@ void FragType::print(AsmPrinter &printer) const {
 LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty() || shape.size() > 3)
-    return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
                        << "expected a fragment of rank 1 to 3, got rank "
                        << shape.size();
   for (int64_t d : shape)
     if (d <= 0)
-      return emitError() << rulePrefix(RuleId::DataflowTypeShape)
+      return emitError() << DiagRule{RuleId::DataflowTypeShape}
                          << "expected positive static fragment dimensions, got "
                          << d;
   if (!isScalarElement(elementType))
-    return emitError() << rulePrefix(RuleId::DataflowElementType)
+    return emitError() << DiagRule{RuleId::DataflowElementType}
                        << "expected an integer or float element type, got "
                        << elementType;
   return success();

@@ -84,7 +84,7 @@ Sink &sink() {
 } // namespace
 
 cJSON *mlir::cake::diagnosticToJson(const Diagnostic &diag) {
-  RuleDiagnosticFields f = parseRuleDiagnostic(diag);
+  RuleDiagnosticFields f = getRuleDiagnosticFields(diag);
   cJSON *d = cJSON_CreateObject();
   addString(d, "rule", f.rule);
   cJSON_AddStringToObject(d, "severity", severityName(diag.getSeverity()));
@@ -106,7 +106,7 @@ cJSON *mlir::cake::diagnosticToJson(const Diagnostic &diag) {
     cJSON_AddItemToArray(notes, n);
     if (trace && StringRef(note.str()).contains("waits here")) {
       cJSON *t = cJSON_CreateObject();
-      RuleDiagnosticFields nf = parseRuleDiagnostic(note);
+      RuleDiagnosticFields nf = getRuleDiagnosticFields(note);
       addString(t, "role", nf.role);
       addString(t, "resource", nf.resource);
       cJSON_AddStringToObject(t, "location",

@@ -30,7 +30,7 @@ std::string mlir::cake::rulePrefix(RuleId rule) {
 }
 
 InFlightDiagnostic mlir::cake::emitRuleError(Location loc, RuleId rule) {
-  return emitError(loc) << "[" << getRuleInfo(rule).id << "] ";
+  return emitError(loc) << DiagRule{rule};
 }
 
 InFlightDiagnostic mlir::cake::emitRuleError(Operation *op, RuleId rule) {
@@ -55,33 +55,103 @@ std::string mlir::cake::locationString(Location loc) {
   return out;
 }
 
-/// The text after `prefix` up to (not including) a character in `stops`.
-static std::string after(StringRef text, StringRef prefix, StringRef stops) {
-  size_t at = text.find(prefix);
-  if (at == StringRef::npos)
-    return "";
-  StringRef rest = text.drop_front(at + prefix.size());
-  return rest.take_until([&](char c) { return stops.contains(c); }).str();
+//===----------------------------------------------------------------------===//
+// Structured fields of rule diagnostics
+//===----------------------------------------------------------------------===//
+
+/// The fields live in one DictionaryAttr of the diagnostic's metadata,
+/// marked by this key.
+static constexpr llvm::StringLiteral kFieldsMarker = "cake.rule_fields";
+
+static DictionaryAttr fieldsOf(const Diagnostic &diag) {
+  for (const DiagnosticArgument &arg :
+       const_cast<Diagnostic &>(diag).getMetadata())
+    if (arg.getKind() == DiagnosticArgument::DiagnosticArgumentKind::Attribute)
+      if (auto dict = dyn_cast<DictionaryAttr>(arg.getAsAttribute()))
+        if (dict.contains(kFieldsMarker))
+          return dict;
+  return nullptr;
 }
 
-RuleDiagnosticFields mlir::cake::parseRuleDiagnostic(const Diagnostic &diag) {
-  RuleDiagnosticFields f;
-  std::string msg = diag.str();
-  StringRef text(msg);
-  if (text.starts_with("["))
-    f.rule =
-        text.drop_front().take_until([](char c) { return c == ']'; }).str();
-  f.role = after(text, "role \"", "\"");
-  for (StringRef kind : {"pipe #", "ring #"}) {
-    std::string n = after(text, kind, " ,;:)");
-    if (!n.empty()) {
-      f.resource = (kind + n).str();
-      break;
+/// Records `key` = `value` unless the diagnostic has a `key` already.
+static void recordField(Diagnostic &diag, StringRef key, StringRef value) {
+  MLIRContext *ctx = diag.getLocation().getContext();
+  SmallVectorImpl<DiagnosticArgument> &meta = diag.getMetadata();
+  DictionaryAttr old = fieldsOf(diag);
+  if (old && old.contains(key))
+    return;
+  NamedAttrList fields(old ? old : DictionaryAttr::get(ctx, {}));
+  fields.set(kFieldsMarker, UnitAttr::get(ctx));
+  fields.set(key, StringAttr::get(ctx, value));
+  DictionaryAttr updated = fields.getDictionary(ctx);
+  for (DiagnosticArgument &arg : meta)
+    if (arg.getKind() ==
+            DiagnosticArgument::DiagnosticArgumentKind::Attribute &&
+        arg.getAsAttribute() == old) {
+      arg = DiagnosticArgument(updated);
+      return;
     }
+  meta.push_back(DiagnosticArgument(updated));
+}
+
+Diagnostic &mlir::cake::operator<<(Diagnostic &diag, const DiagRule &r) {
+  StringRef id = getRuleInfo(r.rule).id;
+  recordField(diag, "rule", id);
+  return diag << "[" << id << "] ";
+}
+
+Diagnostic &mlir::cake::operator<<(Diagnostic &diag, const DiagRole &r) {
+  recordField(diag, "role", r.name);
+  return diag << "role \"" << r.name << "\"";
+}
+
+Diagnostic &mlir::cake::operator<<(Diagnostic &diag, const DiagPipe &p) {
+  recordField(diag, "resource", ("pipe #" + Twine(p.index)).str());
+  return diag << "pipe #" << p.index;
+}
+
+Diagnostic &mlir::cake::operator<<(Diagnostic &diag, const DiagRing &r) {
+  recordField(diag, "resource", ("ring #" + Twine(r.index)).str());
+  return diag << "ring #" << r.index;
+}
+
+Diagnostic &mlir::cake::operator<<(Diagnostic &diag, const DiagStage &s) {
+  recordField(diag, "stage", std::to_string(s.index));
+  return diag << "stage " << s.index;
+}
+
+void mlir::cake::setRuleDiagnosticFields(Diagnostic &diag,
+                                         const RuleDiagnosticFields &fields) {
+  for (auto [key, value] : {std::pair<StringRef, const std::string &>(
+                                "rule", fields.rule),
+                            {"role", fields.role},
+                            {"resource", fields.resource},
+                            {"stage", fields.stage}})
+    if (!value.empty())
+      recordField(diag, key, value);
+}
+
+RuleDiagnosticFields
+mlir::cake::getRuleDiagnosticFields(const Diagnostic &diag) {
+  RuleDiagnosticFields f;
+  if (DictionaryAttr fields = fieldsOf(diag)) {
+    auto get = [&](StringRef key) -> std::string {
+      auto v = fields.getAs<StringAttr>(key);
+      return v ? v.getValue().str() : std::string();
+    };
+    f.rule = get("rule");
+    f.role = get("role");
+    f.resource = get("resource");
+    f.stage = get("stage");
   }
-  f.stage = after(text, "stage ", " ,;:)");
-  if (!f.stage.empty() && !llvm::all_of(f.stage, ::isdigit))
-    f.stage.clear();
+  if (f.rule.empty()) {
+    // A rule registered from C reports text that leads with "[id] ".
+    std::string msg = diag.str();
+    StringRef text(msg);
+    if (text.starts_with("["))
+      f.rule =
+          text.drop_front().take_until([](char c) { return c == ']'; }).str();
+  }
   for (const Diagnostic &note : diag.getNotes()) {
     std::string n = note.str();
     if (StringRef(n).starts_with("hint: "))

@@ -76,8 +76,8 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteCHeader(
     MlirOperation op, MlirStringCallback callback, void *userData);
 
 /// A rule written in C: called by cake-verify on every cake.kernel (after
-/// the built-in rules); report violations with mlirCakeEmitRuleError and
-/// return failure.
+/// the built-in rules); report violations with mlirCakeEmitRuleError (or
+/// mlirCakeEmitRuleErrorWithFields) and return failure.
 typedef MlirLogicalResult (*MlirCakeRuleCallback)(MlirOperation kernel,
                                                   void *userData);
 
@@ -90,10 +90,17 @@ mlirCakeRegisterRule(MlirContext ctx, MlirStringRef id, MlirStringRef summary,
                      MlirCakeRuleCallback callback, void *userData);
 
 /// Emits an error at `op` reading "[ruleId] message", the form every rule
-/// uses (so it is parsed into the same structured fields).
+/// uses; the rule id is the diagnostic's `rule` field.
 MLIR_CAPI_EXPORTED void mlirCakeEmitRuleError(MlirOperation op,
                                               MlirStringRef ruleId,
                                               MlirStringRef message);
+
+/// As mlirCakeEmitRuleError, with the role, resource ("pipe #0", "ring #1")
+/// and stage the violation involves as the diagnostic's structured fields
+/// (an empty string leaves a field out), as the built-in rules report them.
+MLIR_CAPI_EXPORTED void mlirCakeEmitRuleErrorWithFields(
+    MlirOperation op, MlirStringRef ruleId, MlirStringRef role,
+    MlirStringRef resource, MlirStringRef stage, MlirStringRef message);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
                            : isa_and_nonnull<PipeWaitOp>(def);
     if (!rightKind) {
       InFlightDiagnostic d = emitRuleError(op, rule)
-                             << (write ? "writes" : "reads") << " ring #"
-                             << f.ringIndex.lookup(ring)
+                             << (write ? "writes" : "reads") << " "
+                             << DiagRing{f.ringIndex.lookup(ring)}
                              << " through a stage not taken with "
                              << (write ? "pipe.acquire" : "pipe.wait");
       if (def)
@@ -35,11 +35,12 @@ bool verify::checkStageAccess(KernelFacts &f) {
     }
     Value pipe = def->getOperand(0);
     if (!KernelFacts::pipeHolds(pipe, ring)) {
-      InFlightDiagnostic d =
-          emitRuleError(op, rule)
-          << (write ? "writes" : "reads") << " ring #"
-          << f.ringIndex.lookup(ring) << " through a stage of pipe #"
-          << f.pipeIndex.lookup(pipe) << ", which does not hold that ring";
+      InFlightDiagnostic d = emitRuleError(op, rule)
+                             << (write ? "writes" : "reads") << " "
+                             << DiagRing{f.ringIndex.lookup(ring)}
+                             << " through a stage of "
+                             << DiagPipe{f.pipeIndex.lookup(pipe)}
+                             << ", which does not hold that ring";
       d.attachNote(def->getLoc()) << "stage taken here";
       ok = false;
     }
@@ -139,8 +140,9 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
         if (mma)
           return; // hw.warpgroup-alignment reports the role
         emitRuleError(op, RuleId::DataflowFragmentLayout)
-            << "fragment " << m << "x" << n << " in role \"" << role.getName()
-            << "\", which is not a warpgroups(n) role; fragments live in the "
+            << "fragment " << m << "x" << n << " in "
+            << DiagRole{role.getName()}
+            << ", which is not a warpgroups(n) role; fragments live in the "
                "wgmma accumulator layout";
         reported.insert({role, frag});
         ok = false;
@@ -153,8 +155,8 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
         InFlightDiagnostic d =
             emitRuleError(op, RuleId::DataflowFragmentLayout)
             << "fragment " << m << "x" << n << " has no register layout in "
-            << "role \"" << role.getName() << "\" of "
-            << role.getNumWarps() / 4 << " warpgroups: expected " << rows
+            << DiagRole{role.getName()} << " of " << role.getNumWarps() / 4
+            << " warpgroups: expected " << rows
             << "xN (one 64-row slab per warpgroup), " << rows
             << "x1 or 1xN, N a multiple of 8";
         d.attachNote(role.getLoc())

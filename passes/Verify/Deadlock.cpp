@@ -132,14 +132,14 @@ bool verify::checkDeadlock(KernelFacts &f) {
     const Event &e = seqs[r][pc[r]];
     if (e.kind == Event::Barrier) {
       d.attachNote(e.op->getLoc())
-          << "role \"" << f.roles[r].getName() << "\" waits here at named "
+          << DiagRole{f.roles[r].getName()} << " waits here at named "
           << "barrier " << e.pipe << " for the other roles that pass it";
       continue;
     }
     bool acq = e.kind == Event::Acquire;
     d.attachNote(e.op->getLoc())
-        << "role \"" << f.roles[r].getName() << "\" waits here for "
-        << (acq ? "a free stage" : "a full stage") << " of pipe #" << e.pipe
+        << DiagRole{f.roles[r].getName()} << " waits here for "
+        << (acq ? "a free stage" : "a full stage") << " of " << DiagPipe{e.pipe}
         << (acq ? " (all stages held by its consumer)"
                 : " (its producer has committed nothing new)");
   }

@@ -60,8 +60,8 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
     auto role = op->getParentOfType<RoleOp>();
     if (role && !role.getWarpgroups()) {
       emitRuleError(op, RuleId::HwWarpgroupAlignment)
-          << "wgmma in role \"" << role.getName()
-          << "\", which is not a warpgroups(n) role";
+          << "wgmma in " << DiagRole{role.getName()}
+          << ", which is not a warpgroups(n) role";
       ok = false;
       return;
     }

@@ -20,15 +20,14 @@ bool verify::checkRoleResources(KernelFacts &f) {
   for (RoleOp role : f.roles) {
     if (role.getRegs() && !target->hasSetmaxnreg) {
       emitRuleError(role, RuleId::HwArchFeature)
-          << "role \"" << role.getName() << "\" asks for regs("
-          << *role.getRegs() << ") but " << target->arch
-          << " has no setmaxnreg";
+          << DiagRole{role.getName()} << " asks for regs(" << *role.getRegs()
+          << ") but " << target->arch << " has no setmaxnreg";
       ok = false;
     }
     if (role.getRegs() && !role.getWarpgroups()) {
       emitRuleError(role, RuleId::HwWarpgroupAlignment)
-          << "role \"" << role.getName()
-          << "\" asks for regs() but is not a warpgroups(n) role: setmaxnreg "
+          << DiagRole{role.getName()}
+          << " asks for regs() but is not a warpgroups(n) role: setmaxnreg "
              "applies to whole warpgroups";
       ok = false;
     }
@@ -73,9 +72,8 @@ bool verify::checkRoleResources(KernelFacts &f) {
            "wait forever";
     for (RoleOp role : f.roles)
       if (!role.getRegs())
-        d.attachNote(role.getLoc())
-            << "role \"" << role.getName() << "\" keeps " << baseline
-            << " registers per thread";
+        d.attachNote(role.getLoc()) << DiagRole{role.getName()} << " keeps "
+                                    << baseline << " registers per thread";
     d.attachNote(f.kernel.getLoc())
         << "hint: give the roles that need few registers a small regs() "
            "(e.g. a copy warpgroup regs(40)), or lower the others' budgets";
@@ -96,9 +94,8 @@ bool verify::checkSharedMemory(KernelFacts &f) {
                          << f.target->smemPerBlockOptIn << " a CTA of "
                          << f.target->arch << " can have";
   for (auto ring : f.kernel.getBody().getOps<RingOp>())
-    d.attachNote(ring.getLoc())
-        << "ring #" << f.ringIndex.lookup(ring) << " of "
-        << ring.getType().getRingBytes() << " bytes";
+    d.attachNote(ring.getLoc()) << DiagRing{f.ringIndex.lookup(ring)} << " of "
+                                << ring.getType().getRingBytes() << " bytes";
   d.attachNote(f.kernel.getLoc()) << "hint: fewer stages or smaller tiles";
   return false;
 }
@@ -125,7 +122,7 @@ bool verify::checkFragmentRegisters(KernelFacts &f) {
       if (carried > 0 && need > budget) {
         InFlightDiagnostic d =
             emitRuleError(loop, RuleId::ResourceFragmentRegisters)
-            << "role \"" << role.getName() << "\" keeps " << carried
+            << DiagRole{role.getName()} << " keeps " << carried
             << " registers of fragments across this loop and up to " << largest
             << " more in its body (+16 for addresses): " << need
             << " > its budget of " << budget << " per thread";

@@ -56,8 +56,8 @@ LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
       if (waits <= stages && !heldOutside)
         continue;
       InFlightDiagnostic diag = emitRuleError(wait, RuleId::SyncWarpgroupTurn)
-                                << "role \"" << role.getName()
-                                << "\" would deadlock when its warpgroups "
+                                << DiagRole{role.getName()}
+                                << " would deadlock when its warpgroups "
                                    "take turns (wg-order): this wait is "
                                    "inside a turn, but ";
       if (heldOutside)
@@ -105,7 +105,7 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
             << " threads but the roles that pass it have " << threads;
         for (RoleOp role : roles)
           d.attachNote(role.getLoc())
-              << "role \"" << role.getName() << "\" passes it with "
+              << DiagRole{role.getName()} << " passes it with "
               << role.getNumWarps() * 32 << " threads";
         d.attachNote(op.getLoc())
             << "hint: threads(" << threads
@@ -132,10 +132,9 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
       } else if (!unproven && c != *first) {
         InFlightDiagnostic d =
             emitRuleError(role, RuleId::SyncNamedBarrier)
-            << "role \"" << role.getName() << "\" passes named barrier " << id
-            << " " << countStr(c) << " times but role \""
-            << firstRole.getName() << "\" passes it " << countStr(*first)
-            << " times";
+            << DiagRole{role.getName()} << " passes named barrier " << id << " "
+            << countStr(c) << " times but " << DiagRole{firstRole.getName()}
+            << " passes it " << countStr(*first) << " times";
         d.attachNote(firstRole.getLoc()) << "the other role";
         ok = false;
       }
@@ -170,11 +169,11 @@ bool verify::checkPipeRoles(KernelFacts &f) {
     });
     auto describe = [&](const char *side, llvm::SetVector<RoleOp> &roles) {
       InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
-                             << "pipe #" << index << " has " << roles.size()
+                             << DiagPipe{index} << " has " << roles.size()
                              << " " << side << " roles, expected exactly one";
       for (RoleOp r : f.roles)
         if (roles.contains(r))
-          d.attachNote(r.getLoc()) << side << " role \"" << r.getName() << "\"";
+          d.attachNote(r.getLoc()) << side << " " << DiagRole{r.getName()};
       ok = false;
     };
     if (producers.size() != 1)
@@ -197,10 +196,10 @@ bool verify::checkPipeRoles(KernelFacts &f) {
       });
       if (unfilled) {
         InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
-                               << "pipe #" << index
-                               << " is both produced and consumed by role \""
-                               << RoleOp(producers.front()).getName()
-                               << "\", which fills a stage without TMA";
+                               << DiagPipe{index}
+                               << " is both produced and consumed by "
+                               << DiagRole{RoleOp(producers.front()).getName()}
+                               << ", which fills a stage without TMA";
         d.attachNote(unfilled->getLoc()) << "stage acquired here";
         d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
         d.attachNote(pipe.getLoc())
@@ -227,9 +226,8 @@ bool verify::checkHandoffBalance(KernelFacts &f) {
     const char *closeName = producer ? "commit" : "release";
     if (closes.size() != 1) {
       InFlightDiagnostic d = emitRuleError(take, RuleId::SyncUnbalancedPipe)
-                             << "role \"" << roleName
-                             << "\": the stage of pipe #" << pipe
-                             << " taken here is "
+                             << DiagRole{roleName} << ": the stage of "
+                             << DiagPipe{pipe} << " taken here is "
                              << (closes.empty() ? "never " : "more than once ")
                              << (producer ? "committed" : "released");
       for (Operation *c : closes)
@@ -243,8 +241,8 @@ bool verify::checkHandoffBalance(KernelFacts &f) {
     Operation *close = closes.front();
     if (close->getBlock() != take->getBlock()) {
       InFlightDiagnostic d = emitRuleError(close, RuleId::SyncUnbalancedPipe)
-                             << "role \"" << roleName << "\": the " << closeName
-                             << " of a stage of pipe #" << pipe
+                             << DiagRole{roleName} << ": the " << closeName
+                             << " of a stage of " << DiagPipe{pipe}
                              << " is not in the block that took it, so it "
                                 "may not run exactly once per hand-off";
       d.attachNote(take->getLoc()) << "stage taken here";
@@ -253,7 +251,7 @@ bool verify::checkHandoffBalance(KernelFacts &f) {
     }
     if (close->getParentOp() && take->isBeforeInBlock(close) == false) {
       emitRuleError(close, RuleId::SyncUnbalancedPipe)
-          << "role \"" << roleName << "\": " << closeName
+          << DiagRole{roleName} << ": " << closeName
           << " comes before the stage was taken";
       ok = false;
       return;
@@ -266,7 +264,7 @@ bool verify::checkHandoffBalance(KernelFacts &f) {
       if (anc && close->isBeforeInBlock(anc)) {
         InFlightDiagnostic d =
             emitRuleError(user, RuleId::SyncUseAfterHandoff)
-            << "role \"" << roleName << "\" uses a stage of pipe #" << pipe
+            << DiagRole{roleName} << " uses a stage of " << DiagPipe{pipe}
             << " after its " << closeName << "; the other side may already be "
             << (producer ? "reading" : "overwriting") << " it";
         d.attachNote(close->getLoc()) << closeName << " here";
@@ -320,10 +318,11 @@ bool verify::checkExpectTx(KernelFacts &f) {
       auto type = cast<RingType>(ring.getType());
       InFlightDiagnostic d =
           emitRuleError(acquire, RuleId::SyncExpectTxBalance)
-          << "the stage of pipe #" << f.pipeIndex.lookup(pipe)
-          << " acquired here gets " << n << " copies into ring #"
-          << f.ringIndex.lookup(ring) << ", but its full barrier expects "
-          << type.getTileBytes() << " bytes from exactly one: the phase would "
+          << "the stage of " << DiagPipe{f.pipeIndex.lookup(pipe)}
+          << " acquired here gets " << n << " copies into "
+          << DiagRing{f.ringIndex.lookup(ring)}
+          << ", but its full barrier expects " << type.getTileBytes()
+          << " bytes from exactly one: the phase would "
           << (n == 0 ? "never complete (hang)" : "complete early (race)");
       for (Operation *c : fills.lookup(ring))
         d.attachNote(c->getLoc()) << "copy here";
@@ -363,8 +362,8 @@ bool verify::checkTiles(KernelFacts &f) {
     } else if (key != *first) {
       InFlightDiagnostic d =
           emitRuleError(tiles, RuleId::SyncTilesMismatch)
-          << "role \"" << role.getName()
-          << "\" iterates different tiles than role \""
+          << DiagRole{role.getName()}
+          << " iterates different tiles than role \""
           << firstTiles->getParentOfType<RoleOp>().getName()
           << "\"; pipes would pair stages of different tiles";
       d.attachNote(firstTiles.getLoc()) << "the other tile loop";
@@ -397,11 +396,10 @@ bool verify::checkTiles(KernelFacts &f) {
       if (a == b)
         continue;
       emitRuleError(role, RuleId::SyncTilesMismatch)
-              << "role \"" << role.getName() << "\" takes slice " << b.first
-              << " of " << b.second << " of the CTA's tiles and role \""
-              << first.getName() << "\" slice " << a.first << " of "
-              << a.second << ", but both use pipe #" << index
-              << ": its stages would pair different tiles";
+          << DiagRole{role.getName()} << " takes slice " << b.first << " of "
+          << b.second << " of the CTA's tiles and " << DiagRole{first.getName()}
+          << " slice " << a.first << " of " << a.second << ", but both use "
+          << DiagPipe{index} << ": its stages would pair different tiles";
       ok = false;
     }
   }
@@ -427,7 +425,7 @@ bool verify::checkProxyFence(KernelFacts &f) {
           if (Operation *w = pending.lookup(r)) {
             InFlightDiagnostic d =
                 emitRuleError(&op, RuleId::SyncProxyFence)
-                << "ring #" << f.ringIndex.lookup(r)
+                << DiagRing{f.ringIndex.lookup(r)}
                 << " is handed over after ordinary stores without a proxy "
                    "fence; a TMA store or mma reading it may see stale data";
             d.attachNote(w->getLoc()) << "generic-proxy write here";
@@ -448,7 +446,7 @@ bool verify::checkProxyFence(KernelFacts &f) {
           if (Operation *w = pending.lookup(r)) {
             InFlightDiagnostic d =
                 emitRuleError(&op, RuleId::SyncProxyFence)
-                << "ring #" << f.ringIndex.lookup(r)
+                << DiagRing{f.ringIndex.lookup(r)}
                 << " is read by the async proxy after ordinary stores "
                    "without a proxy fence";
             d.attachNote(w->getLoc()) << "generic-proxy write here";

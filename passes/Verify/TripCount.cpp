@@ -107,21 +107,22 @@ bool verify::checkTripCounts(KernelFacts &f) {
     if (unproven) {
       emitWarning(pipe.getLoc())
           << "[" << getRuleInfo(RuleId::SyncTripCountMismatch).id
-          << "] unproven: the hand-offs on pipe #" << index
+          << "] unproven: the hand-offs on " << DiagPipe{index}
           << " depend on values or conditions Cake cannot compare across "
              "roles";
       continue;
     }
     if (made != taken) {
       InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncTripCountMismatch)
-                             << "role \"" << consumer.getName() << "\" waits "
-                             << countStr(taken) << " times on pipe #" << index
-                             << " but role \"" << producer.getName()
-                             << "\" commits " << countStr(made) << " times";
+                             << DiagRole{consumer.getName()} << " waits "
+                             << countStr(taken) << " times on "
+                             << DiagPipe{index} << " but "
+                             << DiagRole{producer.getName()} << " commits "
+                             << countStr(made) << " times";
       d.attachNote(producer.getLoc())
-          << "producer role \"" << producer.getName() << "\"";
+          << "producer " << DiagRole{producer.getName()};
       d.attachNote(consumer.getLoc())
-          << "consumer role \"" << consumer.getName() << "\"";
+          << "consumer " << DiagRole{consumer.getName()};
       d.attachNote(pipe.getLoc())
           << "hint: both roles must run the same loops around their "
              "hand-offs on this pipe";

@@ -1,5 +1,6 @@
 /* C API: a verifier rule written in C runs inside cake-verify and reports
- * through the same diagnostics (rule id, role, hint) as the built-in ones.
+ * through the same diagnostics (rule id, role as data, text) as the built-in
+ * ones.
  *
  * RUN: cake-capi-c-rule 2>&1 | FileCheck %s
  */
@@ -40,9 +41,12 @@ static MlirLogicalResult maxTwoRoles(MlirOperation kernel, void *userData) {
   char msg[256];
   snprintf(msg, sizeof msg, "role \"%.*s\" is a third role; this library "
            "allows two", (int)n.length, n.data);
-  mlirCakeEmitRuleError(c.third,
-                        mlirStringRefCreateFromCString("resource.max-two-roles"),
-                        mlirStringRefCreateFromCString(msg));
+  /* The role named as data too: the fields are what the rule says, never
+   * parsed back from the text. */
+  mlirCakeEmitRuleErrorWithFields(
+      c.third, mlirStringRefCreateFromCString("resource.max-two-roles"), n,
+      mlirStringRefCreateFromCString(""), mlirStringRefCreateFromCString(""),
+      mlirStringRefCreateFromCString(msg));
   return mlirLogicalResultFailure();
 }
 

@@ -62,14 +62,50 @@ LogicalResult registerExternalRule(ExternalRule rule, std::string &error);
 /// A copy of the external rules registered so far.
 std::vector<ExternalRule> getExternalRules();
 
-/// The structured facts of a rule diagnostic, read back from its text by
-/// the conventions every rule follows: "[rule.id] " leads the message,
-/// `role "name"`, `pipe #N` / `ring #N` and `stage N` name the participants,
-/// and a note starting with "hint: " gives the repair.
+/// Streamed into a diagnostic, each of these writes its part of the text
+/// and records the field it names as data beside it (the diagnostic's
+/// metadata), so that the JSON writer and the C API read the rule, role,
+/// resource and stage the emitting rule named, not the text back:
+///
+///   emitRuleError(op, RuleId::SyncTripCountMismatch)
+///       << DiagRole{consumer.getName()} << " waits ... on " << DiagPipe{i};
+///
+/// The first of each kind streamed into a diagnostic (or a note) is its
+/// field; later ones are text only.
+struct DiagRule { ///< "[rule.id] "
+  RuleId rule;
+};
+struct DiagRole { ///< role "name"
+  llvm::StringRef name;
+};
+struct DiagPipe { ///< pipe #N
+  int64_t index;
+};
+struct DiagRing { ///< ring #N
+  int64_t index;
+};
+struct DiagStage { ///< stage N
+  int64_t index;
+};
+Diagnostic &operator<<(Diagnostic &diag, const DiagRule &rule);
+Diagnostic &operator<<(Diagnostic &diag, const DiagRole &role);
+Diagnostic &operator<<(Diagnostic &diag, const DiagPipe &pipe);
+Diagnostic &operator<<(Diagnostic &diag, const DiagRing &ring);
+Diagnostic &operator<<(Diagnostic &diag, const DiagStage &stage);
+
+/// The structured facts of a rule diagnostic: the fields recorded by the
+/// Diag* parts above, and the repair a note starting with "hint: " gives.
+/// A diagnostic that recorded no rule (a rule registered from C, which
+/// writes text) gives the id its message leads with in brackets.
 struct RuleDiagnosticFields {
   std::string rule, role, resource, stage, hint;
 };
-RuleDiagnosticFields parseRuleDiagnostic(const Diagnostic &diag);
+RuleDiagnosticFields getRuleDiagnosticFields(const Diagnostic &diag);
+/// Records the non-empty rule, role, resource and stage of `fields` as the
+/// diagnostic's data (for rules that write their text themselves, such as
+/// those registered from C); the hint stays a note.
+void setRuleDiagnosticFields(Diagnostic &diag,
+                             const RuleDiagnosticFields &fields);
 
 /// The JSON form of a diagnostic (cJSON object; the caller owns it).
 cJSON *diagnosticToJson(const Diagnostic &diag);
