@@ -8,7 +8,7 @@
 |* loop on the GPU (the dispatched Cake assignment and the centroid update),  *|
 |* its time by CUDA events, and the k-means objective of the result on a      *|
 |* sample of points, computed on the host. TABLE_DIR holds                    *|
-|* kmeans-table.json and its bundles (the cake-kmeans-kernels target).       *|
+|* kmeans-table.json and its bundles (the cake-kmeans-kernels target).        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
