@@ -45,6 +45,23 @@ static MlirDiagnosticSeverity wrapSeverity(DiagnosticSeverity s) {
   return MlirDiagnosticError;
 }
 
+/// The pipeline to run on the parsed module itself: "builtin.module(P)" is
+/// P (mlir-opt's anchored form; parsed as it is into a module's pass
+/// manager it would run P on modules nested in the module, none, and
+/// report success on anything), any other text as it is.
+static StringRef stripModuleAnchor(StringRef text) {
+  StringRef inner = text.trim();
+  if (!inner.consume_front("builtin.module(") || !inner.consume_back(")"))
+    return text;
+  int depth = 0;
+  for (char c : inner) {
+    depth += (c == '(') - (c == ')');
+    if (depth < 0)
+      return text; // "builtin.module(a),builtin.module(b)": not one anchor
+  }
+  return depth == 0 ? inner : text;
+}
+
 MlirLogicalResult
 mlirCakeRunPipelineOnSource(MlirContext ctx, MlirStringRef source,
                             MlirStringRef sourceName, MlirStringRef pipeline,
@@ -90,16 +107,20 @@ mlirCakeRunPipelineOnSource(MlirContext ctx, MlirStringRef source,
     return success();
   });
 
+  // The parser reads up to a NUL: the caller's bytes are copied into a
+  // string that has one, since an MlirStringRef need not.
+  std::string text = unwrap(source).str();
   ParserConfig config(context);
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(sourceName));
+      parseSourceString<ModuleOp>(text, config, unwrap(sourceName));
   if (!module)
     return mlirLogicalResultFailure();
 
   PassManager pm(context, ModuleOp::getOperationName());
   std::string pipelineErrors;
   llvm::raw_string_ostream errorStream(pipelineErrors);
-  if (failed(parsePassPipeline(unwrap(pipeline), pm, errorStream))) {
+  if (failed(parsePassPipeline(stripModuleAnchor(unwrap(pipeline)), pm,
+                               errorStream))) {
     emitError(UnknownLoc::get(context))
         << "invalid pass pipeline '" << unwrap(pipeline)
         << "': " << pipelineErrors;

@@ -142,12 +142,23 @@ static unsigned char *b64decode(const char *in, size_t *outLen) {
   return out;
 }
 
-static int getInt(const cJSON *obj, const char *key, int64_t *out) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+/* `v` as an integer in [lo, hi]: a JSON number that is whole and in range
+ * (casting a double out of int64's range is undefined behaviour, so the
+ * range is checked on the double first). */
+static int intIn(const cJSON *v, int64_t lo, int64_t hi, int64_t *out) {
   if (!cJSON_IsNumber(v))
     return 0;
-  *out = (int64_t)v->valuedouble;
+  double d = v->valuedouble;
+  if (!(d >= (double)lo && d <= (double)hi) || d != (double)(int64_t)d)
+    return 0;
+  *out = (int64_t)d;
   return 1;
+}
+
+/* obj[key] as an integer in [lo, hi]. */
+static int getIntIn(const cJSON *obj, const char *key, int64_t lo, int64_t hi,
+                    int64_t *out) {
+  return intIn(cJSON_GetObjectItemCaseSensitive(obj, key), lo, hi, out);
 }
 
 static int dtypeOf(const char *name, CUtensorMapDataType *out) {
@@ -190,10 +201,16 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
   const cJSON *block = cJSON_GetObjectItemCaseSensitive(doc, "block");
   if (!cJSON_IsArray(block) || cJSON_GetArraySize(block) != 3)
     return fail(CAKE_RT_ERROR_FORMAT, "bundle: 'block' must have 3 sizes");
-  for (int i = 0; i < 3; ++i)
-    b->block[i] = cJSON_GetArrayItem(block, i)->valueint;
-  if (!getInt(doc, "smem_bytes", &b->smemBytes))
-    return fail(CAKE_RT_ERROR_FORMAT, "bundle: missing 'smem_bytes'");
+  for (int i = 0; i < 3; ++i) {
+    int64_t v;
+    if (!intIn(cJSON_GetArrayItem(block, i), 1, 1024, &v))
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: 'block' sizes must be integers from 1 to 1024");
+    b->block[i] = (int)v;
+  }
+  if (!getIntIn(doc, "smem_bytes", 0, INT32_MAX, &b->smemBytes))
+    return fail(CAKE_RT_ERROR_FORMAT,
+                "bundle: 'smem_bytes' must be an integer from 0 to 2^31-1");
 
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(doc, "args");
   b->numArgs = cJSON_GetArraySize(args);
@@ -206,8 +223,12 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(a, "shape");
     int64_t eb = 0;
     if (!cJSON_IsString(kind) || !cJSON_IsString(elt) ||
-        !getInt(a, "element_bytes", &eb))
+        !getIntIn(a, "element_bytes", 1, 16, &eb))
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad argument #%d", i);
+    if (cJSON_IsArray(shape) && cJSON_GetArraySize(shape) > 5)
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: argument #%d has rank %d; at most 5", i,
+                  cJSON_GetArraySize(shape));
     if (strlen(elt->valuestring) >= sizeof b->args[i].element)
       return fail(CAKE_RT_ERROR_FORMAT,
                   "bundle: bad element type of "
@@ -232,14 +253,16 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad parameter #%d", i);
     const char *k = kind->valuestring;
     Param *q = &b->params[i];
-    if (strcmp(k, "ptr") == 0 && getInt(p, "arg", &arg)) {
+    int64_t maxArg = b->numArgs - 1;
+    if (strcmp(k, "ptr") == 0 && getIntIn(p, "arg", 0, maxArg, &arg)) {
       q->kind = PARAM_PTR;
-    } else if (strcmp(k, "dim") == 0 && getInt(p, "arg", &arg) &&
-               getInt(p, "dim", &dim)) {
+    } else if (strcmp(k, "dim") == 0 && getIntIn(p, "arg", 0, maxArg, &arg) &&
+               getIntIn(p, "dim", 0, b->args[arg].rank - 1, &dim)) {
       q->kind = PARAM_DIM;
-    } else if (strcmp(k, "i64") == 0 && getInt(p, "arg", &arg)) {
+    } else if (strcmp(k, "i64") == 0 && getIntIn(p, "arg", 0, maxArg, &arg)) {
       q->kind = PARAM_I64;
-    } else if (strcmp(k, "tma") == 0 && getInt(p, "index", &arg)) {
+    } else if (strcmp(k, "tma") == 0 &&
+               getIntIn(p, "index", 0, CAKE_RT_MAX_TMA - 1, &arg)) {
       q->kind = PARAM_TMA;
     } else {
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad parameter #%d", i);
@@ -266,10 +289,14 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
   b->rank = cJSON_GetArraySize(tile);
   for (int i = 0; i < b->rank; ++i) {
     int64_t a = -1, d = -1;
-    b->tile[i] = (int64_t)cJSON_GetArrayItem(tile, i)->valuedouble;
     const cJSON *e = cJSON_GetArrayItem(extents, i);
-    if (!getInt(e, "arg", &a) || !getInt(e, "dim", &d) || a < 0 ||
-        a >= b->numArgs || b->tile[i] <= 0)
+    if (!intIn(cJSON_GetArrayItem(tile, i), 1, INT32_MAX, &b->tile[i]))
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: grid tile #%d must be an integer from 1 to 2^31-1",
+                  i);
+    if (!getIntIn(e, "arg", 0, b->numArgs - 1, &a) ||
+        !getIntIn(e, "dim", -1, 4, &d) ||
+        (d >= 0 && d >= b->args[a].rank))
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad grid extent #%d", i);
     b->extentArg[i] = (int)a;
     b->extentDim[i] = (int)d;
@@ -283,15 +310,21 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
     const cJSON *t = cJSON_GetArrayItem(tma, i);
     const cJSON *box = cJSON_GetObjectItemCaseSensitive(t, "box");
     int64_t arg = -1, swz = -1;
-    if (!getInt(t, "arg", &arg) || !getInt(t, "swizzle", &swz) ||
-        !cJSON_IsArray(box) || arg < 0 || arg >= b->numArgs ||
+    if (!getIntIn(t, "arg", 0, b->numArgs - 1, &arg) ||
+        !getIntIn(t, "swizzle", 0, 128, &swz) ||
+        (swz != 0 && swz != 32 && swz != 64 && swz != 128) ||
+        !cJSON_IsArray(box) || b->args[arg].rank < 1 ||
         cJSON_GetArraySize(box) != b->args[arg].rank || !b->args[arg].dtypeOk)
       return fail(CAKE_RT_ERROR_FORMAT, "bundle: bad TMA spec #%d", i);
     b->tma[i].arg = (int)arg;
     b->tma[i].swizzle = (int)swz;
     b->tma[i].rank = cJSON_GetArraySize(box);
     for (int k = 0; k < b->tma[i].rank; ++k)
-      b->tma[i].box[k] = (int64_t)cJSON_GetArrayItem(box, k)->valuedouble;
+      if (!intIn(cJSON_GetArrayItem(box, k), 1, 256, &b->tma[i].box[k]))
+        return fail(CAKE_RT_ERROR_FORMAT,
+                    "bundle: TMA spec #%d: box sizes are integers from 1 "
+                    "to 256",
+                    i);
   }
 
   const cJSON *cub = cJSON_GetObjectItemCaseSensitive(doc, "cubin");
@@ -320,9 +353,16 @@ CakeRtStatus cakeRtBundleLoadFromMemory(const char *json, size_t length,
                                         CakeRtBundle **out) {
   *out = NULL;
   cJSON *doc = cJSON_ParseWithLength(json, length);
-  if (!doc)
-    return fail(CAKE_RT_ERROR_FORMAT, "bundle is not valid JSON (near '%.20s')",
-                cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
+  if (!doc) {
+    /* Quote at most 20 bytes of what is left: `json` need not end in a
+     * NUL. */
+    const char *at = cJSON_GetErrorPtr();
+    size_t left = at && at >= json && at <= json + length
+                      ? length - (size_t)(at - json)
+                      : 0;
+    return fail(CAKE_RT_ERROR_FORMAT, "bundle is not valid JSON (near '%.*s')",
+                (int)(left < 20 ? left : 20), left ? at : "");
+  }
   CakeRtBundle *b = calloc(1, sizeof *b);
   if (!b) {
     cJSON_Delete(doc);

@@ -41,6 +41,20 @@ if config.ptxas and os.path.exists(config.ptxas):
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")
 
+# cake-run without a GPU: the CUDA toolkit's driver stub as libcuda.so.1
+# (runtime/CMakeLists.txt links it into the build); every driver call then
+# fails, but bundles are parsed and options read before any.
+stub = os.path.join(config.cake_obj_root, "cuda-stub")
+if os.path.exists(os.path.join(stub, "libcuda.so.1")) and \
+        os.path.exists(os.path.join(bin_dir, "cake-run")):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", "env LD_LIBRARY_PATH=" + stub))
+
+# valgrind, for the leak checks of the C tools' error exits.
+import shutil
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+
 # The k-means library's update kernels, when nvcc built them.
 if os.path.exists(os.path.join(config.cake_obj_root, "libs", "kmeans",
                                "kmeans_update.fatbin")):

@@ -15,6 +15,7 @@
 #include "cake/InitAll.h"
 #include "cake/Translate/Translate.h"
 #include "JsonSupport.h"
+#include "LaunchInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -58,11 +59,6 @@ cJSON *intArray(ArrayRef<int64_t> v) {
   return a;
 }
 
-int64_t intOf(DictionaryAttr d, StringRef name) {
-  auto a = d.getAs<IntegerAttr>(name);
-  return a ? a.getInt() : -1;
-}
-
 /// The object of `binary` for the launch, or failure with a diagnostic.
 FailureOr<gpu::ObjectAttr> findObject(gpu::BinaryOp binary) {
   for (Attribute a : binary.getObjects())
@@ -72,12 +68,11 @@ FailureOr<gpu::ObjectAttr> findObject(gpu::BinaryOp binary) {
 }
 
 /// Builds the bundle document of one lowered kernel.
-FailureOr<JsonPtr> buildBundle(ModuleOp top, DictionaryAttr launch) {
-  auto moduleName = launch.getAs<StringAttr>("module");
-  auto binary = top.lookupSymbol<gpu::BinaryOp>(moduleName);
+FailureOr<JsonPtr> buildBundle(ModuleOp top, const LaunchInfo &launch) {
+  auto binary = top.lookupSymbol<gpu::BinaryOp>(launch.module);
   if (!binary)
     return top.emitError("no gpu.binary @")
-           << moduleName.getValue()
+           << launch.module
            << ": lower with `cake-opt --cake-lower` (format=cubin) first";
   FailureOr<gpu::ObjectAttr> obj = findObject(binary);
   if (failed(obj))
@@ -89,28 +84,23 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, DictionaryAttr launch) {
   JsonPtr doc(cJSON_CreateObject());
   cJSON *d = doc.get();
   cJSON_AddStringToObject(d, "format", "cake-bundle-1");
-  cJSON_AddStringToObject(
-      d, "entry", launch.getAs<StringAttr>("entry").getValue().str().c_str());
-  auto target = launch.getAs<TargetAttr>("target");
-  cJSON_AddStringToObject(d, "target", target.getArch().str().c_str());
-  cJSON_AddItemToObject(
-      d, "block",
-      intArray(launch.getAs<DenseI64ArrayAttr>("block").asArrayRef()));
+  cJSON_AddStringToObject(d, "entry", launch.entry.c_str());
+  cJSON_AddStringToObject(d, "target",
+                          launch.target.getArch().str().c_str());
+  cJSON_AddItemToObject(d, "block", intArray(launch.block));
   cJSON_AddItemToObject(d, "cluster", intArray({1, 1, 1}));
-  cJSON_AddNumberToObject(d, "smem_bytes", double(intOf(launch, "smem_bytes")));
+  cJSON_AddNumberToObject(d, "smem_bytes", double(launch.smemBytes));
 
   cJSON *args = cJSON_AddArrayToObject(d, "args");
-  for (Attribute a : launch.getAs<ArrayAttr>("args")) {
-    auto ad = cast<DictionaryAttr>(a);
+  for (const LaunchArg &a : launch.args) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(
-        j, "kind", ad.getAs<StringAttr>("kind").getValue().str().c_str());
-    Type elt = ad.getAs<TypeAttr>("element").getValue();
-    cJSON_AddStringToObject(j, "element", typeStr(elt).c_str());
-    cJSON_AddNumberToObject(j, "element_bytes", double(getElementBytes(elt)));
-    if (auto shape = ad.getAs<DenseI64ArrayAttr>("shape")) {
+    cJSON_AddStringToObject(j, "kind", a.global ? "global" : "scalar");
+    cJSON_AddStringToObject(j, "element", typeStr(a.element).c_str());
+    cJSON_AddNumberToObject(j, "element_bytes",
+                            double(getElementBytes(a.element)));
+    if (a.global) {
       cJSON *s = cJSON_AddArrayToObject(j, "shape");
-      for (int64_t x : shape.asArrayRef())
+      for (int64_t x : a.shape)
         cJSON_AddItemToArray(s, ShapedType::isDynamic(x)
                                     ? cJSON_CreateNull()
                                     : cJSON_CreateNumber(double(x)));
@@ -119,58 +109,47 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, DictionaryAttr launch) {
   }
 
   cJSON *params = cJSON_AddArrayToObject(d, "params");
-  for (Attribute a : launch.getAs<ArrayAttr>("params")) {
-    auto pd = cast<DictionaryAttr>(a);
+  for (const LaunchParam &p : launch.params) {
+    static const char *kinds[] = {"ptr", "dim", "i64", "tma"};
     cJSON *j = cJSON_CreateObject();
-    StringRef kind = pd.getAs<StringAttr>("kind").getValue();
-    cJSON_AddStringToObject(j, "kind", kind.str().c_str());
-    cJSON_AddNumberToObject(j, kind == "tma" ? "index" : "arg",
-                            double(intOf(pd, "arg")));
-    if (kind == "dim")
-      cJSON_AddNumberToObject(j, "dim", double(intOf(pd, "dim")));
+    cJSON_AddStringToObject(j, "kind", kinds[p.kind]);
+    cJSON_AddNumberToObject(j, p.kind == LaunchParam::Tma ? "index" : "arg",
+                            double(p.arg));
+    if (p.kind == LaunchParam::Dim)
+      cJSON_AddNumberToObject(j, "dim", double(p.dim));
     cJSON_AddItemToArray(params, j);
   }
 
   cJSON *grid = cJSON_AddObjectToObject(d, "grid");
-  Attribute sched = launch.get("schedule");
-  ArrayRef<int64_t> tile;
-  if (auto p = dyn_cast<PersistentAttr>(sched)) {
-    cJSON_AddStringToObject(grid, "kind", "persistent");
-    cJSON_AddNumberToObject(grid, "group_m", double(p.getGroupM()));
-    tile = p.getTile();
-  } else {
-    cJSON_AddStringToObject(grid, "kind", "grid");
-    tile = cast<GridAttr>(sched).getTile();
-  }
-  cJSON_AddItemToObject(grid, "tile", intArray(tile));
+  cJSON_AddStringToObject(grid, "kind",
+                          launch.persistent ? "persistent" : "grid");
+  if (launch.persistent)
+    cJSON_AddNumberToObject(grid, "group_m", double(launch.groupM));
+  cJSON_AddItemToObject(grid, "tile", intArray(launch.tile));
   cJSON *extents = cJSON_AddArrayToObject(grid, "extents");
-  for (Attribute e : launch.getAs<ArrayAttr>("extents")) {
-    auto ed = cast<DenseI64ArrayAttr>(e);
+  for (const LaunchExtent &e : launch.extents) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "arg", double(ed[0]));
-    cJSON_AddNumberToObject(j, "dim", double(ed[1]));
+    cJSON_AddNumberToObject(j, "arg", double(e.arg));
+    cJSON_AddNumberToObject(j, "dim", double(e.dim));
     cJSON_AddItemToArray(extents, j);
   }
 
   cJSON *tma = cJSON_AddArrayToObject(d, "tma");
-  for (Attribute a : launch.getAs<ArrayAttr>("tma")) {
-    auto td = cast<DictionaryAttr>(a);
+  for (const LaunchTma &t : launch.tma) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "arg", double(intOf(td, "arg")));
-    cJSON_AddItemToObject(
-        j, "box", intArray(td.getAs<DenseI64ArrayAttr>("box").asArrayRef()));
-    cJSON_AddNumberToObject(j, "swizzle", double(intOf(td, "swizzle")));
+    cJSON_AddNumberToObject(j, "arg", double(t.arg));
+    cJSON_AddItemToObject(j, "box", intArray(t.box));
+    cJSON_AddNumberToObject(j, "swizzle", double(t.swizzle));
     cJSON_AddItemToArray(tma, j);
   }
 
   // What only the launch can know: the runtime applies these and refuses the
   // launch with the rule id instead of faulting.
   cJSON *checks = cJSON_AddArrayToObject(d, "checks");
-  for (Attribute a : launch.getAs<ArrayAttr>("tma")) {
+  for (const LaunchTma &t : launch.tma) {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "rule", "hw.tma-alignment");
-    cJSON_AddNumberToObject(j, "arg",
-                            double(intOf(cast<DictionaryAttr>(a), "arg")));
+    cJSON_AddNumberToObject(j, "arg", double(t.arg));
     cJSON_AddStringToObject(j, "require",
                             "base address 16-byte aligned; every stride but "
                             "the innermost a multiple of 16 bytes");
@@ -203,7 +182,10 @@ LogicalResult mlir::cake::writeKernelBundleJson(Operation *op,
   if (launches.size() != 1)
     return op->emitError("a bundle holds one kernel; this module has ")
            << launches.size();
-  FailureOr<JsonPtr> doc = buildBundle(top, cast<DictionaryAttr>(launches[0]));
+  FailureOr<LaunchInfo> launch = readLaunch(top, launches[0]);
+  if (failed(launch))
+    return failure();
+  FailureOr<JsonPtr> doc = buildBundle(top, *launch);
   if (failed(doc))
     return failure();
   return writeJson(doc->get(), op, os);
@@ -266,9 +248,10 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   if (!launches || launches.size() != 1)
     return op->emitError("expected one lowered Cake kernel (cake.launch): run "
                          "`cake-opt --cake-lower` first");
-  auto launch = cast<DictionaryAttr>(launches[0]);
-  auto binary =
-      top.lookupSymbol<gpu::BinaryOp>(launch.getAs<StringAttr>("module"));
+  FailureOr<LaunchInfo> launch = readLaunch(top, launches[0]);
+  if (failed(launch))
+    return failure();
+  auto binary = top.lookupSymbol<gpu::BinaryOp>(launch->module);
   if (!binary)
     return op->emitError("no gpu.binary for the kernel");
   FailureOr<gpu::ObjectAttr> obj = findObject(binary);
@@ -277,18 +260,16 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   if (obj->getFormat() != gpu::CompilationTarget::Binary)
     return binary.emitError("a C header embeds a cubin; lower with "
                             "format=cubin");
-  StringRef entry = launch.getAs<StringAttr>("entry").getValue();
+  StringRef entry = launch->entry;
   std::string id = cIdent(entry);
   std::string guard = "CAKE_KERNEL_" + StringRef(id).upper() + "_H";
-  auto args = launch.getAs<ArrayAttr>("args");
-  auto params = launch.getAs<ArrayAttr>("params");
-  auto tma = launch.getAs<ArrayAttr>("tma");
-  auto block = launch.getAs<DenseI64ArrayAttr>("block");
-  auto extents = launch.getAs<ArrayAttr>("extents");
-  Attribute sched = launch.get("schedule");
-  bool persistent = isa<PersistentAttr>(sched);
-  ArrayRef<int64_t> tile = persistent ? cast<PersistentAttr>(sched).getTile()
-                                      : cast<GridAttr>(sched).getTile();
+  ArrayRef<LaunchArg> args = launch->args;
+  ArrayRef<LaunchParam> params = launch->params;
+  ArrayRef<LaunchTma> tma = launch->tma;
+  ArrayRef<int64_t> block = launch->block;
+  ArrayRef<LaunchExtent> extents = launch->extents;
+  bool persistent = launch->persistent;
+  ArrayRef<int64_t> tile = launch->tile;
 
   os << "/* " << id << ".h - Cake kernel '" << entry
      << "' for sm_90a, generated by cake-translate --cake-to-c-header.\n"
@@ -318,10 +299,9 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
      << "_launch(CUstream stream, CUdeviceptr "
         "scratch";
   for (auto [i, a] : llvm::enumerate(args)) {
-    auto ad = cast<DictionaryAttr>(a);
-    if (ad.getAs<StringAttr>("kind").getValue() == "global")
+    if (a.global)
       os << ",\n    CUdeviceptr arg" << i << ", const int64_t arg" << i
-         << "_shape[" << ad.getAs<DenseI64ArrayAttr>("shape").size() << "]";
+         << "_shape[" << a.shape.size() << "]";
     else
       os << ",\n    int64_t arg" << i;
   }
@@ -336,7 +316,7 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
      << "\")) != CUDA_SUCCESS) return r;\n"
      << "    if ((r = cuFuncSetAttribute(fn, "
         "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
-     << intOf(launch, "smem_bytes") << ")) != CUDA_SUCCESS) return r;\n"
+     << launch->smemBytes << ")) != CUDA_SUCCESS) return r;\n"
      << "    if ((r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;\n"
      << "    if ((r = cuDeviceGetAttribute(&num_sms, "
         "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS) "
@@ -346,10 +326,9 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   // Grid.
   os << "  int64_t tiles = 1;\n";
   for (auto [i, e] : llvm::enumerate(extents)) {
-    auto ed = cast<DenseI64ArrayAttr>(e);
-    std::string ext = ed[1] < 0 ? "arg" + std::to_string(ed[0])
-                                : "arg" + std::to_string(ed[0]) + "_shape[" +
-                                      std::to_string(ed[1]) + "]";
+    std::string ext = e.dim < 0 ? "arg" + std::to_string(e.arg)
+                                : "arg" + std::to_string(e.arg) + "_shape[" +
+                                      std::to_string(e.dim) + "]";
     os << "  tiles *= (" << ext << " + " << tile[i] - 1 << ") / " << tile[i]
        << ";\n";
   }
@@ -361,17 +340,15 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   if (!tma.empty()) {
     os << "  CUtensorMap maps[" << tma.size() << "];\n";
     for (auto [i, t] : llvm::enumerate(tma)) {
-      auto td = cast<DictionaryAttr>(t);
-      int64_t arg = intOf(td, "arg");
-      auto ad = cast<DictionaryAttr>(args[arg]);
-      std::string element = typeStr(ad.getAs<TypeAttr>("element").getValue());
+      int64_t arg = t.arg;
+      std::string element = typeStr(args[arg].element);
       const char *dt = cuDataType(element);
       if (!dt)
         return op->emitError("no TMA data type for ") << element;
-      int64_t eb = getElementBytes(ad.getAs<TypeAttr>("element").getValue());
-      ArrayRef<int64_t> box = td.getAs<DenseI64ArrayAttr>("box").asArrayRef();
+      int64_t eb = getElementBytes(args[arg].element);
+      ArrayRef<int64_t> box = t.box;
       int64_t rank = box.size();
-      int64_t swz = intOf(td, "swizzle");
+      int64_t swz = t.swizzle;
       std::string a = "arg" + std::to_string(arg);
       os << "  {\n    cuuint64_t dims[" << rank << "], strides["
          << std::max<int64_t>(rank - 1, 1) << "];\n    cuuint32_t box[" << rank
@@ -410,15 +387,13 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   os << "  uint64_t values[" << params.size() << "];\n  void *ptrs["
      << params.size() << "];\n";
   for (auto [i, p] : llvm::enumerate(params)) {
-    auto pd = cast<DictionaryAttr>(p);
-    StringRef kind = pd.getAs<StringAttr>("kind").getValue();
-    int64_t arg = intOf(pd, "arg");
+    int64_t arg = p.arg;
     os << "  values[" << i << "] = ";
-    if (kind == "ptr")
+    if (p.kind == LaunchParam::Ptr)
       os << "(uint64_t)arg" << arg;
-    else if (kind == "dim")
-      os << "(uint64_t)arg" << arg << "_shape[" << intOf(pd, "dim") << "]";
-    else if (kind == "i64")
+    else if (p.kind == LaunchParam::Dim)
+      os << "(uint64_t)arg" << arg << "_shape[" << p.dim << "]";
+    else if (p.kind == LaunchParam::I64)
       os << "(uint64_t)arg" << arg;
     else
       os << "(uint64_t)scratch + " << 128 * arg;
@@ -426,7 +401,7 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
   }
   os << "  return cuLaunchKernel(fn, (unsigned)tiles, 1, 1, " << block[0]
      << ", " << block[1] << ", " << block[2] << ", "
-     << intOf(launch, "smem_bytes") << ", stream, ptrs, NULL);\n}\n\n#endif /* "
+     << launch->smemBytes << ", stream, ptrs, NULL);\n}\n\n#endif /* "
      << guard << " */\n";
   return success();
 }

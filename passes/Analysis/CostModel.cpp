@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,7 +130,13 @@ LogicalResult Interpreter::tripCount(scf::ForOp loop, double &trips) {
         "cake-cost: cannot evaluate this loop's trip count from the problem "
         "shapes (bounds must be constants or cake.dim of arguments)");
   }
-  trips = *ub > *lb ? double((*ub - *lb + *step - 1) / *step) : 0;
+  // ceil((ub - lb) / step) without overflow: the bounds are any int64.
+  std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+  if (*ub > *lb && !span)
+    return loop.emitError("cake-cost: this loop runs from ")
+           << *lb << " to " << *ub
+           << ", more than 2^63 - 1 apart: its trip count overflows";
+  trips = *ub > *lb ? double(*span / *step + (*span % *step != 0)) : 0;
   return success();
 }
 

@@ -9,8 +9,10 @@
 #include "cake/Analysis/IndexExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -97,24 +99,40 @@ std::optional<int64_t> IndexEvaluator::compute(Value v) {
     auto a = eval(def->getOperand(0)), b = eval(def->getOperand(1));
     if (!a || !b)
       return std::nullopt;
-    return fn(*a, *b);
+    return std::optional<int64_t>(fn(*a, *b));
   };
+  // Index arithmetic on the problem's values, checked: a result that does
+  // not fit in int64 (or a division by zero) is not known, never wrapped.
+  using Value64 = std::optional<int64_t>;
   if (isa<arith::AddIOp>(def))
-    return binary([](int64_t a, int64_t b) { return a + b; });
+    return binary([](int64_t a, int64_t b) { return llvm::checkedAdd(a, b); });
   if (isa<arith::SubIOp>(def))
-    return binary([](int64_t a, int64_t b) { return a - b; });
+    return binary([](int64_t a, int64_t b) { return llvm::checkedSub(a, b); });
   if (isa<arith::MulIOp>(def))
-    return binary([](int64_t a, int64_t b) { return a * b; });
+    return binary([](int64_t a, int64_t b) { return llvm::checkedMul(a, b); });
+  auto divisible = [](int64_t a, int64_t b) {
+    return b != 0 && !(a == std::numeric_limits<int64_t>::min() && b == -1);
+  };
   if (isa<arith::DivUIOp, arith::DivSIOp>(def))
-    return binary([](int64_t a, int64_t b) { return b ? a / b : 0; });
+    return binary([&](int64_t a, int64_t b) -> Value64 {
+      return divisible(a, b) ? Value64(a / b) : std::nullopt;
+    });
   if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
-    return binary([](int64_t a, int64_t b) { return b ? (a + b - 1) / b : 0; });
+    return binary([&](int64_t a, int64_t b) -> Value64 {
+      if (!divisible(a, b))
+        return std::nullopt;
+      int64_t q = a / b;
+      return (a % b != 0 && (a > 0) == (b > 0)) ? llvm::checkedAdd(q, int64_t(1))
+                                                : Value64(q);
+    });
   if (isa<arith::RemUIOp, arith::RemSIOp>(def))
-    return binary([](int64_t a, int64_t b) { return b ? a % b : 0; });
+    return binary([&](int64_t a, int64_t b) -> Value64 {
+      return divisible(a, b) ? Value64(a % b) : std::nullopt;
+    });
   if (isa<arith::MinUIOp, arith::MinSIOp>(def))
-    return binary([](int64_t a, int64_t b) { return std::min(a, b); });
+    return binary([](int64_t a, int64_t b) -> Value64 { return std::min(a, b); });
   if (isa<arith::MaxUIOp, arith::MaxSIOp>(def))
-    return binary([](int64_t a, int64_t b) { return std::max(a, b); });
+    return binary([](int64_t a, int64_t b) -> Value64 { return std::max(a, b); });
   if (auto cast = dyn_cast<arith::IndexCastOp>(def))
     return eval(cast.getIn());
   return std::nullopt;

@@ -165,18 +165,17 @@ struct WarpSpecializePass
       return failure();
     // The consumer: the role without its producer side, and without what
     // only that side used.
-    SmallVector<Operation *> moved;
+    // Commits and copies use the acquired stage: they are erased first.
+    // (Sorted before any erasure: an erased op cannot be asked its kind.)
+    SmallVector<Operation *> users, acquires;
     role.walk([&](Operation *op) {
       if (isProducerSide(op))
-        moved.push_back(op);
+        (isa<PipeAcquireOp>(op) ? acquires : users).push_back(op);
     });
-    // Commits and copies use the acquired stage: erase them first.
-    for (Operation *op : moved)
-      if (!isa<PipeAcquireOp>(op))
-        op->erase();
-    for (Operation *op : moved)
-      if (isa<PipeAcquireOp>(op))
-        op->erase();
+    for (Operation *op : users)
+      op->erase();
+    for (Operation *op : acquires)
+      op->erase();
     IRRewriter rewriter(ctx);
     (void)runRegionDCE(rewriter, role->getRegions());
     return success();

@@ -131,6 +131,32 @@ int main(void) {
   // CHECK: [error] {{.*}}: invalid pass pipeline 'no-such-pass'
   // CHECK: pipe.mlir: failed, 1 diagnostic(s)
 
+  /* mlir-opt's anchored form runs on the module itself, as the plain form
+   * does (it used to run on nested modules, none, and report success). */
+  run(ctx, "anchored.mlir", kTwoProducers, "builtin.module(cake-verify)", 0);
+  // CHECK: [error] anchored.mlir:5:8: [sync.pipe-roles] pipe #0 has 2 producer roles
+  // CHECK: anchored.mlir: failed, 2 diagnostic(s)
+  run(ctx, "anchored2.mlir", kGood, " builtin.module(cake-verify,cse) ", 0);
+  // CHECK: anchored2.mlir: ok, 0 diagnostic(s)
+
+  /* The source is its MlirStringRef's bytes, not up to a NUL: the parser
+   * must not read past them. Here the bytes after the length are a second
+   * kernel with a syntax error, which must not be seen. */
+  {
+    static const char kTwice[] =
+        "module {}\n"
+        "cake.kernel @k(";
+    int count = 0;
+    MlirLogicalResult r = mlirCakeRunPipelineOnSource(
+        ctx, mlirStringRefCreate(kTwice, 10),
+        mlirStringRefCreateFromCString("sized.mlir"),
+        mlirStringRefCreateFromCString("cake-verify"), onDiagnostic, &count,
+        NULL, NULL);
+    printf("sized.mlir: %s, %d diagnostic(s)\n",
+           mlirLogicalResultIsSuccess(r) ? "ok" : "failed", count);
+  }
+  // CHECK: sized.mlir: ok, 0 diagnostic(s)
+
   /* The generated pass C API creates the same pass. */
   MlirPass verify = mlirCreateCakeVerify();
   printf("created pass: %d\n", verify.ptr != NULL);

@@ -81,13 +81,19 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
     const cJSON *bundle = cJSON_GetObjectItemCaseSensitive(v, "bundle");
     const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(v, "evidence");
     const cJSON *maxK = cJSON_GetObjectItemCaseSensitive(v, "max_k");
+    /* Ranges are checked on the doubles before any cast (a cast out of
+     * range is undefined behaviour). */
     if (!cJSON_IsString(dtype) || !cJSON_IsNumber(slices) ||
+        !(slices->valuedouble >= 1 && slices->valuedouble <= 8) ||
+        slices->valuedouble != (double)(int)slices->valuedouble ||
         !cJSON_IsBool(batched) || !cJSON_IsString(bundle) ||
-        (maxK && (!cJSON_IsNumber(maxK) || maxK->valuedouble < 1 ||
+        (maxK && (!cJSON_IsNumber(maxK) ||
+                  !(maxK->valuedouble >= 1 && maxK->valuedouble <= 0x1p62) ||
                   maxK->valuedouble != (double)(int64_t)maxK->valuedouble))) {
       snprintf(err, errLength,
-               "k-means table: variant #%d needs dtype, slices, batched and "
-               "bundle (and max_k, when given, a positive integer)", i);
+               "k-means table: variant #%d needs dtype, slices (1 to 8), "
+               "batched and bundle (and max_k, when given, a positive "
+               "integer)", i);
       kmeansTableFree(table);
       cJSON_Delete(doc);
       return 0;
