@@ -457,23 +457,53 @@ static bool isValidAccumulator(Type in, Type acc) {
   return false;
 }
 
+Type MmaOp::getAElementType() {
+  if (RingType ring = getARing())
+    return ring.getElementType();
+  return getAFragment().getElementType();
+}
+
+ArrayRef<int64_t> MmaOp::getAShape() {
+  if (RingType ring = getARing())
+    return ring.getShape();
+  return getAFragment().getShape();
+}
+
 LogicalResult MmaOp::verify() {
-  RingType a = getA().getType(), b = getB().getType();
+  RingType b = getB().getType();
   FragType acc = getAcc().getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+  ArrayRef<int64_t> aShape = getAShape();
+  if (aShape.size() != 2 || b.getRank() != 2 || acc.getRank() != 2)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected rank-2 operands (A: MxK, B: NxK, acc: MxN)";
-  int64_t m = a.getShape()[0], k = a.getShape()[1];
-  int64_t n = b.getShape()[0];
-  if (b.getShape()[1] != k)
+  // A from registers has no stage; A from a ring is read through one.
+  if (isAFromRegisters() == static_cast<bool>(getAStage()))
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
-           << "expected A and B to share K, got A " << shapeStr(a.getShape())
-           << " and B " << shapeStr(b.getShape());
+           << (isAFromRegisters()
+                   ? "A from registers (a fragment) takes no stage"
+                   : "A from a ring needs the stage it is read through");
+  int64_t m = aShape[0], k = aShape[1];
+  int64_t n = getN();
+  if (getK() != k)
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected A and B to share K, got A " << shapeStr(aShape)
+           << " and B " << shapeStr(b.getShape())
+           << (getMnMajor() ? " (mn_major: K x N)" : "");
   if (acc.getShape()[0] != m || acc.getShape()[1] != n)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected an accumulator of shape " << shapeStr({m, n})
            << ", got " << shapeStr(acc.getShape());
-  Type in = a.getElementType();
+  Type in = getAElementType();
+  bool sixteenBit = in.isF16() || in.isBF16();
+  if (isAFromRegisters() && (getKind() != MmaKind::wgmma || !sixteenBit))
+    return emitRuleError(*this, RuleId::HwWgmmaRegisterA)
+           << "A from registers needs wgmma on f16 or bf16, got "
+           << stringifyMmaKind(getKind()) << " on " << in;
+  if (getMnMajor() && (getKind() != MmaKind::wgmma || !sixteenBit))
+    return emitRuleError(*this, RuleId::HwWgmmaTranspose)
+           << "an mn_major B needs wgmma on f16 or bf16 (the transpose bit "
+              "exists for 16-bit types only), got "
+           << stringifyMmaKind(getKind()) << " on " << in;
   if (b.getElementType() != in)
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected A and B element types to match, got " << in << " and "

@@ -220,23 +220,25 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     return 0;
   }
   if (auto mma = dyn_cast<MmaOp>(op)) {
-    auto a = cast<RingType>(mma.getA().getType());
+    Type elt = mma.getAElementType();
     auto acc = cast<FragType>(mma.getAcc().getType());
     int64_t m = acc.getShape()[0], n = acc.getShape()[1];
-    int64_t k = a.getShape().back();
+    int64_t k = mma.getK();
     double flops = 2.0 * double(m) * double(n) * double(k);
     std::string dtype;
-    llvm::raw_string_ostream(dtype) << a.getElementType();
-    int64_t bits = a.getElementType().getIntOrFloatBitWidth();
+    llvm::raw_string_ostream(dtype) << elt;
+    int64_t bits = elt.getIntOrFloatBitWidth();
     bool extrapolated = false;
     double tflops =
         cal.mmaRate(dtype, std::min<int64_t>(n, 256), bits, extrapolated) *
         perSmShare;
     extrapolatedMma |= extrapolated;
     double mmaNs = tflops > 0 ? flops / (tflops * 1e3) : 0;
-    // Each warpgroup reads its 64 rows of A and all of B.
+    // Each warpgroup reads its 64 rows of A (none when A is a register
+    // fragment) and all of B.
     double eb = double(bits) / 8;
-    double smemBytes = double(m * k) * eb + double(m / 64) * n * k * eb;
+    double aBytes = mma.isAFromRegisters() ? 0 : double(m * k) * eb;
+    double smemBytes = aBytes + double(m / 64) * n * k * eb;
     double smemNs = smemBytes / (cal.smemGBpsPerSm * perSmShare);
     if (record) {
       work->cost.flops += flops * mult;

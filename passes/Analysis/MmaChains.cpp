@@ -46,7 +46,7 @@ bool mlir::cake::chainsIntoNextMma(MmaOp mma) {
       next->getBlock() != mma->getBlock() || next.getAcc() != mma.getResult())
     return false;
   // Releases are held back by (pipe, stage): both stages must name theirs.
-  if (!mma.getAStage().getDefiningOp<PipeWaitOp>() ||
+  if ((mma.getAStage() && !mma.getAStage().getDefiningOp<PipeWaitOp>()) ||
       !mma.getBStage().getDefiningOp<PipeWaitOp>())
     return false;
   for (Operation *op = mma->getNextNode(); op != next; op = op->getNextNode()) {
@@ -87,7 +87,7 @@ bool mlir::cake::isPipelinedMmaLoop(scf::ForOp forOp) {
   if (!wait || !mma || !release)
     return false;
   auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-  return mma.getAStage() == wait.getStage() &&
+  return (!mma.getAStage() || mma.getAStage() == wait.getStage()) &&
          mma.getBStage() == wait.getStage() &&
          release.getStage() == wait.getStage() &&
          release.getPipe() == wait.getPipe() && yield.getNumOperands() == 1 &&

@@ -173,10 +173,10 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     kernel.walk([&](MmaOp op) {
       if (op.getKind() != MmaKind::wgmma)
         return;
-      RingType a = op.getA().getType(), bt = op.getB().getType();
+      RingType bt = op.getB().getType();
       auto role = op->getParentOfType<RoleOp>();
       int64_t wgs = role ? role.getNumWarps() / 4 : 0;
-      int64_t m = a.getShape()[0];
+      int64_t m = op.getAShape()[0];
       if (!role || !role.getWarpgroups() || m % (64 * wgs) != 0) {
         emitRuleError(op, RuleId::DataflowFragmentLayout)
             << "wgmma needs the role's warpgroups to split M=" << m
@@ -188,11 +188,13 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         ok = false;
         return;
       }
-      int64_t mode = a.getSwizzle() == 128 ? 1 : a.getSwizzle() == 64 ? 2 : 3;
+      // A and B share the swizzle (B alone when A is a register fragment).
+      int64_t swizzle = bt.getSwizzle();
+      int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
       op.setDerivedAttr(WgmmaLayoutAttr::get(
-          ctx, m / wgs, bt.getShape()[0],
-          kMmaInstructionKBytes / getElementBytes(a.getElementType()),
-          8 * a.getSwizzle(), mode));
+          ctx, m / wgs, op.getN(),
+          kMmaInstructionKBytes / getElementBytes(bt.getElementType()),
+          8 * swizzle, mode));
     });
 
     // Tile extents: which kernel argument (and dimension) each comes from.

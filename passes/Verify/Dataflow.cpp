@@ -53,7 +53,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
     else if (auto s = dyn_cast<TmaStoreOp>(op))
       check(op, s.getSrc(), s.getStage(), false);
     else if (auto m = dyn_cast<MmaOp>(op)) {
-      check(op, m.getA(), m.getAStage(), false);
+      if (m.getAStage())
+        check(op, m.getA(), m.getAStage(), false);
       check(op, m.getB(), m.getBStage(), false);
     }
   });

@@ -16,16 +16,26 @@ using namespace mlir::cake;
 using namespace mlir::cake::verify;
 
 LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
-  RingType a = op.getA().getType(), b = op.getB().getType();
+  // Each ring's contiguous rows (K for A and a K-major B, N for an mn_major
+  // B) are one swizzle atom: what a shared-memory descriptor describes.
+  RingType a = op.getARing(), b = op.getB().getType();
   for (RingType t : {a, b}) {
+    if (!t)
+      continue; // A from registers
     int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
-    if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
-      return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
-             << "wgmma operands must be K-major rows that span exactly the "
-                "swizzle width; got "
+    if (t.getSwizzle() != 0 && rowBytes == t.getSwizzle())
+      continue;
+    if (t == b && op.getMnMajor())
+      return emitRuleError(op, RuleId::HwWgmmaTranspose)
+             << "an mn_major B's rows of N must span exactly the swizzle "
+                "width; got "
              << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+    return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+           << "wgmma operands must be K-major rows that span exactly the "
+              "swizzle width; got "
+           << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
   }
-  if (a.getSwizzle() != b.getSwizzle())
+  if (a && a.getSwizzle() != b.getSwizzle())
     return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
            << "A and B must share a swizzle, got " << a.getSwizzle() << " and "
            << b.getSwizzle();

@@ -439,7 +439,8 @@ bool verify::checkProxyFence(KernelFacts &f) {
         if (auto s = dyn_cast<TmaStoreOp>(op))
           reads.push_back(s.getSrc());
         if (auto m = dyn_cast<MmaOp>(op)) {
-          reads.push_back(m.getA());
+          if (m.getARing())
+            reads.push_back(m.getA());
           reads.push_back(m.getB());
         }
         for (Value r : reads)

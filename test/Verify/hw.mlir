@@ -132,3 +132,43 @@ cake.kernel @tma_rows_ok(%A: !cake.global<?x128xbf16>) attributes {target = #cak
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// [hw.wgmma-transpose]: an mn_major B's rows (of N) are one swizzle atom.
+cake.kernel @mn_major_short_rows() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %v = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %v : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x32xf32>
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major B's rows of N must span exactly the swizzle width; got 64-byte rows with swizzle 128}}
+    %r = cake.mma wgmma %a, %v[%s] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x32xbf16, swizzle = 128>, !cake.frag<64x32xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Near miss: 64 bf16 of N per row with the 128-byte swizzle, A from
+// registers; cake-verify accepts it.
+cake.kernel @mn_major_atom_rows() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %v = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %v : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r = cake.mma wgmma %a, %v[%s] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}

@@ -517,6 +517,25 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
         !cake.ring<4 x 256x64xbf16, swizzle = 128>, !cake.frag<128x256xf32>
     ```
 
+    Two more decisions for attention-shaped chains (wgmma, f16 and bf16):
+
+    - A from registers: A may be an M×K fragment of the role (no stage),
+      held in the accumulator layout, typically the `frag.convert` of an
+      earlier result (P = softmax(S) in `O += P · V`). The compiler derives
+      the A-operand registers of each k16 slice from it (8 values per
+      thread, packed in pairs) [hw.wgmma-register-a].
+    - `mn_major` B: the ring's tile is K×N with N contiguous (V stored
+      [kv, d], read as Vᵀ's N×K). The descriptor's transpose bit and its
+      per-slice advance (16 rows rather than 32 bytes) are derived; the
+      tile's rows of N must span exactly the swizzle width
+      [hw.wgmma-transpose].
+
+    ```mlir
+    %o1 = cake.mma wgmma %p, %v[%t] mn_major, %o
+      : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>,
+        !cake.frag<128x64xf32>
+    ```
+
     `negate` computes `result = acc - A · Bᵀ` at no cost (wgmma's operand
     scale of -1, 16-bit floating-point operands): an epilogue that needs
     `c - 2 x·y` can start the accumulator at `c / 2` instead of mapping
@@ -524,17 +543,46 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
     slower on the H200, its norms' load now ahead of the mma:
     docs/benchmarks.md, k-means run 6.)
   }];
+  // aStage, optional, comes last among the operands: the accumulator's
+  // type, which the result's is inferred from, then has a fixed position.
   let arguments = (ins Cake_MmaKind:$kind, UnitAttr:$negate,
-                       Cake_RingType:$a, Cake_StageType:$aStage,
+                       AnyTypeOf<[Cake_RingType, Cake_FragType]>:$a,
                        Cake_RingType:$b, Cake_StageType:$bStage,
+                       UnitAttr:$mn_major,
                        Cake_FragType:$acc,
+                       Optional<Cake_StageType>:$aStage,
                        OptionalAttr<Cake_WgmmaLayoutAttr>:$derived);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $kind (`negate` $negate^)? $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $acc attr-dict `:`
+    $kind (`negate` $negate^)? $a (`[` $aStage^ `]`)? `,` $b `[` $bStage `]`
+    (`mn_major` $mn_major^)? `,` $acc attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A's ring, or null when A comes from registers.
+    ::mlir::cake::RingType getARing() {
+      return ::llvm::dyn_cast<::mlir::cake::RingType>(getA().getType());
+    }
+    /// A's fragment when A comes from registers, else null.
+    ::mlir::cake::FragType getAFragment() {
+      return ::llvm::dyn_cast<::mlir::cake::FragType>(getA().getType());
+    }
+    /// Whether A comes from registers (the RS form of wgmma).
+    bool isAFromRegisters() { return static_cast<bool>(getAFragment()); }
+    /// A's element type and shape (M x K), ring or fragment.
+    ::mlir::Type getAElementType();
+    ::llvm::ArrayRef<int64_t> getAShape();
+    /// N and K of B's tile, whichever its major dimension.
+    int64_t getN() {
+      auto shape = getB().getType().getShape();
+      return getMnMajor() ? shape[1] : shape[0];
+    }
+    int64_t getK() {
+      auto shape = getB().getType().getShape();
+      return getMnMajor() ? shape[0] : shape[1];
+    }
+  }];
 }
 
 def Cake_FragConvertOp : Cake_Op<"frag.convert", [Pure]> {

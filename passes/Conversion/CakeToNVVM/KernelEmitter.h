@@ -170,6 +170,8 @@ private:
   // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
   std::optional<LogicalResult> emitMmaOp(Operation &op);
   LogicalResult emitMma(MmaOp op);
+  Value emitRegisterAWgmma(MmaOp op, Value acc, int64_t kk, Value descB,
+                           int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);
   void orderBarrier(bool arrive, Value id);
   void retirePendingChain();

@@ -125,42 +125,59 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   FailureOr<Type> accTy = fragStructType(op.getAcc().getType(), op);
   if (failed(accTy))
     return failure();
-  RingType a = op.getA().getType();
-  auto ta = wgmmaType(a.getElementType());
+  Type abType = op.getAElementType();
+  auto ta = wgmmaType(abType);
   auto td = wgmmaType(op.getAcc().getType().getElementType());
   if (failed(ta) || failed(td))
     return op.emitError("wgmma operand types are not lowered yet");
+  bool registerA = op.isAFromRegisters();
+  if (registerA && !op.getAcc().getType().getElementType().isF32())
+    return op.emitError("wgmma with A from registers is lowered for f32 "
+                        "accumulators today");
   FailureOr<WgmmaLayoutAttr> fields = derived(op);
   if (failed(fields))
     return failure();
   int64_t wgRows = fields->getWgRows(), instrN = fields->getInstrN(),
           instrK = fields->getInstrK(), sbo = fields->getSbo(),
           mode = fields->getSwizzleMode();
-  int64_t k = a.getShape()[1];
-  int64_t eltBytes = getElementBytes(a.getElementType());
-  int64_t rowBytes = k * eltBytes;
+  int64_t k = op.getK();
+  int64_t eltBytes = getElementBytes(abType);
+  int64_t aRowBytes = k * eltBytes;
+  // An mn_major B's rows are N long (one swizzle atom): a k16 slice is 16
+  // rows further on; a K-major operand's slice is 32 bytes along its row.
+  int64_t bRowBytes = op.getB().getType().getShape()[1] * eltBytes;
+  int64_t bSliceBytes = op.getMnMajor() ? instrK * bRowBytes : instrK * eltBytes;
 
-  const RingInfo &ra = rings[op.getA()], &rb = rings[op.getB()];
+  const RingInfo &rb = rings[op.getB()];
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value aBase = arith::AddIOp::create(
-      b, loc(),
-      arith::AddIOp::create(b, loc(), i32c(ra.offset),
-                            arith::MulIOp::create(b, loc(),
-                                                  map.lookup(op.getAStage()),
-                                                  i32c(ra.tileBytes))),
-      arith::MulIOp::create(b, loc(), wg, i32c(wgRows * rowBytes)));
+  Value aBase;
+  if (!registerA) {
+    // Emitted in a fixed order (not nested calls, whose argument order the
+    // C++ compiler picks): this warpgroup's rows, the stage, the ring.
+    const RingInfo &ra = rings[op.getA()];
+    Value wgOffset =
+        arith::MulIOp::create(b, loc(), wg, i32c(wgRows * aRowBytes));
+    Value tileBytes = i32c(ra.tileBytes);
+    Value stageOffset = arith::MulIOp::create(
+        b, loc(), map.lookup(op.getAStage()), tileBytes);
+    Value ringOffset = i32c(ra.offset);
+    aBase = arith::AddIOp::create(
+        b, loc(), arith::AddIOp::create(b, loc(), ringOffset, stageOffset),
+        wgOffset);
+  }
   Value bBase = arith::AddIOp::create(
       b, loc(), i32c(rb.offset),
       arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
                             i32c(rb.tileBytes)));
   // Shared-memory matrix descriptor: start address >> 4 in bits 0-13,
-  // leading byte offset (unused for swizzled K-major, 1) in 16-29, stride
-  // byte offset >> 4 in 32-45, swizzle mode in 62-63. The address field is
-  // computed once per operand in 32 bits and each k step adds its offset
-  // >> 4 to it (CUTLASS's descriptor iterator): shared offsets stay below
-  // 2^18, so the field cannot carry, and the other fields are constants. In
-  // 64 bits, per wgmma, it cost ptxas ten uniform-datapath instructions
-  // (the H200 SASS of run 17).
+  // leading byte offset (unused for swizzled K-major, and for an MN-major
+  // tile of one swizzle atom along N, 1) in 16-29, stride byte offset >> 4
+  // in 32-45, swizzle mode in 62-63. The address field is computed once per
+  // operand in 32 bits and each k step adds its offset >> 4 to it
+  // (CUTLASS's descriptor iterator): shared offsets stay below 2^18, so the
+  // field cannot carry, and the other fields are constants. In 64 bits, per
+  // wgmma, it cost ptxas ten uniform-datapath instructions (the H200 SASS
+  // of run 17).
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
   auto field = [&](Value base32) {
     return arith::AndIOp::create(
@@ -171,7 +188,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                i32c(0x3FFF))
         .getResult();
   };
-  Value aField = field(aBase), bField = field(bBase);
+  Value aField = registerA ? Value() : field(aBase);
+  Value bField = field(bBase);
   Value fixedBits = i64c((1ll << 16) | ((sbo >> 4) << 32) | (mode << 62));
   auto descAt = [&](Value field32, int64_t extra) {
     Value lo = arith::AddIOp::create(b, loc(), field32, i32c(extra >> 4));
@@ -189,14 +207,21 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                  arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), wg));
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
+  NVVM::MMALayout layoutB =
+      op.getMnMajor() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   for (int64_t kk = 0; kk < k / instrK; ++kk) {
+    if (registerA) {
+      Value db = descAt(bField, kk * bSliceBytes);
+      acc = emitRegisterAWgmma(op, acc, kk, db, instrN);
+      continue;
+    }
     Value da = descAt(aField, kk * instrK * eltBytes);
-    Value db = descAt(bField, kk * instrK * eltBytes);
+    Value db = descAt(bField, kk * bSliceBytes);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
         NVVM::WGMMAScaleOut::one,
         op.getNegate() ? NVVM::WGMMAScaleIn::neg : NVVM::WGMMAScaleIn::one,
-        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, layoutB,
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
@@ -240,8 +265,9 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
       // (retirePendingChain); until then its stages' releases are held.
       retirePending = true;
       for (Value stage : {op.getAStage(), op.getBStage()})
-        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
-                            map.lookup(stage)});
+        if (stage)
+          chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                              map.lookup(stage)});
       map.map(op.getResult(), acc);
       return success();
     }
@@ -255,9 +281,68 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
     chainStages.clear();
     if (chained)
       for (Value stage : {op.getAStage(), op.getBStage()})
-        chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
-                            map.lookup(stage)});
+        if (stage)
+          chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
+                              map.lookup(stage)});
   }
   map.map(op.getResult(), acc);
   return success();
+}
+
+/// One k16 slice of a wgmma whose A is a register fragment (the RS form),
+/// as inline PTX: upstream's nvvm.wgmma.mma_async reads A from shared
+/// memory only. The fragment is in the accumulator layout, whose values
+/// 8 kk .. 8 kk + 7 (columns 16 kk .. 16 kk + 15) are, packed in pairs,
+/// exactly the four A registers of slice kk (PTX ISA, wgmma register
+/// fragments: rows r and r + 8, columns 2 (l % 4) + {0, 1} and + 8).
+Value KernelEmitter::emitRegisterAWgmma(MmaOp op, Value acc, int64_t kk,
+                                        Value descB, int64_t instrN) {
+  Type elt = op.getAElementType();
+  Value frag = map.lookup(op.getA());
+  auto pairTy = VectorType::get({2}, elt);
+  SmallVector<Value> operands;
+  auto accTy = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t n = accTy.getBody().size();
+  for (int64_t i = 0; i < n; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, i));
+  for (int64_t q = 0; q < 4; ++q) {
+    Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
+    for (int64_t e = 0; e < 2; ++e)
+      pair = LLVM::InsertElementOp::create(
+          b, loc(), pair,
+          LLVM::ExtractValueOp::create(b, loc(), frag, 8 * kk + 2 * q + e),
+          i32c(e));
+    operands.push_back(
+        LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
+  }
+  operands.push_back(descB);
+  std::string type = elt.isBF16() ? "bf16" : "f16";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * n + 5
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32."
+     << type << "." << type << " {";
+  for (int64_t i = 0; i < n; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2 << ", $"
+     << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, $" << 2 * n + 6 << ", $"
+     << 2 * n + 7 << ", $" << 2 * n + 8 << ";\n}\n";
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < n; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,n,n,n,n";
+  // scale-d 1 (accumulate), scale-a -1 with negate, scale-b 1, and the
+  // transpose bit of an mn_major B.
+  for (int64_t imm : {int64_t(1), int64_t(op.getNegate() ? -1 : 1),
+                      int64_t(1), int64_t(op.getMnMajor() ? 1 : 0)})
+    operands.push_back(i32c(imm));
+  return LLVM::InlineAsmOp::create(
+             b, loc(), accTy, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
 }

@@ -149,3 +149,90 @@ cake.kernel @negate_mma_sync() attributes {target = #cake.target<"sm_80">, sched
     %r = cake.mma mma_sync negate %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
+
+// -----
+
+// [hw.wgmma-register-a]: A from registers only for wgmma on 16-bit types.
+cake.kernel @rs_tf32() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 64x32xf32, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 64x32xf32, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x32xf32>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma on f16 or bf16, got wgmma on 'f32'}}
+    %r = cake.mma wgmma %a, %b[%s], %z : !cake.frag<64x32xf32>, !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @rs_sync() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma on f16 or bf16, got mma_sync on 'bf16'}}
+    %r = cake.mma mma_sync %a, %b[%s], %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// A fragment is not read through a stage; a ring is.
+cake.kernel @rs_stage() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.mma-operands] A from registers (a fragment) takes no stage}}
+    %r = cake.mma wgmma %a[%s], %b[%s], %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @ss_nostage() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.mma-operands] A from a ring needs the stage it is read through}}
+    %r = cake.mma wgmma %b, %b[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// [hw.wgmma-transpose]: an mn_major B only for 16-bit types.
+cake.kernel @mn_tf32() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xf32, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 32x32xf32, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x32xf32>
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major B needs wgmma on f16 or bf16 (the transpose bit exists for 16-bit types only), got wgmma on 'f32'}}
+    %r = cake.mma wgmma %a[%s], %b[%s] mn_major, %z : !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.frag<64x32xf32>
+  }
+}
+
+// -----
+
+// An mn_major B is K x N: its rows are K's.
+cake.kernel @mn_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 32x64xbf16, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 32x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.mma-operands] expected A and B to share K, got A [64, 64] and B [32, 64] (mn_major: K x N)}}
+    %r = cake.mma wgmma %a, %b[%s] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 32x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}

@@ -201,3 +201,19 @@ cake.kernel @scalar_load(%W: !cake.global<?x4xi32>)
     }
   }
 }
+
+// wgmma with A from registers and an mn_major B (attention's O += P V).
+// CHECK-LABEL: cake.kernel @register_a
+// CHECK: %[[P:.*]] = cake.frag.convert
+// CHECK: cake.mma wgmma %[[P]], %{{.*}}[%{{.*}}] mn_major, %{{.*}} : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %v = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %v : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %pb = cake.frag.convert %z : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
+    %r = cake.mma wgmma %pb, %v[%s] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
