@@ -98,7 +98,10 @@ static LogicalResult verifyFragBox(Operation *op, FragType frag,
     return emitRuleError(op, RuleId::DataflowBoxShape)
            << "expected " << global.getRank() << " coordinates for a rank-"
            << global.getRank() << " tensor, got " << numCoords;
-  if (failed(squeezeToRank(frag.getShape(), global.getRank())))
+  // A fragment of lower rank is a box of the tensor's innermost
+  // dimensions (the outer coordinates pick one, as for TMA copies).
+  if (frag.getRank() > global.getRank() &&
+      failed(squeezeToRank(frag.getShape(), global.getRank())))
     return emitRuleError(op, RuleId::DataflowBoxShape)
            << "expected a fragment whose non-unit dimensions fit "
               "a rank-"
@@ -359,7 +362,8 @@ LogicalResult PipeOp::verify() {
     if (type.getStages() != stages)
       return emitRuleError(*this, RuleId::SyncPipeDepth)
              << "expected every ring to have the pipe's " << stages
-             << " stages, " << DiagRing{i} << " has " << type.getStages();
+             << " stages, " << DiagRing{int64_t(i)} << " has "
+             << type.getStages();
   }
   return success();
 }

@@ -210,12 +210,29 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return emitRowStore(op, *info);
   if (info->layout != FragLayout::Acc)
     return op.emitError("stores of column fragments are not lowered yet");
+  // The fragment is a tile of the tensor's two innermost dimensions; the
+  // outer coordinates (a batch, a head) select one such plane.
   GlobalType gt = op.getDst().getType();
-  if (gt.getRank() != 2)
-    return op.emitError("stores of accumulators go to rank-2 tensors");
+  int64_t rank = gt.getRank();
+  if (rank < 2)
+    return op.emitError("stores of accumulators go to tensors of rank 2 or "
+                        "more");
   const TensorParams &tp = tensors[op.getDst()];
   Type elt = ft.getElementType();
   int64_t n = ft.getShape()[1];
+  ValueRange coords = op.getCoords();
+  Value plane;
+  if (rank > 2) {
+    plane = idxc(0);
+    for (int64_t i = 0; i < rank - 2; ++i) {
+      Value stride = tp.dims[i + 1];
+      for (int64_t j = i + 2; j < rank; ++j)
+        stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
+      Value term = arith::MulIOp::create(
+          b, loc(), map.lookupOrDefault(coords[i]), stride);
+      plane = arith::AddIOp::create(b, loc(), plane, term);
+    }
+  }
 
   // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
   // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),
@@ -227,7 +244,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
   Value row0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(op.getCoords()[0]),
+      b, loc(), map.lookupOrDefault(coords[rank - 2]),
       idx(arith::AddIOp::create(
           b, loc(),
           arith::AddIOp::create(b, loc(),
@@ -235,10 +252,10 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
                                 arith::MulIOp::create(b, loc(), w, i32c(16))),
           arith::DivUIOp::create(b, loc(), l, i32c(4)))));
   Value col0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(op.getCoords()[1]),
+      b, loc(), map.lookupOrDefault(coords[rank - 1]),
       idx(arith::MulIOp::create(
           b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2))));
-  Value rows = tp.dims[0], cols = tp.dims[1];
+  Value rows = tp.dims[rank - 2], cols = tp.dims[rank - 1];
   Value ldEven = arith::CmpIOp::create(
       b, loc(), arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc(), cols, idxc(2)), idxc(0));
@@ -249,6 +266,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     Value rowOk =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, rows);
     Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
+    if (plane)
+      rowBase = arith::AddIOp::create(b, loc(), plane, rowBase);
     auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rowIf.thenBlock());
