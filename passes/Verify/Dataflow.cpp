@@ -7,7 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuleChecks.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -115,6 +119,132 @@ bool verify::checkTileCoverage(KernelFacts &f) {
       ok = false;
     }
   });
+  return ok;
+}
+
+namespace {
+/// One store of a tile: the tensor it writes, its coordinates and the box it
+/// writes over the tensor's innermost dimensions.
+struct TileStore {
+  Operation *op;
+  Value dst;
+  SmallVector<Value> coords;
+  SmallVector<int64_t> box; // one extent per tensor dimension
+};
+
+/// Where a coordinate points, comparable across roles: a constant, a tile
+/// coordinate of cake.tiles, or (otherwise) the value itself.
+using CoordKey = std::tuple<int, int64_t, void *>;
+CoordKey coordKey(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return {0, *c, nullptr};
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (isa<TilesOp>(arg.getOwner()->getParentOp()))
+      return {1, arg.getArgNumber(), nullptr};
+  return {2, 0, v.getAsOpaquePointer()};
+}
+} // namespace
+
+/// dataflow.store-coverage: along a static dimension of a tensor, the stores
+/// that sit directly in a tile's body and address that dimension by
+/// constants partition it: sorted by coordinate, each box starts where the
+/// previous one ended, the first at 0 and the last ending at the extent.
+/// Stores are grouped by where they point in every other dimension; a
+/// dimension that any store of the tensor addresses otherwise (a loop
+/// variable, a store under a loop or a branch) is not judged.
+bool verify::checkStoreCoverage(KernelFacts &f) {
+  SmallVector<TileStore> stores;
+  llvm::DenseSet<std::pair<Value, int64_t>> unjudged;
+  f.kernel.walk([&](Operation *op) {
+    TileStore s{op, {}, {}, {}};
+    ArrayRef<int64_t> tileShape;
+    if (auto st = dyn_cast<StoreOp>(op)) {
+      s.dst = st.getDst();
+      s.coords.assign(st.getCoords().begin(), st.getCoords().end());
+      tileShape = st.getValue().getType().getShape();
+    } else if (auto st = dyn_cast<TmaStoreOp>(op)) {
+      s.dst = st.getDst();
+      s.coords.assign(st.getCoords().begin(), st.getCoords().end());
+      tileShape = cast<RingType>(st.getSrc().getType()).getShape();
+    } else {
+      return;
+    }
+    int64_t rank = s.coords.size();
+    bool direct = isa_and_nonnull<TilesOp>(op->getParentOp());
+    if (!direct || int64_t(tileShape.size()) > rank) {
+      for (int64_t d = 0; d < rank; ++d)
+        unjudged.insert({s.dst, d});
+      return;
+    }
+    int64_t outer = rank - int64_t(tileShape.size());
+    s.box.assign(outer, 1);
+    s.box.append(tileShape.begin(), tileShape.end());
+    for (int64_t d = 0; d < rank; ++d)
+      if (!getConstantIntValue(s.coords[d]))
+        unjudged.insert({s.dst, d});
+    stores.push_back(std::move(s));
+  });
+
+  bool ok = true;
+  // (tensor, dimension, where the box sits in the others) -> its stores
+  std::map<std::tuple<void *, int64_t, std::vector<CoordKey>>,
+           SmallVector<const TileStore *>>
+      groups;
+  for (const TileStore &s : stores) {
+    ArrayRef<int64_t> shape = cast<GlobalType>(s.dst.getType()).getShape();
+    for (int64_t d = 0, rank = s.coords.size(); d < rank; ++d) {
+      if (ShapedType::isDynamic(shape[d]) || unjudged.contains({s.dst, d}))
+        continue;
+      std::vector<CoordKey> others;
+      for (int64_t e = 0; e < rank; ++e)
+        if (e != d) {
+          others.push_back(coordKey(s.coords[e]));
+          others.push_back({3, s.box[e], nullptr});
+        }
+      groups[{s.dst.getAsOpaquePointer(), d, others}].push_back(&s);
+    }
+  }
+  for (auto &[key, group] : groups) {
+    int64_t d = std::get<1>(key);
+    int64_t extent =
+        cast<GlobalType>(group.front()->dst.getType()).getShape()[d];
+    auto start = [&](const TileStore *s) {
+      return *getConstantIntValue(s->coords[d]);
+    };
+    llvm::stable_sort(group, [&](const TileStore *a, const TileStore *b) {
+      return start(a) < start(b);
+    });
+    // A box may run past the extent (the store is clipped there); what it
+    // may not do is skip or repeat an element before it.
+    int64_t covered = 0;
+    const TileStore *prev = nullptr;
+    bool partitioned = true;
+    for (const TileStore *s : group) {
+      int64_t lo = start(s);
+      if (lo != covered) {
+        InFlightDiagnostic diag =
+            emitRuleError(s->op, RuleId::DataflowStoreCoverage)
+            << "the stores of a tile to dimension " << d << " (extent "
+            << extent << ") " << (lo > covered ? "leave [" : "write twice [")
+            << std::min(lo, covered) << ", " << std::max(lo, covered) << ")"
+            << (lo > covered ? " unwritten" : "") << ": this box starts at "
+            << lo << ", the boxes before it end at " << covered;
+        if (prev)
+          diag.attachNote(prev->op->getLoc()) << "the previous box";
+        partitioned = false;
+        break;
+      }
+      covered = lo + s->box[d];
+      prev = s;
+    }
+    if (partitioned && covered < extent) {
+      emitRuleError(prev->op, RuleId::DataflowStoreCoverage)
+          << "the stores of a tile to dimension " << d << " (extent " << extent
+          << ") leave [" << covered << ", " << extent << ") unwritten";
+      partitioned = false;
+    }
+    ok &= partitioned;
+  }
   return ok;
 }
 

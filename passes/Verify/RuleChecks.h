@@ -95,6 +95,7 @@ bool checkFragmentRegisters(KernelFacts &f); ///< resource.fragment-registers
 bool checkStageAccess(KernelFacts &f);
 bool checkRoleScoping(KernelFacts &f);   ///< dataflow.handoff-outside-role
 bool checkTileCoverage(KernelFacts &f);  ///< dataflow.tile-coverage
+bool checkStoreCoverage(KernelFacts &f); ///< dataflow.store-coverage
 bool checkFragmentLayout(KernelFacts &f); ///< dataflow.fragment-layout
 
 // hw (Hardware.cpp)

@@ -66,6 +66,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= balanced;
       ok &= checkTiles(f);
       ok &= checkTileCoverage(f);
+      ok &= checkStoreCoverage(f);
       bool counts = checkTripCounts(f);
       ok &= counts;
       // A deadlock search over unbalanced hand-offs or barriers only

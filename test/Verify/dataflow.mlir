@@ -180,3 +180,105 @@ cake.kernel @copy_batched(%In: !cake.global<?x?x?xbf16>, %Out: !cake.global<?x?x
     }
   }
 }
+
+// -----
+
+// dataflow.store-coverage: two 64-column stores of a tile at columns 0 and
+// 32 write [32, 64) twice and never write [96, 128).
+cake.kernel @store_overlap(%O: !cake.global<?x?x128xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1, 64], group_m = 1>} {
+  cake.role "mma" warpgroups(1) {
+    %BH = cake.dim %O, 0 : !cake.global<?x?x128xf32>
+    %S = cake.dim %O, 1 : !cake.global<?x?x128xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 32 : index
+    cake.tiles (%bh, %m) in (%BH, %S) {
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      // expected-note @+1 {{the previous box}}
+      cake.store %z -> %O[%bh, %m, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+      // expected-error @+1 {{[dataflow.store-coverage] the stores of a tile to dimension 2 (extent 128) write twice [32, 64): this box starts at 32, the boxes before it end at 64}}
+      cake.store %z -> %O[%bh, %m, %c1] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+    }
+  }
+}
+
+// -----
+
+// dataflow.store-coverage: stores at columns 0 and 96 leave [64, 96)
+// unwritten.
+cake.kernel @store_gap(%O: !cake.global<?x?x128xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1, 64], group_m = 1>} {
+  cake.role "mma" warpgroups(1) {
+    %BH = cake.dim %O, 0 : !cake.global<?x?x128xf32>
+    %S = cake.dim %O, 1 : !cake.global<?x?x128xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 96 : index
+    cake.tiles (%bh, %m) in (%BH, %S) {
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      // expected-note @+1 {{the previous box}}
+      cake.store %z -> %O[%bh, %m, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+      // expected-error @+1 {{[dataflow.store-coverage] the stores of a tile to dimension 2 (extent 128) leave [64, 96) unwritten: this box starts at 96, the boxes before it end at 64}}
+      cake.store %z -> %O[%bh, %m, %c1] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+    }
+  }
+}
+
+// -----
+
+// Near miss: the two halves of the head dimension, at 0 and 64,
+// partition it.
+cake.kernel @store_same(%O: !cake.global<?x?x128xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1, 64], group_m = 1>} {
+  cake.role "mma" warpgroups(1) {
+    %BH = cake.dim %O, 0 : !cake.global<?x?x128xf32>
+    %S = cake.dim %O, 1 : !cake.global<?x?x128xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 64 : index
+    cake.tiles (%bh, %m) in (%BH, %S) {
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      cake.store %z -> %O[%bh, %m, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+      cake.store %z -> %O[%bh, %m, %c1] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+    }
+  }
+}
+
+// -----
+
+// Near miss: a column the analysis cannot read (a tile coordinate used
+// as a column) makes the dimension unjudged.
+cake.kernel @store_dynamic_col(%O: !cake.global<?x?x128xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [1, 64], group_m = 1>} {
+  cake.role "mma" warpgroups(1) {
+    %BH = cake.dim %O, 0 : !cake.global<?x?x128xf32>
+    %S = cake.dim %O, 1 : !cake.global<?x?x128xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 64 : index
+    cake.tiles (%bh, %m) in (%BH, %S) {
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      cake.store %z -> %O[%bh, %m, %m] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+      cake.store %z -> %O[%bh, %m, %c1] : !cake.frag<64x64xf32> -> !cake.global<?x?x128xf32>
+    }
+  }
+}
+
+// -----
+
+// dataflow.store-coverage: one 64-column store of a 128-column dimension
+// leaves its right half unwritten.
+cake.kernel @store_half(%O: !cake.global<?x128xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "mma" warpgroups(1) {
+    %S = cake.dim %O, 0 : !cake.global<?x128xf32>
+    %c0 = arith.constant 0 : index
+    cake.tiles (%m) in (%S) {
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      // expected-error @+1 {{[dataflow.store-coverage] the stores of a tile to dimension 1 (extent 128) leave [64, 128) unwritten}}
+      cake.store %z -> %O[%m, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x128xf32>
+    }
+  }
+}
