@@ -102,38 +102,52 @@ bool verify::checkSharedMemory(KernelFacts &f) {
 
 /// resource.fragment-registers: per loop, the fragments carried across it
 /// plus the largest one defined in its body (mma results accumulate in
-/// place and are not counted twice).
+/// place and are not counted twice) fit the role's budget: its regs(), which
+/// setmaxnreg.inc grants the code after it (ptxas allocates up to it), or
+/// the launch baseline without one. And no single wgmma needs more
+/// registers than the launch baseline: ptxas checks one instruction against
+/// the kernel's register target, setmaxnreg.inc or not (C7602).
 bool verify::checkFragmentRegisters(KernelFacts &f) {
   bool ok = true;
   int64_t allThreads = f.launchWarps * 32;
   int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
-    // ptxas refuses an instruction that needs more registers than the
-    // launch baseline, after setmaxnreg.inc too (C7602): a wgmma needs its
-    // whole accumulator at once, so a larger regs() does not make it fit.
-    int64_t budget = role.getRegs()
-                         ? std::min<int64_t>(*role.getRegs(), baseline)
-                         : baseline;
+    int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;
     role.walk([&](scf::ForOp loop) {
       auto [carried, largest] = loopFragmentRegisters(loop, threads);
       // 16 registers stay for addresses, indices and the loop itself.
       int64_t need = carried + largest + 16;
       if (carried > 0 && need > budget) {
-        InFlightDiagnostic d =
-            emitRuleError(loop, RuleId::ResourceFragmentRegisters)
+        emitRuleError(loop, RuleId::ResourceFragmentRegisters)
             << DiagRole{role.getName()} << " keeps " << carried
             << " registers of fragments across this loop and up to " << largest
             << " more in its body (+16 for addresses): " << need
             << " > its budget of " << budget << " per thread";
-        if (role.getRegs() && int64_t(*role.getRegs()) > baseline)
-          d.attachNote(role.getLoc())
-              << "regs(" << *role.getRegs() << ") does not raise it: ptxas "
-              << "refuses an instruction that needs more than the launch "
-              << "baseline of " << baseline << " (" << allThreads
-              << " threads), after setmaxnreg.inc too";
         ok = false;
       }
+    });
+    role.walk([&](MmaOp mma) {
+      if (mma.getKind() != MmaKind::wgmma)
+        return;
+      // One wgmma instruction: its slab of the accumulator (64 rows of the
+      // warpgroup), A's four registers or descriptor, B's descriptor.
+      FragType acc = mma.getAcc().getType();
+      int64_t warpgroups = std::max<int64_t>(1, role.getNumWarps() / 4);
+      int64_t accRegs = fragmentRegisters(acc, threads);
+      int64_t operands = mma.isAFromRegisters() ? 4 + 2 : 2 + 2;
+      if (accRegs + operands <= baseline)
+        return;
+      emitRuleError(mma, RuleId::ResourceFragmentRegisters)
+          << "a wgmma of " << DiagRole{role.getName()} << " holds " << accRegs
+          << " accumulator registers per thread at once ("
+          << acc.getShape()[0] / warpgroups << "x" << acc.getShape()[1]
+          << " per warpgroup) and " << operands
+          << " for its operands: " << accRegs + operands
+          << " > the launch baseline of " << baseline << " (" << allThreads
+          << " threads), which setmaxnreg.inc does not raise for one "
+             "instruction (ptxas C7602)";
+      ok = false;
     });
   }
   return ok;

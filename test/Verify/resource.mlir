@@ -87,6 +87,7 @@ cake.kernel @padded_launch(%A: !cake.global<?x?xbf16>) attributes {target = #cak
     // expected-error @+1 {{[resource.fragment-registers] role "mma" keeps 128 registers of fragments across this loop and up to 0 more in its body (+16 for addresses): 144 > its budget of 128 per thread}}
     %acc = scf.for %k = %c0 to %K step %c64 iter_args(%x = %z) -> (!cake.frag<64x256xf32>) {
       %s = cake.pipe.wait %p : !cake.pipe<2>
+      // expected-error @+1 {{[resource.fragment-registers] a wgmma of role "mma" holds 128 accumulator registers per thread at once (64x256 per warpgroup) and 4 for its operands: 132 > the launch baseline of 128 (512 threads), which setmaxnreg.inc does not raise for one instruction (ptxas C7602)}}
       %r = cake.mma wgmma %a[%s], %b[%s], %x : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.frag<64x256xf32>
       cake.pipe.release %p, %s : !cake.pipe<2>
       scf.yield %r : !cake.frag<64x256xf32>
