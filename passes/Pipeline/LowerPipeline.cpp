@@ -29,6 +29,7 @@ void mlir::cake::buildLowerPipeline(OpPassManager &pm,
   convert.wgOrder = options.wgOrder;
   convert.wgOrderRetire = options.wgOrderRetire;
   convert.retireLate = options.retireLate;
+  convert.flushDenormals = options.flushDenormals;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

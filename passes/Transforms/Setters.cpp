@@ -27,6 +27,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETARGMIN
 #define GEN_PASS_DEF_SETWGORDER
 #define GEN_PASS_DEF_SETRETIRELATE
+#define GEN_PASS_DEF_SETFLUSHDENORMALS
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #include "cake/Passes.h.inc"
@@ -176,6 +177,14 @@ struct SetRetireLatePass
   using SetRetireLateBase::SetRetireLateBase;
   void runOnOperation() override {
     setKernelFlag(getOperation(), kRetireLateAttrName, enable);
+  }
+};
+
+struct SetFlushDenormalsPass
+    : public mlir::cake::impl::SetFlushDenormalsBase<SetFlushDenormalsPass> {
+  using SetFlushDenormalsBase::SetFlushDenormalsBase;
+  void runOnOperation() override {
+    setKernelFlag(getOperation(), kFlushDenormalsAttrName, enable);
   }
 };
 

@@ -94,9 +94,12 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
            "retires instead of when it is issued, so the chains also run "
            "on the tensor cores one warpgroup at a time">,
     Option<"retireLate", "retire-late", "bool", /*default=*/"false",
-           "retire a wgmma chain's last group at the first op that needs "
-           "it, not at its commit (global loads and scalar ops issue "
-           "before the wait)">,
+           "retire a wgmma chain's last group at the first op that reads "
+           "it, not at its commit (loads, register math and other chains "
+           "issue before the wait)">,
+    Option<"flushDenormals", "flush-denormals", "bool", /*default=*/"false",
+           "flush f32 denormals to zero (.ftz arithmetic, "
+           "ex2.approx.ftz for math.exp2 in fragment maps)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",

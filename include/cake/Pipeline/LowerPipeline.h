@@ -53,6 +53,10 @@ struct LowerPipelineOptions
       llvm::cl::desc("with wg-order, pass the turn when the chain's last "
                      "group retires, not when it is issued"),
       llvm::cl::init(false)};
+  Option<bool> flushDenormals{
+      *this, "flush-denormals",
+      llvm::cl::desc("flush f32 denormals to zero (nvcc's --ftz=true)"),
+      llvm::cl::init(false)};
   Option<bool> retireLate{
       *this, "retire-late",
       llvm::cl::desc("retire a wgmma chain's last group at the first op "

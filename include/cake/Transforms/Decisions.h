@@ -37,6 +37,13 @@ inline constexpr llvm::StringLiteral kWgOrderRetireAttrName =
 /// it; it takes precedence over convert-cake-to-nvvm's `retire-late`.
 inline constexpr llvm::StringLiteral kRetireLateAttrName = "cake.retire_late";
 
+/// The kernel attribute (a bool) by which cake-set-flush-denormals records
+/// whether the kernel's f32 arithmetic flushes denormals to zero (nvcc's
+/// --ftz=true, part of --use_fast_math); it takes precedence over
+/// convert-cake-to-nvvm's `flush-denormals`.
+inline constexpr llvm::StringLiteral kFlushDenormalsAttrName =
+    "cake.flush_denormals";
+
 } // namespace cake
 } // namespace mlir
 

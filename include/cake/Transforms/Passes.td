@@ -173,12 +173,15 @@ def SetRetireLate : Pass<"cake-set-retire-late", "::mlir::ModuleOp"> {
   let summary = "Tactic: retire a wgmma chain's last group where it is needed, or at its commit";
   let description = [{
     Records on every kernel, as the attribute `cake.retire_late`, whether
-    the lowering retires a straight-line wgmma chain's last group
-    (`wgmma.wait_group 0`) at the first op that needs it (one that reads
-    the accumulator, shared memory or control flow) rather than right
-    after its commit, so the global loads and scalar ops between them (the
-    k-means epilogue's ||c||^2 row) issue while the wgmmas run; releases
-    of the group's stages are held until it retires.
+    the lowering retires a straight-line wgmma chain's last group at the
+    first op that reads its result (or cannot issue beside it: control
+    flow, shared-memory writes, barriers) rather than right after its
+    commit, with a `wgmma.wait_group N` that leaves the N groups committed
+    after it in flight. Global loads, register math that does not need the
+    result and other chains issue meanwhile: the k-means epilogue's
+    ||c||^2 row, and attention's softmax of S = Q Kᵀ beside the previous
+    step's O += P V (FlashAttention-3's intra-warpgroup overlap). Releases
+    of the stages a pending group reads are held until it retires.
     convert-cake-to-nvvm follows the attribute over its `retire-late`
     option. On the H200 (k-means run 16c) it made the three-warpgroup
     assignment 3% faster at 8 x 65536 x 128 x 256, and was mixed
@@ -187,6 +190,27 @@ def SetRetireLate : Pass<"cake-set-retire-late", "::mlir::ModuleOp"> {
   let options = [
     Option<"enable", "enable", "bool", /*default=*/"true",
            "retire where needed (false: at the commit)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
+def SetFlushDenormals : Pass<"cake-set-flush-denormals", "::mlir::ModuleOp"> {
+  let summary = "Tactic: flush f32 denormals to zero, or keep them";
+  let description = [{
+    Records on every kernel, as the attribute `cake.flush_denormals`,
+    whether its f32 arithmetic flushes denormal inputs and results to zero
+    (nvcc's `--ftz=true`, part of `--use_fast_math`): the lowering marks the
+    kernel function `denormal_fp_math_f32 = "preserve-sign"`, so adds,
+    multiplies and FMAs become their `.ftz` forms, and lowers `math.exp2`
+    in fragment maps to `ex2.approx.ftz.f32`, one MUFU.EX2, where the
+    IEEE form costs ptxas three more instructions to scale denormal
+    inputs and results. A softmax computes one exp2 per score, so it
+    shows there. convert-cake-to-nvvm follows the attribute over its
+    `flush-denormals` option.
+  }];
+  let options = [
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "flush denormals (false: keep IEEE denormals)">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }

@@ -95,6 +95,9 @@ LogicalResult KernelEmitter::emit() {
   func->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
   // One CTA per SM at launch is what lets ptxas honour setmaxnreg.
   func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+  // The LLVM function's denormal mode: NVPTX then selects the .ftz forms.
+  if (flushDenormals)
+    func->setAttr("denormal_fp_math_f32", b.getStringAttr("preserve-sign"));
 
   // Where the tile loop's extents come from (derived on cake.tiles), and
   // each argument's element type and static shape, for the launcher.
@@ -314,7 +317,7 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   for (Operation &op : block)
     if (failed(emitOp(op)))
       return failure();
-  retirePendingChain();
+  retirePendingGroups();
   return success();
 }
 
@@ -327,8 +330,12 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   curLoc = op.getLoc();
-  if (retirePending && !runsBesideWgmma(op))
-    retirePendingChain();
+  if (!pendingGroups.empty()) {
+    if (mayIssueBesidePending(op))
+      retirePendingThrough(lastPendingUse(op));
+    else
+      retirePendingGroups();
+  }
   for (FamilyEmitter family : kFamilyEmitters)
     if (std::optional<LogicalResult> result = (this->*family)(op))
       return *result;
@@ -373,7 +380,8 @@ struct ConvertCakeToNVVMPass
                             decided(kMmaChainAttrName, mmaChain),
                             decided(kWgOrderAttrName, wgOrder),
                             decided(kWgOrderRetireAttrName, wgOrderRetire),
-                            decided(kRetireLateAttrName, retireLate));
+                            decided(kRetireLateAttrName, retireLate),
+                            decided(kFlushDenormalsAttrName, flushDenormals));
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -166,6 +167,19 @@ LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
       for (Value v : inner.getOperands())
         if (!scalar.contains(v) && map.contains(v))
           scalar.map(v, map.lookup(v));
+      // exp2 flushing denormals is one ex2.approx.ftz; NVPTX selects the
+      // IEEE ex2.approx for llvm.exp2 whatever the function's mode.
+      auto exp2 = dyn_cast<math::Exp2Op>(inner);
+      if (exp2 && flushDenormals && exp2.getType().isF32()) {
+        Value x = scalar.lookupOrDefault(exp2.getOperand());
+        scalar.map(exp2.getResult(),
+                   LLVM::CallIntrinsicOp::create(
+                       b, loc(), b.getF32Type(),
+                       b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
+                       ValueRange{x})
+                       .getResult(0));
+        continue;
+      }
       Operation *copy = b.clone(inner, scalar);
       if (auto fm = dyn_cast<arith::ArithFastMathInterface>(copy);
           fm && fpContract)
@@ -372,13 +386,23 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
   Value res = LLVM::UndefOp::create(b, loc(), out->type);
   int64_t n = op.getInput().getType().getShape()[1];
   for (int64_t h = 0; h < 2; ++h) {
-    Value r;
+    // The thread's values of the row, combined pairwise (a tree of depth
+    // log2(n/4)): a serial chain would make every combine wait on the one
+    // before it, which two warps per scheduler cannot hide.
+    SmallVector<Value> level;
     for (int64_t j = 0; j < n / 8; ++j)
-      for (int64_t e = 0; e < 2; ++e) {
-        Value v =
-            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
-        r = r ? combine(r, v) : v;
-      }
+      for (int64_t e = 0; e < 2; ++e)
+        level.push_back(
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e));
+    while (level.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < level.size(); i += 2)
+        next.push_back(combine(level[i], level[i + 1]));
+      if (level.size() % 2)
+        next.push_back(level.back());
+      level = std::move(next);
+    }
+    Value r = level.front();
     for (int32_t off : {1, 2})
       r = combine(r, quadShuffle(r, off));
     res = LLVM::InsertValueOp::create(b, loc(), res, r, h);

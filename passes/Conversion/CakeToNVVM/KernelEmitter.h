@@ -83,11 +83,12 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
                 bool fpContract, bool mmaChain, bool wgOrder,
-                bool wgOrderRetire, bool retireLate)
+                bool wgOrderRetire, bool retireLate, bool flushDenormals)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
         fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
-        wgOrderRetire(wgOrderRetire), retireLate(retireLate) {}
+        wgOrderRetire(wgOrderRetire), retireLate(retireLate),
+        flushDenormals(flushDenormals) {}
 
   LogicalResult emit();
 
@@ -170,13 +171,21 @@ private:
   // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
   std::optional<LogicalResult> emitMmaOp(Operation &op);
   LogicalResult emitMma(MmaOp op);
-  Value emitRegisterAWgmma(MmaOp op, Value acc, int64_t kk, Value descB,
-                           int64_t instrN);
+  SmallVector<Value> packRegisterA(MmaOp op, int64_t kk);
+  SmallVector<Value> fenceOperands(ArrayRef<Value> values);
+  Value fenceAccumulator(Value acc);
+  Value emitRegisterAWgmma(MmaOp op, Value acc, ArrayRef<Value> aRegs,
+                           Value descB, int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);
   void orderBarrier(bool arrive, Value id);
-  void retirePendingChain();
   /// An op that may run while a chain's last wgmma group is in flight.
   static bool runsBesideWgmma(Operation &op);
+  // retire-late's pending groups (Wgmma.cpp).
+  static bool mayIssueBesidePending(Operation &op);
+  int lastPendingUse(Operation &op);
+  void retirePendingThrough(int last);
+  void retirePendingGroups();
+  bool readByPendingGroup(std::pair<Value, Value> pipeStage);
 
   // Register fragments in the wgmma accumulator layout (Fragments.cpp).
   std::optional<LogicalResult> emitFragmentOp(Operation &op);
@@ -233,6 +242,7 @@ private:
   llvm::SmallDenseSet<std::pair<Value, Value>> chainStages; // (pipe, stage)
   SmallVector<std::pair<Value, Value>> chainReleases; // (pipe, stage)
   bool fpContract; // frag.map's float ops may fuse into FMAs
+  bool flushDenormals; // f32 denormals flush to zero (.ftz)
   bool mmaChain;   // straight-line wgmma chains stay in flight
   // wg-order: the first and last wgmma of each ordered chain (a fresh
   // accumulator's straight-line chain in a role of several warpgroups),
@@ -244,12 +254,22 @@ private:
   llvm::DenseSet<Operation *> orderedFirst, orderedLast;
   int64_t orderWarpgroups = 0;
   int32_t orderBarrierBase = 0;
-  // retire-late: a wgmma chain's last group retires (wait_group 0) at the
-  // first op that needs it rather than at its commit, so global loads
-  // (the k-means ||c||^2 row) issue while the wgmmas run; retirePending
-  // marks the group not yet retired.
+  // retire-late: a wgmma chain's last group retires at the first op that
+  // reads its result (or cannot issue beside it) rather than at its commit,
+  // with a wait_group that leaves the groups committed after it in flight:
+  // global loads (the k-means ||c||^2 row), other chains and the register
+  // math that does not need it (attention's softmax beside O += P V) run
+  // meanwhile. Groups are numbered by commit (groupSeq); the releases of
+  // the stages a pending group reads are held in pendingReleases.
   bool retireLate;
-  bool retirePending = false;
+  struct PendingGroup {
+    Value result;                                // the cake.mma's result
+    int64_t seq;                                 // its commit's number
+    SmallVector<std::pair<Value, Value>> stages; // (pipe, stage) it reads
+  };
+  SmallVector<PendingGroup> pendingGroups;
+  SmallVector<std::pair<Value, Value>> pendingReleases; // (pipe, stage)
+  int64_t groupSeq = 0;
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
   // waiting and their stages' releases wait in `released` until the end of

@@ -111,6 +111,11 @@ LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
     chainReleases.push_back({op.getPipe(), stage});
     return success();
   }
+  if (readByPendingGroup({op.getPipe(), stage})) {
+    // A retire-late group still in flight reads it.
+    pendingReleases.push_back({op.getPipe(), stage});
+    return success();
+  }
   if (lazy && lazy->releases.count(op)) {
     // The wgmma reading `stage` may still run: released at the end of the
     // iteration, after it retires.

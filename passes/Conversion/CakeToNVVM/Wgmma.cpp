@@ -39,13 +39,70 @@ bool KernelEmitter::runsBesideWgmma(Operation &op) {
                       [](Type t) { return t.isIntOrIndexOrFloat(); });
 }
 
-void KernelEmitter::retirePendingChain() {
-  if (!retirePending)
+/// An op that may issue while retire-late groups are in flight, once the
+/// groups whose results it reads have retired (lastPendingUse): it touches
+/// registers, global memory or a pipe's full barrier only. Anything else
+/// (control flow, shared-memory writes, barriers, the producer's side of a
+/// pipe) retires every pending group first.
+bool KernelEmitter::mayIssueBesidePending(Operation &op) {
+  if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
+          MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,
+          FragReduceOp, FragArgminOp>(op))
+    return true;
+  return runsBesideWgmma(op);
+}
+
+/// The index in pendingGroups of the last group whose result `op` reads
+/// (in its operands or its regions), or -1. A wgmma accumulating onto a
+/// pending result needs no wait: wgmmas on one accumulator run in order.
+int KernelEmitter::lastPendingUse(Operation &op) {
+  int last = -1;
+  auto note = [&](Value v) {
+    for (auto [i, g] : llvm::enumerate(pendingGroups))
+      if (g.result == v)
+        last = std::max(last, int(i));
+  };
+  auto mma = dyn_cast<MmaOp>(op);
+  for (OpOperand &use : op.getOpOperands())
+    if (!mma || use.get() != mma.getAcc())
+      note(use.get());
+  op.walk([&](Operation *inner) {
+    if (inner != &op)
+      for (Value v : inner->getOperands())
+        if (!op.isAncestor(v.getParentBlock()->getParentOp()))
+          note(v);
+  });
+  return last;
+}
+
+/// Retires pendingGroups[0 .. last] with one wait_group that leaves the
+/// groups committed after pendingGroups[last] in flight, fences the retired
+/// accumulators (so that LLVM reads them only after the wait), and releases
+/// the held stages no pending group reads any more.
+void KernelEmitter::retirePendingThrough(int last) {
+  if (last < 0)
     return;
-  retirePending = false;
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
-  releaseHeld(chainReleases);
-  chainStages.clear();
+  int64_t inFlight = groupSeq - pendingGroups[last].seq;
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), inFlight);
+  for (int i = 0; i <= last; ++i)
+    map.map(pendingGroups[i].result,
+            fenceAccumulator(map.lookup(pendingGroups[i].result)));
+  pendingGroups.erase(pendingGroups.begin(), pendingGroups.begin() + last + 1);
+  SmallVector<std::pair<Value, Value>> stillHeld, free;
+  for (auto held : pendingReleases)
+    (readByPendingGroup(held) ? stillHeld : free).push_back(held);
+  pendingReleases = std::move(stillHeld);
+  releaseHeld(free);
+}
+
+void KernelEmitter::retirePendingGroups() {
+  retirePendingThrough(int(pendingGroups.size()) - 1);
+}
+
+bool KernelEmitter::readByPendingGroup(std::pair<Value, Value> pipeStage) {
+  return llvm::any_of(pendingGroups, [&](const PendingGroup &g) {
+    return llvm::is_contained(g.stages, pipeStage);
+  });
 }
 
 static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
@@ -200,6 +257,18 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   };
 
   Value acc = map.lookup(op.getAcc());
+  // The RS form's A registers, every k16 slice packed before the fence:
+  // registers written between wgmma.fence and the wgmma that reads them
+  // make ptxas inject a warpgroup.arrive per slice (C7519), which waits for
+  // the wgmmas in flight. The operand fence keeps LLVM from sinking the
+  // packing (and the accumulator's last update) past wgmma.fence.
+  SmallVector<Value> aRegs;
+  if (registerA) {
+    for (int64_t kk = 0; kk < k / instrK; ++kk)
+      llvm::append_range(aRegs, packRegisterA(op, kk));
+    aRegs = fenceOperands(aRegs);
+    acc = fenceAccumulator(acc);
+  }
   // wg-order: wait for this warpgroup's turn before the chain's first
   // wgmma (the previous warpgroup has issued its chain).
   if (orderedFirst.contains(op))
@@ -212,7 +281,8 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   for (int64_t kk = 0; kk < k / instrK; ++kk) {
     if (registerA) {
       Value db = descAt(bField, kk * bSliceBytes);
-      acc = emitRegisterAWgmma(op, acc, kk, db, instrN);
+      acc = emitRegisterAWgmma(op, acc, ArrayRef(aRegs).slice(4 * kk, 4), db,
+                               instrN);
       continue;
     }
     Value da = descAt(aField, kk * instrK * eltBytes);
@@ -225,6 +295,7 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  ++groupSeq;
   // wg-order: the next warpgroup's turn, now that the chain is issued or,
   // with wg-order-retire, once its last group has retired below.
   auto passTurn = [&] {
@@ -261,13 +332,21 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                          (retireLate && !lazy && lastOfChain)))
       return retiresElsewhere();
     if (retireLate && !chained && !lazy && !deferredStage && lastOfChain) {
-      // The chain's last group: retired by the first op that needs it
-      // (retirePendingChain); until then its stages' releases are held.
-      retirePending = true;
+      // The chain's last group stays in flight until an op reads its result
+      // (lastPendingUse) or cannot issue beside it; later groups may commit
+      // meanwhile (attention's S = Q Kᵀ of one step beside O += P V of the
+      // previous one). Its stages, and the earlier chained groups', are
+      // released once it retires.
+      PendingGroup group{op.getResult(), groupSeq, {}};
+      group.stages.append(chainStages.begin(), chainStages.end());
+      chainStages.clear();
       for (Value stage : {op.getAStage(), op.getBStage()})
         if (stage)
-          chainStages.insert({stage.getDefiningOp<PipeWaitOp>().getPipe(),
-                              map.lookup(stage)});
+          group.stages.push_back(
+              {stage.getDefiningOp<PipeWaitOp>().getPipe(), map.lookup(stage)});
+      llvm::append_range(pendingReleases, chainReleases);
+      chainReleases.clear();
+      pendingGroups.push_back(std::move(group));
       map.map(op.getResult(), acc);
       return success();
     }
@@ -289,22 +368,17 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   return success();
 }
 
-/// One k16 slice of a wgmma whose A is a register fragment (the RS form),
-/// as inline PTX: upstream's nvvm.wgmma.mma_async reads A from shared
-/// memory only. The fragment is in the accumulator layout, whose values
-/// 8 kk .. 8 kk + 7 (columns 16 kk .. 16 kk + 15) are, packed in pairs,
-/// exactly the four A registers of slice kk (PTX ISA, wgmma register
-/// fragments: rows r and r + 8, columns 2 (l % 4) + {0, 1} and + 8).
-Value KernelEmitter::emitRegisterAWgmma(MmaOp op, Value acc, int64_t kk,
-                                        Value descB, int64_t instrN) {
+/// The four A registers of k16 slice kk of a wgmma whose A is a register
+/// fragment (the RS form). The fragment is in the accumulator layout,
+/// whose values 8 kk .. 8 kk + 7 (columns 16 kk .. 16 kk + 15) are, packed
+/// in pairs, exactly the four A registers of slice kk (PTX ISA, wgmma
+/// register fragments: rows r and r + 8, columns 2 (l % 4) + {0, 1} and
+/// + 8).
+SmallVector<Value> KernelEmitter::packRegisterA(MmaOp op, int64_t kk) {
   Type elt = op.getAElementType();
   Value frag = map.lookup(op.getA());
   auto pairTy = VectorType::get({2}, elt);
-  SmallVector<Value> operands;
-  auto accTy = cast<LLVM::LLVMStructType>(acc.getType());
-  int64_t n = accTy.getBody().size();
-  for (int64_t i = 0; i < n; ++i)
-    operands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, i));
+  SmallVector<Value> regs;
   for (int64_t q = 0; q < 4; ++q) {
     Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
     for (int64_t e = 0; e < 2; ++e)
@@ -312,9 +386,69 @@ Value KernelEmitter::emitRegisterAWgmma(MmaOp op, Value acc, int64_t kk,
           b, loc(), pair,
           LLVM::ExtractValueOp::create(b, loc(), frag, 8 * kk + 2 * q + e),
           i32c(e));
-    operands.push_back(
-        LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
+    regs.push_back(LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
   }
+  return regs;
+}
+
+/// CUTLASS's warpgroup_fence_operand: an empty volatile asm that takes and
+/// returns each value in place ("+r" / "+f"), so that LLVM computes them
+/// before it and reads them only after it.
+SmallVector<Value> KernelEmitter::fenceOperands(ArrayRef<Value> values) {
+  if (values.empty())
+    return {};
+  SmallVector<Type> types;
+  std::string constraints;
+  for (Value v : values) {
+    types.push_back(v.getType());
+    constraints += v.getType().isF32() ? "=f," : "=r,";
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += (i ? "," : "") + std::to_string(i);
+  Type resultTy = values.size() == 1
+                      ? types.front()
+                      : LLVM::LLVMStructType::getLiteral(ctx, types);
+  Value fenced = LLVM::InlineAsmOp::create(
+                     b, loc(), resultTy, values, "", constraints,
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                     /*operand_attrs=*/ArrayAttr())
+                     .getResult(0);
+  if (values.size() == 1)
+    return {fenced};
+  SmallVector<Value> out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc(), fenced, i));
+  return out;
+}
+
+/// fenceOperands over the fields of an accumulator struct.
+Value KernelEmitter::fenceAccumulator(Value acc) {
+  auto accTy = cast<LLVM::LLVMStructType>(acc.getType());
+  SmallVector<Value> fields;
+  for (size_t i = 0; i < accTy.getBody().size(); ++i)
+    fields.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, i));
+  fields = fenceOperands(fields);
+  Value out = LLVM::UndefOp::create(b, loc(), accTy);
+  for (auto [i, v] : llvm::enumerate(fields))
+    out = LLVM::InsertValueOp::create(b, loc(), out, v, i);
+  return out;
+}
+
+/// One k16 slice of a wgmma whose A is a register fragment (the RS form),
+/// as inline PTX: upstream's nvvm.wgmma.mma_async reads A from shared
+/// memory only. `aRegs` are the slice's four packed registers.
+Value KernelEmitter::emitRegisterAWgmma(MmaOp op, Value acc,
+                                        ArrayRef<Value> aRegs, Value descB,
+                                        int64_t instrN) {
+  Type elt = op.getAElementType();
+  SmallVector<Value> operands;
+  auto accTy = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t n = accTy.getBody().size();
+  for (int64_t i = 0; i < n; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, i));
+  llvm::append_range(operands, aRegs);
   operands.push_back(descB);
   std::string type = elt.isBF16() ? "bf16" : "f16";
   std::string text;
