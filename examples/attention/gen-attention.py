@@ -18,9 +18,9 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
   MN-major (mn_major);
 - the key loop software-pipelined (--overlap 1, the default; the form of
   FlashAttention-3's intra-warpgroup overlap): the first key tile is
-  peeled, and step j issues S_j, rescales O by step j-1's factor, issues
-  O += P_{j-1} V_{j-1} and computes the softmax of S_j while that runs;
-  P crosses the loop as bf16, and the last P V follows the loop. The
+  peeled, and step j converts P_{j-1} to bf16, issues S_j, rescales O by
+  step j-1's factor, issues O += P_{j-1} V_{j-1} and computes the softmax
+  of S_j while that runs; the last P V follows the loop. The
   kernel asks for retire-late (each wgmma retires where its result is
   read), which is what lets the softmax run beside the product;
 - the mask (keys past S, and with causal those past the query's row)
@@ -29,14 +29,18 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
   so both sides' hand-off counts read the same;
 - denormals flushed (--ftz 1, the default; FlashAttention builds with
   --use_fast_math): exp2 is one MUFU.EX2;
+- the consumer warpgroups in ping-pong (--pingpong 1, the default): they
+  take turns issuing a step's wgmmas (wg-order; a turn spans S and the
+  previous P V), so one's softmax runs beside the other's products, and
+  the warp index is broadcast so descriptors stay in uniform registers;
 - the epilogue O / l, stored bf16 with row masks.
 
 Head dimension 128 is two 64-column halves of every tile (one 128-byte
 swizzle atom each): S sums the two halves' products, and O is two
 accumulators, one per half of V.
 
-usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1]
-       (default: this folder, both on)
+usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
+       (default: this folder, all on)
 """
 import argparse
 import math
@@ -46,7 +50,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def kernel(d, causal, kv_stages=2, overlap=False, ftz=False):
+def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False):
     halves = d // 64
     name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
     g = f"!cake.global<?x?x{d}xbf16>"
@@ -68,9 +72,16 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False):
     # result is read, which is what lets the pipelined loop's softmax run
     # beside the previous step's P V. flush-denormals (nvcc's --ftz, as
     # FlashAttention builds with --use_fast_math): exp2 is one MUFU.EX2.
+    # wg-order (cake-set-wg-order): the two consumer warpgroups take turns
+    # issuing a step's wgmmas (under retire-late a turn spans S and the
+    # previous P V), so one's softmax runs beside the other's products, as
+    # FlashAttention-3's ping-pong; uniform-warp (cake-set-uniform-warp)
+    # keeps the descriptors in uniform registers.
     w(f"                schedule = #cake.persistent<tile = [1, 128], group_m = 1>"
       + (",\n                cake.retire_late = true" if overlap else "")
-      + (",\n                cake.flush_denormals = true" if ftz else "") + "} {")
+      + (",\n                cake.flush_denormals = true" if ftz else "")
+      + (",\n                cake.wg_order = true,\n                cake.uniform_warp = true"
+         if pingpong else "") + "} {")
     for i in h:
         w(f"  %q{i} = cake.ring : {q_ring}")
     for i in h:
@@ -292,11 +303,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False):
         s_val = scores(p, "_f", "%c0")
         release_k(p, "_f")
         mn, alpha, pf, ln = softmax(p, "_f", s_val, "%c0", "%m_0", "%l_0")
-        pb = to_bf16(p, "_f", pf)
-        # P crosses the loop as bf16: half the registers of its f32 form.
+        # P crosses the loop in f32, in the registers S had, and becomes
+        # bf16 at the top of the next step, before that step's S = Q Kᵀ
+        # takes those registers (FlashAttention-3 converts it after the
+        # step's last wait): converted at the end of the step, its
+        # registers would be the previous P's, which the previous P V may
+        # still read, and ptxas would wait for that product first.
         carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum", "%pp", "%ra"]
-        state = [f"%o{i}_0" for i in h] + [mn, ln, pb, alpha]
-        types = [o for _ in h] + [row, row, pb_t, row]
+        state = [f"%o{i}_0" for i in h] + [mn, ln, pf, alpha]
+        types = [o for _ in h] + [row, row, acc, row]
         # The unmasked key tiles, then the last one with its mask.
         for res, lo, hi, masked in (("%mid", "%c128", "%nlast", False),
                                     ("%res", "%nlast", "%ub", True)):
@@ -305,22 +320,23 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False):
               + ")")
             w(f"          -> (" + ", ".join(types) + ") {")
             p = " " * 8
+            pb = to_bf16(p, "", "%pp")
             s_val = scores(p, "", "%n")
             outs = rescale(p, "", [f"%o{i}" for i in h], "%ra")
-            outs = pv(p, "", "%pp", outs)
+            outs = pv(p, "", pb, outs)
             release_k(p, "")
             mn, alpha, pf, ln = softmax(p, "", s_val, "%n", "%rmax", "%rsum",
                                         masked)
-            pb = to_bf16(p, "", pf)
             release_v(p, "")
-            w(f"        scf.yield " + ", ".join(outs + [mn, ln, pb, alpha]) + " : "
+            w(f"        scf.yield " + ", ".join(outs + [mn, ln, pf, alpha]) + " : "
               + ", ".join(types))
             w(f"      }}")
             state = [f"{res}#{i}" for i in range(len(carried))]
         w(f"      cake.pipe.release %pq, %sq : !cake.pipe<1>")
         p = " " * 6
+        pb = to_bf16(p, "_l", f"%res#{halves + 2}")
         outs = rescale(p, "_l", [f"%res#{i}" for i in h], f"%res#{halves + 3}")
-        final = pv(p, "_l", f"%res#{halves + 2}", outs)
+        final = pv(p, "_l", pb, outs)
         release_v(p, "_l")
         lres = f"%res#{halves + 1}"
     # The epilogue: O / l, bf16.
@@ -347,13 +363,18 @@ def main():
                     "0: one step at a time")
     ap.add_argument("--ftz", type=int, default=1,
                     help="1: flush f32 denormals to zero (default)")
+    ap.add_argument("--pingpong", type=int, default=1,
+                    help="1: the consumer warpgroups take turns issuing "
+                    "their wgmmas, descriptors in uniform registers "
+                    "(default)")
     args = ap.parse_args()
     out = args.out
     os.makedirs(out, exist_ok=True)
     for d in (64, 128):
         for causal in (False, True):
             name, text = kernel(d, causal, overlap=bool(args.overlap),
-                                ftz=bool(args.ftz))
+                                ftz=bool(args.ftz),
+                                pingpong=bool(args.pingpong))
             path = os.path.join(out, name + ".cake.mlir")
             with open(path, "w") as fh:
                 fh.write(text)

@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -36,6 +37,48 @@ mlir::cake::warpgroupTurnChains(RoleOp role) {
     chains.push_back({mma, last});
   });
   return chains;
+}
+
+bool mlir::cake::mayIssueBesideWgmmaGroups(Operation &op) {
+  if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
+          MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,
+          FragReduceOp, FragArgminOp>(op))
+    return true;
+  // Scalar ops of other dialects (arith, math) without regions.
+  return op.getNumRegions() == 0 && isPure(&op) &&
+         !op.hasTrait<OpTrait::IsTerminator>() &&
+         op.getDialect()->getNamespace() != "cake" &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type t) { return t.isIntOrIndexOrFloat(); });
+}
+
+Operation *mlir::cake::warpgroupTurnEnd(MmaOp first, MmaOp last,
+                                        bool retireLate) {
+  if (!retireLate)
+    return last->getNextNode();
+  llvm::SmallPtrSet<Operation *, 8> issued;
+  auto readsIssued = [&](Operation &op) {
+    bool reads = false;
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (Operation *def = v.getDefiningOp(); def && issued.contains(def)) {
+          // A wgmma accumulating onto an issued one needs no wait.
+          auto mma = dyn_cast<MmaOp>(inner);
+          if (!mma || mma.getAcc() != v)
+            reads = true;
+        }
+    });
+    return reads;
+  };
+  for (Operation *op = first; op; op = op->getNextNode()) {
+    if (isa<MmaOp>(op)) {
+      issued.insert(op);
+      continue;
+    }
+    if (readsIssued(*op) || !mayIssueBesideWgmmaGroups(*op))
+      return op;
+  }
+  return nullptr;
 }
 
 bool mlir::cake::chainsIntoNextMma(MmaOp mma) {

@@ -30,6 +30,7 @@ void mlir::cake::buildLowerPipeline(OpPassManager &pm,
   convert.wgOrderRetire = options.wgOrderRetire;
   convert.retireLate = options.retireLate;
   convert.flushDenormals = options.flushDenormals;
+  convert.uniformWarp = options.uniformWarp;
   pm.addPass(cake::createConvertCakeToNVVM(convert));
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());

@@ -28,6 +28,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETWGORDER
 #define GEN_PASS_DEF_SETRETIRELATE
 #define GEN_PASS_DEF_SETFLUSHDENORMALS
+#define GEN_PASS_DEF_SETUNIFORMWARP
 #define GEN_PASS_DEF_SETSCHEDULE
 #define GEN_PASS_DEF_SETTILE
 #include "cake/Passes.h.inc"
@@ -185,6 +186,14 @@ struct SetFlushDenormalsPass
   using SetFlushDenormalsBase::SetFlushDenormalsBase;
   void runOnOperation() override {
     setKernelFlag(getOperation(), kFlushDenormalsAttrName, enable);
+  }
+};
+
+struct SetUniformWarpPass
+    : public mlir::cake::impl::SetUniformWarpBase<SetUniformWarpPass> {
+  using SetUniformWarpBase::SetUniformWarpBase;
+  void runOnOperation() override {
+    setKernelFlag(getOperation(), kUniformWarpAttrName, enable);
   }
 };
 

@@ -24,18 +24,42 @@ using namespace mlir::cake::verify;
 /// whose refill needs the other warpgroups to release a stage of this same
 /// iteration: they release only after their own turns. With S stages and
 /// the iteration's w waits on the pipe (counted from the block's first),
-/// a wait under the turn is safe only if w <= S and the pipe holds no
-/// stage waited outside this block (k-means run 16: the D = 256 kernel,
-/// four waits on a two-stage ring, hung). Reports the first such wait.
-LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
+/// a wait under the turn is safe only if w <= S and no stage of the pipe
+/// is held across the chain's block, waited before the op that holds the
+/// block and released after it (k-means run 16: the D = 256 kernel, four
+/// waits on a two-stage ring, hung). The turn spans what
+/// warpgroupTurnEnd says: the chain, or under retire-late the step's
+/// wgmmas up to the first op that reads one. Reports the first such wait.
+LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role, bool retireLate) {
+  // A stage of `pipe` waited in a block enclosing `block`, before the op
+  // that holds `block`, and released after that op.
+  auto heldAcross = [](Value pipe, Block *block) {
+    for (Operation *holder = block->getParentOp(); holder;
+         holder = holder->getParentOp()) {
+      if (isa<RoleOp>(holder))
+        return false;
+      for (Operation *op = holder->getPrevNode(); op; op = op->getPrevNode()) {
+        auto wait = dyn_cast<PipeWaitOp>(op);
+        if (!wait || wait.getPipe() != pipe)
+          continue;
+        for (Operation *user : wait.getResult().getUsers())
+          if (auto release = dyn_cast<PipeReleaseOp>(user);
+              release && release->getBlock() == holder->getBlock() &&
+              holder->isBeforeInBlock(release))
+            return true;
+      }
+    }
+    return false;
+  };
   for (auto [first, last] : warpgroupTurnChains(role)) {
     Block *block = first->getBlock();
+    Operation *end = warpgroupTurnEnd(first, last, retireLate);
     bool underTurn = false;
     for (Operation &op : *block) {
+      if (&op == end)
+        break;
       if (&op == first.getOperation())
         underTurn = true;
-      if (&op == last.getOperation())
-        break;
       auto wait = dyn_cast<PipeWaitOp>(&op);
       if (!underTurn || !wait)
         continue;
@@ -43,16 +67,12 @@ LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
       int64_t stages = cast<PipeType>(pipe.getType()).getStages();
       int64_t waits = 0;
       for (Operation &o : *block) {
-        if (&o == last.getOperation())
+        if (&o == end)
           break;
         if (auto w = dyn_cast<PipeWaitOp>(&o); w && w.getPipe() == pipe)
           ++waits;
       }
-      bool heldOutside = false;
-      role.walk([&](PipeWaitOp w) {
-        if (w.getPipe() == pipe && w->getBlock() != block)
-          heldOutside = true;
-      });
+      bool heldOutside = heldAcross(pipe, block);
       if (waits <= stages && !heldOutside)
         continue;
       InFlightDiagnostic diag = emitRuleError(wait, RuleId::SyncWarpgroupTurn)
@@ -61,16 +81,16 @@ LogicalResult mlir::cake::verifyWarpgroupTurns(RoleOp role) {
                                    "take turns (wg-order): this wait is "
                                    "inside a turn, but ";
       if (heldOutside)
-        diag << "the pipe holds stages waited outside the chain's block";
+        diag << "the pipe holds a stage across the chain's block";
       else
-        diag << "the chain waits " << waits << " times on a pipe of "
-             << stages << " stages";
+        diag << "the turn waits " << waits << " times on a pipe of " << stages
+             << " stages";
       diag << ", which the other warpgroups release only in their own turns";
       diag.attachNote(first.getLoc()) << "the turn starts at this wgmma";
       if (heldOutside)
         diag.attachNote(first.getLoc())
-            << "hint: wait on the pipe in the chain's block only, or lower "
-               "without wg-order";
+            << "hint: release the pipe's stages before the chain's block, "
+               "or lower without wg-order";
       else
         diag.attachNote(first.getLoc())
             << "hint: give the pipe at least " << waits

@@ -77,7 +77,8 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       if (auto order = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName);
           order && order.getValue())
         kernel.walk([&](RoleOp role) {
-          ok &= succeeded(verifyWarpgroupTurns(role));
+          auto late = kernel->getAttrOfType<BoolAttr>(kRetireLateAttrName);
+          ok &= succeeded(verifyWarpgroupTurns(role, late && late.getValue()));
         });
       // Rules registered at run time (e.g. written in C).
       for (const ExternalRule &rule : getExternalRules())

@@ -25,6 +25,21 @@ namespace cake {
 /// ordered). Empty for a role of one warpgroup.
 llvm::SmallVector<std::pair<MmaOp, MmaOp>> warpgroupTurnChains(RoleOp role);
 
+/// Whether an op may issue while wgmma groups of its role are in flight
+/// (retire-late), once the groups whose results it reads have retired: it
+/// touches registers, global memory or a pipe's full barrier only, not
+/// control flow, shared memory, barriers or the producer's side of a pipe.
+bool mayIssueBesideWgmmaGroups(Operation &op);
+
+/// Where a wg-order turn that starts at `first` and whose chain ends at
+/// `last` passes to the next warpgroup: right after `last`, or under
+/// retire-late before the first later op of the block that reads a result
+/// of a wgmma issued in the turn or cannot issue beside it (so the turn
+/// spans every wgmma a step issues together: attention's S = Q Kᵀ and the
+/// previous step's O += P V, as FlashAttention-3's warp-scheduler
+/// barriers do). Null: the end of the block.
+Operation *warpgroupTurnEnd(MmaOp first, MmaOp last, bool retireLate);
+
 /// True if `mma`'s wgmma group may stay in flight past its commit: its
 /// result feeds only the next wgmma of the same block as the accumulator,
 /// and what lies between is releases, waits on pipes of two or more stages

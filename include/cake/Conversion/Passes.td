@@ -97,6 +97,9 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
            "retire a wgmma chain's last group at the first op that reads "
            "it, not at its commit (loads, register math and other chains "
            "issue before the wait)">,
+    Option<"uniformWarp", "uniform-warp", "bool", /*default=*/"false",
+           "broadcast the warp index from lane 0, so that ptxas keeps what "
+           "derives from it (wgmma descriptors) in uniform registers">,
     Option<"flushDenormals", "flush-denormals", "bool", /*default=*/"false",
            "flush f32 denormals to zero (.ftz arithmetic, "
            "ex2.approx.ftz for math.exp2 in fragment maps)">,

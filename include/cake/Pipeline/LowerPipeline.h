@@ -53,6 +53,11 @@ struct LowerPipelineOptions
       llvm::cl::desc("with wg-order, pass the turn when the chain's last "
                      "group retires, not when it is issued"),
       llvm::cl::init(false)};
+  Option<bool> uniformWarp{
+      *this, "uniform-warp",
+      llvm::cl::desc("broadcast the warp index from lane 0 (descriptors in "
+                     "uniform registers)"),
+      llvm::cl::init(false)};
   Option<bool> flushDenormals{
       *this, "flush-denormals",
       llvm::cl::desc("flush f32 denormals to zero (nvcc's --ftz=true)"),

@@ -44,6 +44,12 @@ inline constexpr llvm::StringLiteral kRetireLateAttrName = "cake.retire_late";
 inline constexpr llvm::StringLiteral kFlushDenormalsAttrName =
     "cake.flush_denormals";
 
+/// The kernel attribute (a bool) by which cake-set-uniform-warp records
+/// whether the lowering broadcasts the warp index from lane 0, so that
+/// ptxas keeps what derives from it in uniform registers; it takes
+/// precedence over convert-cake-to-nvvm's `uniform-warp`.
+inline constexpr llvm::StringLiteral kUniformWarpAttrName = "cake.uniform_warp";
+
 } // namespace cake
 } // namespace mlir
 

@@ -22,7 +22,7 @@ LogicalResult verifyWgmmaOperands(MmaOp op);
 /// Checks that issuing `role`'s chains in turn cannot deadlock
 /// ([sync.warpgroup-turn]): a wait inside a turn must not need the other
 /// warpgroups to release a stage they release only in their own turns.
-LogicalResult verifyWarpgroupTurns(RoleOp role);
+LogicalResult verifyWarpgroupTurns(RoleOp role, bool retireLate);
 
 } // namespace cake
 } // namespace mlir

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "cake/Analysis/MmaChains.h"
 
 #include "cake/Passes.h"
 #include "cake/Transforms/Decisions.h"
@@ -195,6 +196,14 @@ LogicalResult KernelEmitter::emit() {
       b, loc(), b.getI32Type(),
       gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x));
   warp = arith::DivUIOp::create(b, loc(), tid, i32c(32));
+  // Lane 0's warp index, broadcast: ptxas then knows it is warp-uniform and
+  // keeps what derives from it (wgmma descriptors, shared-memory offsets)
+  // in uniform registers instead of moving it there before every wgmma
+  // (CUTLASS's canonical_warp_idx_sync).
+  if (uniformWarp)
+    warp = gpu::ShuffleOp::create(b, loc(), warp, i32c(0), i32c(32),
+                                  gpu::ShuffleMode::IDX)
+               .getShuffleResult();
 
   // Pipes and rings: barrier init by thread 0.
   Value isT0 =
@@ -318,6 +327,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     if (failed(emitOp(op)))
       return failure();
   retirePendingGroups();
+  if (turnToPass)
+    passWarpgroupTurn();
   return success();
 }
 
@@ -331,7 +342,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   curLoc = op.getLoc();
   if (!pendingGroups.empty()) {
-    if (mayIssueBesidePending(op))
+    if (mayIssueBesideWgmmaGroups(op))
       retirePendingThrough(lastPendingUse(op));
     else
       retirePendingGroups();
@@ -381,7 +392,8 @@ struct ConvertCakeToNVVMPass
                             decided(kWgOrderAttrName, wgOrder),
                             decided(kWgOrderRetireAttrName, wgOrderRetire),
                             decided(kRetireLateAttrName, retireLate),
-                            decided(kFlushDenormalsAttrName, flushDenormals));
+                            decided(kFlushDenormalsAttrName, flushDenormals),
+                            decided(kUniformWarpAttrName, uniformWarp));
       if (failed(emitter.emit())) {
         module->erase();
         signalPassFailure();

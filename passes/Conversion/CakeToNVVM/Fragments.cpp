@@ -67,6 +67,21 @@ LogicalResult KernelEmitter::emitConvert(FragConvertOp c) {
     out = LLVM::InsertValueOp::create(b, loc(), out, t, i);
   }
   map.map(c.getResult(), out);
+  // A wgmma's A operand (the RS form) is packed here, where the IR
+  // converts, and pinned by an operand fence: left to LLVM, the packing
+  // sinks to the wgmma, and a loop-carried P then shares its registers
+  // with the previous step's P, which the previous P V may still be
+  // reading, so ptxas hoists that product's wait above the softmax.
+  for (Operation *user : c.getResult().getUsers()) {
+    auto mma = dyn_cast<MmaOp>(user);
+    if (!mma || mma.getA() != c.getResult() || !mma.isAFromRegisters())
+      continue;
+    SmallVector<Value> regs;
+    for (int64_t kk = 0; kk < mma.getK() / 16; ++kk)
+      llvm::append_range(regs, packRegisterA(mma, kk));
+    packedA[c.getResult()] = fenceOperands(regs);
+    break;
+  }
   return success();
 }
 

@@ -83,12 +83,13 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
                 bool fpContract, bool mmaChain, bool wgOrder,
-                bool wgOrderRetire, bool retireLate, bool flushDenormals)
+                bool wgOrderRetire, bool retireLate, bool flushDenormals,
+                bool uniformWarp)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
         fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
         wgOrderRetire(wgOrderRetire), retireLate(retireLate),
-        flushDenormals(flushDenormals) {}
+        flushDenormals(flushDenormals), uniformWarp(uniformWarp) {}
 
   LogicalResult emit();
 
@@ -178,10 +179,8 @@ private:
                            Value descB, int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);
   void orderBarrier(bool arrive, Value id);
-  /// An op that may run while a chain's last wgmma group is in flight.
-  static bool runsBesideWgmma(Operation &op);
+  void passWarpgroupTurn();
   // retire-late's pending groups (Wgmma.cpp).
-  static bool mayIssueBesidePending(Operation &op);
   int lastPendingUse(Operation &op);
   void retirePendingThrough(int last);
   void retirePendingGroups();
@@ -243,6 +242,7 @@ private:
   SmallVector<std::pair<Value, Value>> chainReleases; // (pipe, stage)
   bool fpContract; // frag.map's float ops may fuse into FMAs
   bool flushDenormals; // f32 denormals flush to zero (.ftz)
+  bool uniformWarp;    // the warp index is broadcast from lane 0
   bool mmaChain;   // straight-line wgmma chains stay in flight
   // wg-order: the first and last wgmma of each ordered chain (a fresh
   // accumulator's straight-line chain in a role of several warpgroups),
@@ -252,6 +252,7 @@ private:
   // not when it is issued.
   bool wgOrderRetire;
   llvm::DenseSet<Operation *> orderedFirst, orderedLast;
+  bool turnToPass = false; // under retire-late: at the next wait
   int64_t orderWarpgroups = 0;
   int32_t orderBarrierBase = 0;
   // retire-late: a wgmma chain's last group retires at the first op that
@@ -268,6 +269,9 @@ private:
     SmallVector<std::pair<Value, Value>> stages; // (pipe, stage) it reads
   };
   SmallVector<PendingGroup> pendingGroups;
+  // The RS form's A registers, packed and fenced at the frag.convert that
+  // made the fragment (its k-slices' four registers each, in order).
+  llvm::DenseMap<Value, SmallVector<Value>> packedA;
   SmallVector<std::pair<Value, Value>> pendingReleases; // (pipe, stage)
   int64_t groupSeq = 0;
   // Inside a loop that overlaps the previous tile's epilogue with this

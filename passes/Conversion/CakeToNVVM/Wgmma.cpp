@@ -26,32 +26,6 @@ std::optional<LogicalResult> KernelEmitter::emitMmaOp(Operation &op) {
   return std::nullopt;
 }
 
-/// An op that may run while a chain's last wgmma group is in flight: it
-/// touches neither the accumulator nor shared memory nor control flow. A
-/// release of a stage the group reads is held (chainStages), not emitted.
-bool KernelEmitter::runsBesideWgmma(Operation &op) {
-  if (isa<LoadOp, PipeReleaseOp>(op))
-    return true;
-  return op.getNumRegions() == 0 && isPure(&op) &&
-         !op.hasTrait<OpTrait::IsTerminator>() &&
-         op.getDialect()->getNamespace() != "cake" &&
-         llvm::all_of(op.getResultTypes(),
-                      [](Type t) { return t.isIntOrIndexOrFloat(); });
-}
-
-/// An op that may issue while retire-late groups are in flight, once the
-/// groups whose results it reads have retired (lastPendingUse): it touches
-/// registers, global memory or a pipe's full barrier only. Anything else
-/// (control flow, shared-memory writes, barriers, the producer's side of a
-/// pipe) retires every pending group first.
-bool KernelEmitter::mayIssueBesidePending(Operation &op) {
-  if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
-          MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,
-          FragReduceOp, FragArgminOp>(op))
-    return true;
-  return runsBesideWgmma(op);
-}
-
 /// The index in pendingGroups of the last group whose result `op` reads
 /// (in its operands or its regions), or -1. A wgmma accumulating onto a
 /// pending result needs no wait: wgmmas on one accumulator run in order.
@@ -79,7 +53,21 @@ int KernelEmitter::lastPendingUse(Operation &op) {
 /// groups committed after pendingGroups[last] in flight, fences the retired
 /// accumulators (so that LLVM reads them only after the wait), and releases
 /// the held stages no pending group reads any more.
+/// wg-order: arrive on the next warpgroup's turn barrier.
+void KernelEmitter::passWarpgroupTurn() {
+  turnToPass = false;
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value next = arith::RemUIOp::create(
+      b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
+      i32c(orderWarpgroups));
+  orderBarrier(/*arrive=*/true,
+               arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
+}
+
 void KernelEmitter::retirePendingThrough(int last) {
+  // A turn under retire-late passes before the step's first wait.
+  if (turnToPass && last >= 0)
+    passWarpgroupTurn();
   if (last < 0)
     return;
   int64_t inFlight = groupSeq - pendingGroups[last].seq;
@@ -145,7 +133,7 @@ LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
   orderWarpgroups = r.getNumWarps() / 4;
   if (!wgOrder || !r.getWarpgroups() || orderWarpgroups < 2)
     return success();
-  if (failed(verifyWarpgroupTurns(r)))
+  if (failed(verifyWarpgroupTurns(r, retireLate)))
     return failure();
   for (auto [first, last] : warpgroupTurnChains(r)) {
     orderedFirst.insert(first);
@@ -264,9 +252,14 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   // packing (and the accumulator's last update) past wgmma.fence.
   SmallVector<Value> aRegs;
   if (registerA) {
-    for (int64_t kk = 0; kk < k / instrK; ++kk)
-      llvm::append_range(aRegs, packRegisterA(op, kk));
-    aRegs = fenceOperands(aRegs);
+    auto packed = packedA.find(op.getA());
+    if (packed != packedA.end()) {
+      aRegs = packed->second; // packed where the IR converts
+    } else {
+      for (int64_t kk = 0; kk < k / instrK; ++kk)
+        llvm::append_range(aRegs, packRegisterA(op, kk));
+      aRegs = fenceOperands(aRegs);
+    }
     acc = fenceAccumulator(acc);
   }
   // wg-order: wait for this warpgroup's turn before the chain's first
@@ -296,18 +289,18 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   ++groupSeq;
-  // wg-order: the next warpgroup's turn, now that the chain is issued or,
-  // with wg-order-retire, once its last group has retired below.
-  auto passTurn = [&] {
-    Value next = arith::RemUIOp::create(
-        b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
-        i32c(orderWarpgroups));
-    orderBarrier(/*arrive=*/true,
-                 arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
-  };
+  // wg-order: the next warpgroup's turn, now that the chain is issued, or
+  // under retire-late before the first wait that follows (the turn then
+  // spans the step's other wgmmas too: warpgroupTurnEnd), or with
+  // wg-order-retire once its last group has retired below.
+  auto passTurn = [&] { passWarpgroupTurn(); };
   bool passAtRetire = wgOrderRetire && orderedLast.contains(op);
-  if (orderedLast.contains(op) && !passAtRetire)
-    passTurn();
+  if (orderedLast.contains(op) && !passAtRetire) {
+    if (retireLate)
+      turnToPass = true;
+    else
+      passTurn();
+  }
   // A group retired elsewhere (at the end of an overlapped epilogue's
   // iteration, or late) would never pass the turn here: the other
   // warpgroups would wait forever.
