@@ -7,6 +7,9 @@ scripts/device-pack-cost. Every figure is a median over launches timed with
 CUDA events; nothing is fitted to the kernels the model later ranks.
 
 usage: calibrate.py --runtime libcake_runtime.so --bundles DIR --out F.json
+       calibrate.py --runtime ... --bundles DIR --only mufu --update F.json
+           (measure only the MUFU terms and merge them into an existing
+           calibration file, leaving its other figures as they were)
 """
 import argparse
 import ctypes
@@ -25,9 +28,16 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
     p.add_argument("--bundles", required=True)
-    p.add_argument("--out", required=True)
     p.add_argument("--commit", default="")
+    p.add_argument("--only", choices=["mufu"], default="")
+    p.add_argument("--update", default="",
+                   help="with --only: the calibration file to merge into")
+    p.add_argument("--out", dest="out", default="")
     args = p.parse_args()
+    if args.only and not args.update:
+        sys.exit("--only needs --update FILE")
+    if not args.only and not args.out:
+        sys.exit("--out FILE is required")
 
     torch.empty(1, device="cuda")
     rt = load_runtime(args.runtime)
@@ -58,6 +68,37 @@ def main():
 
     i32 = dict(device="cuda", dtype=torch.int32)
     bf = dict(device="cuda", dtype=torch.bfloat16)
+
+    def mufu_terms(launch_ns, alu):
+        # 4 exp2 (and 4 subtractions) per element per iteration, R
+        # iterations, 4 tiles per SM; small inputs keep the accumulator
+        # near 0 and the chain in (0.5, 1]. The IEEE form's extra compare
+        # and multiplies, in ALU ops per exp2: its extra time at the ALU
+        # rate.
+        R = 64
+        A = torch.randn(128, 64, **bf) * 0.01
+        C = torch.empty(128 * sms, 128 * 4, **bf)
+        n = C.numel() * 4.0 * R
+        t_ftz = timed("mufu_ftz", [A, A, torch.empty(R, **i32), C])
+        t_ieee = timed("mufu_ieee", [A, A, torch.empty(R, **i32), C])
+        rate = n / (t_ftz - launch_ns) / sms  # exp2 per ns per SM
+        extra = max(0.0, (t_ieee - t_ftz) / (n / sms) * alu)
+        return {"mufu_ops_per_ns_per_sm": round(rate, 2),
+                "exp2_ieee_extra_alu_ops": round(extra, 2)}, dict(
+                    mufu_ftz_ns=round(t_ftz, 1), mufu_ieee_ns=round(t_ieee, 1))
+
+    if args.only == "mufu":
+        cal = json.load(open(args.update))
+        launch_ns = cal["launch_ns"]
+        terms, raw = mufu_terms(launch_ns, cal["alu_ops_per_ns_per_sm"])
+        cal.update(terms)
+        cal.setdefault("measured", {})["mufu"] = dict(
+            raw, date=datetime.date.today().isoformat(), commit=args.commit)
+        with open(args.update, "w") as f:
+            json.dump(cal, f, indent=2)
+            f.write("\n")
+        print(json.dumps(dict(terms, **raw), indent=2))
+        return
     raw = {}
     # Launch overhead: one tile, one pipeline step.
     one = torch.empty(1, **i32)  # %Tiles of extent 1: one tile
@@ -160,6 +201,7 @@ def main():
         argmin=round((timed("epilogue_argmin", ep) - launch_ns)
                      / (per_sm * R), 1), load=round(it, 1))
 
+    terms, raw["mufu"] = mufu_terms(launch_ns, alu)
     cal = {
         "gpu": prop.name,
         "target": "sm_90a",
@@ -181,6 +223,9 @@ def main():
         "alu_ops_per_ns_per_sm": round(alu, 2),
         # frag.argmin per element (with its cross-lane shuffles), in ALU ops.
         "argmin_ops_per_element": round(argmin_ops, 2),
+        # math.exp2 and its kin (MUFU): per ns per SM, and the IEEE form's
+        # extra ALU ops (kernels that do not flush denormals).
+        **terms,
         # cake.load of a 1x128 row: exposed latency per call.
         "load_ns": round(load_ns, 1),
         "launch_ns": round(launch_ns, 1),
