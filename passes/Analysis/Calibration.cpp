@@ -79,6 +79,10 @@ bool mlir::cake::loadCalibration(llvm::StringRef path, Calibration &out,
   out.mmaHandoffNs = number(doc, "mma_handoff_ns");
   out.aluOpsPerNsPerSm = number(doc, "alu_ops_per_ns_per_sm");
   out.argminOpsPerElement = number(doc, "argmin_ops_per_element", 3.0);
+  out.mufuOpsPerNsPerSm = number(doc, "mufu_ops_per_ns_per_sm");
+  if (out.mufuOpsPerNsPerSm <= 0)
+    out.mufuOpsPerNsPerSm = out.aluOpsPerNsPerSm / 8;
+  out.exp2IeeeExtraAluOps = number(doc, "exp2_ieee_extra_alu_ops", 3.0);
   out.loadNs = number(doc, "load_ns");
   out.smemGBpsPerSm = number(doc, "smem_gbps_per_sm");
   const cJSON *entry;

@@ -96,6 +96,8 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
       os << " mma " << timeString(role.mmaNs);
     if (role.aluNs > 0)
       os << " alu " << timeString(role.aluNs);
+    if (role.mufuNs > 0)
+      os << " mufu " << timeString(role.mufuNs);
     if (role.storeNs > 0)
       os << " store " << timeString(role.storeNs);
     if (role.syncNs > 0)
@@ -172,6 +174,7 @@ std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
       cJSON_AddNumberToObject(t, "mma", x.mmaNs);
       cJSON_AddNumberToObject(t, "shared_memory", x.smemNs);
       cJSON_AddNumberToObject(t, "alu", x.aluNs);
+      cJSON_AddNumberToObject(t, "mufu", x.mufuNs);
       cJSON_AddNumberToObject(t, "store", x.storeNs);
       cJSON_AddNumberToObject(t, "handoff", x.syncNs);
       cJSON_AddNumberToObject(t, "copy", x.copyNs);

@@ -38,6 +38,13 @@ struct Calibration {
   double mmaHandoffNs = 0;     ///< consumer cost per mma-fed stage hand-off
   double aluOpsPerNsPerSm = 0; ///< f32 ops in an epilogue map
   double argminOpsPerElement = 3; ///< frag.argmin, in ALU ops per element
+  /// Special-function unit (MUFU: exp2, log2, rsqrt, ...) results per ns
+  /// per SM; without a measurement, the datasheet's 16 per clock against
+  /// the FP32 pipe's 128 (aluOpsPerNsPerSm / 8).
+  double mufuOpsPerNsPerSm = 0;
+  /// ALU instructions ptxas adds around an exp2 in a kernel that keeps
+  /// IEEE denormals (ex2.approx.f32: a compare and two multiplies).
+  double exp2IeeeExtraAluOps = 3;
   double loadNs = 0;           ///< exposed latency of a cake.load
   double smemGBpsPerSm = 0;    ///< shared-memory reads
   /// TMA L2 -> shared memory rate per SM by box ("128x64_sw128").
@@ -88,6 +95,10 @@ struct RoleCost {
   int64_t warps = 0;
   double mmaNs = 0, smemNs = 0, aluNs = 0, storeNs = 0, copyNs = 0,
          syncNs = 0;
+  /// The special-function unit's busy time (exp2 and kin in frag.map
+  /// bodies): its pipe runs beside the ALU's, so the role's ALU work takes
+  /// the longer of aluNs and mufuNs.
+  double mufuNs = 0;
   /// The part of aluNs inside loops whose epilogue overlaps the wgmmas
   /// (isOverlappedEpilogueLoop): it runs beside mmaNs, not after it.
   double overlapAluNs = 0;
