@@ -10,7 +10,9 @@ two lowerings) side by side in the same run, each checked; the first is
 
 For every shape (default: the issue's), causal and not: fresh random bf16
 Q, K, V (standard normal), the Cake kernel of that head dimension and mask
-(DIR/attention_fwd_d{D}[_causal].json, examples/attention/), checked
+(DIR/attention_fwd_d{D}[_causal][_gN].json, examples/attention/; the
+causal raster as examples/attention/dispatch.py picks it, where DIR has
+it), checked
 against an fp32 reference on sampled heads (every query row of each: the
 exact softmax(Q Kᵀ / sqrt(D)) V in fp32 from the same bf16 inputs; max abs
 error within bf16's tolerance, 2e-2 on these O of magnitude ~ 1/sqrt(S)
@@ -33,6 +35,10 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "examples", "attention"))
+import dispatch  # noqa: E402
 
 DEFAULT_SHAPES = ("4:32:4096:128,2:32:8192:128,1:32:16384:128,16:16:1024:128,"
                   "8:16:2048:64,4:16:4096:64,4:32:4096:128:8")
@@ -83,9 +89,16 @@ def main():
         name, _, path = item.rpartition("=")
         variants.append(("cake" + (":" + name if name else ""), path))
 
-    def bundle(vdir, d, causal):
-        name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
-        path = os.path.join(vdir, name + ".json")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+
+    def bundle(vdir, d, causal, bh, s):
+        # The causal raster dispatch.py picks, where the build has it.
+        path = os.path.join(vdir, dispatch.bundle_name(d, causal, bh, s, sms)
+                            + ".json")
+        if not os.path.exists(path):
+            path = os.path.join(vdir, f"attention_fwd_d{d}"
+                                + ("_causal" if causal else "") + ".json")
+        used[vdir] = os.path.basename(path)[:-len(".json")]
         if path not in bundles:
             h = ctypes.c_void_p()
             if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
@@ -94,6 +107,7 @@ def main():
         return bundles[path]
 
     rows, failures = [], 0
+    used = {}  # the bundle each build launched for the current row
     for shape in args.shapes.split(","):
         vals = [int(x) for x in shape.split(":")]
         B, H, S, D = vals[:4]
@@ -124,7 +138,7 @@ def main():
 
             cakes, err, unwritten = {}, {}, {}
             for vname, vdir in variants:
-                run = launcher(bundle(vdir, D, causal))
+                run = launcher(bundle(vdir, D, causal, B * H, S))
                 o.fill_(float("nan"))
                 run()
                 if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:
@@ -170,7 +184,8 @@ def main():
                        ok=ok, max_abs_err=err[first],
                        unwritten=unwritten[first], ms=med, tflops=tf,
                        best_peer=best[1], speedup=best[0] / med[first],
-                       speedups={n: best[0] / med[n] for n in cakes})
+                       speedups={n: best[0] / med[n] for n in cakes},
+                       bundles={n: used[vdir] for n, vdir in variants})
             if len(cakes) > 1:
                 row["max_abs_errs"] = err
             rows.append(row)
@@ -182,7 +197,9 @@ def main():
                                         for n in cakes)
                   + f" {best[1]}; err "
                   + ", ".join(f"{err[n]:.2e}" for n in cakes)
-                  + f", unwritten {sum(unwritten.values())}: "
+                  + f", unwritten {sum(unwritten.values())}; "
+                  + ", ".join(sorted(set(row["bundles"].values())))
+                  + ": "
                   f"{'ok' if ok else 'FAIL'}",
                   flush=True)
             del q, k, v, o

@@ -33,7 +33,14 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
   take turns issuing a step's wgmmas (wg-order; a turn spans S and the
   previous P V), so one's softmax runs beside the other's products, and
   the warp index is broadcast so descriptors stay in uniform registers;
-- the epilogue O / l, stored bf16 with row masks.
+- the epilogue O / l, stored bf16 with row masks;
+- with causal, the same kernel also rasterized over groups of 2 and 4
+  heads (`_g2`, `_g4`: the schedule's group_m): a persistent CTA takes
+  every P-th tile, and under the causal mask a tile's work grows with its
+  query rows, so in head-major order a CTA may see only the long tiles
+  (at 16×16×1024, a third more keys than the mean). dispatch.py's
+  causal_group_m picks, per shape, the raster whose static assignment
+  gives the busiest CTA the least work.
 
 Head dimension 128 is two 64-column halves of every tile (one 128-byte
 swizzle atom each): S sums the two halves' products, and O is two
@@ -54,9 +61,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
-           q_stages=1, reverse=False):
+           q_stages=1, reverse=False, group_m=1):
     halves = d // 64
-    name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
+    name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
+            + (f"_g{group_m}" if group_m > 1 else ""))
     g = f"!cake.global<?x?x{d}xbf16>"
     ring = "!cake.ring<{s} x 128x64xbf16, swizzle = 128>"
     q_ring = ring.format(s=q_stages)
@@ -81,7 +89,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # previous P V), so one's softmax runs beside the other's products, as
     # FlashAttention-3's ping-pong; uniform-warp (cake-set-uniform-warp)
     # keeps the descriptors in uniform registers.
-    w(f"                schedule = #cake.persistent<tile = [1, 128], group_m = 1>"
+    w(f"                schedule = #cake.persistent<tile = [1, 128], group_m = {group_m}>"
       + (",\n                cake.retire_late = true" if overlap else "")
       + (",\n                cake.flush_denormals = true" if ftz else "")
       + (",\n                cake.wg_order = true,\n                cake.uniform_warp = true"
@@ -398,15 +406,19 @@ def main():
     os.makedirs(out, exist_ok=True)
     for d in (64, 128):
         for causal in (False, True):
-            name, text = kernel(d, causal, overlap=bool(args.overlap),
-                                ftz=bool(args.ftz),
-                                pingpong=bool(args.pingpong),
-                                q_stages=args.q_stages,
-                                reverse=bool(args.reverse))
-            path = os.path.join(out, name + ".cake.mlir")
-            with open(path, "w") as fh:
-                fh.write(text)
-            print("wrote", path)
+            # Causal tiles differ in work: the same kernel rasterized over
+            # groups of 2 or 4 heads, for dispatch.causal_group_m to pick.
+            for group_m in (1, 2, 4) if causal else (1,):
+                name, text = kernel(d, causal, overlap=bool(args.overlap),
+                                    ftz=bool(args.ftz),
+                                    pingpong=bool(args.pingpong),
+                                    q_stages=args.q_stages,
+                                    reverse=bool(args.reverse),
+                                    group_m=group_m)
+                path = os.path.join(out, name + ".cake.mlir")
+                with open(path, "w") as fh:
+                    fh.write(text)
+                print("wrote", path)
 
 
 if __name__ == "__main__":

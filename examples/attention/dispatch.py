@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Which build of the attention forward to launch for a shape.
+
+The causal kernels come in three rasters (gen-attention.py: group_m 1, 2
+and 4, names without a suffix, `_g2` and `_g4`). A persistent CTA takes
+every P-th tile of the raster (P = the CTAs launched, min(tiles, SMs)),
+and under the causal mask a query tile's work is the key tiles up to its
+last row, so the busiest CTA, which sets the time, depends on how the
+raster deals long and short tiles out. causal_group_m replays the
+lowering's raster (passes/Conversion/CakeToNVVM/Schedule.cpp, group-M
+rasterization) for the shape and picks the group whose busiest CTA has the
+least work: exact for the static schedule, with a tile's fixed cost (its Q
+load, the last P V, the epilogue) counted as one key step.
+
+  python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA
+"""
+import functools
+import sys
+
+TILE = 128          # query rows and keys per tile
+GROUPS = (1, 2, 4)  # the rasters gen-attention.py writes
+FIXED_STEPS = 1     # a tile's cost beyond its key steps, in key steps
+
+
+def busiest_cta(bh, s, sms, group_m):
+    """Key steps (plus each tile's fixed cost) of the busiest CTA."""
+    tiles_n = -(-s // TILE)
+    total = bh * tiles_n
+    ctas = min(total, sms)
+    load = [0] * ctas
+    group_size = group_m * tiles_n
+    for t in range(total):
+        group = t // group_size
+        first = group * group_m
+        rows = min(bh - first, group_m)
+        in_group = t % group_size
+        tn = in_group // rows  # the query tile within its head
+        keys = min(s, (tn + 1) * TILE)
+        load[t % ctas] += -(-keys // TILE) + FIXED_STEPS
+    return max(load)
+
+
+@functools.lru_cache(maxsize=256)
+def causal_group_m(bh, s, sms):
+    """The group_m (of GROUPS) whose raster gives the busiest CTA the least
+    causal work; the smaller group on a tie."""
+    return min(GROUPS, key=lambda g: (busiest_cta(bh, s, sms, g), g))
+
+
+def bundle_name(d, causal, bh, s, sms):
+    """The bundle (without .json) to launch for a [bh, s, d] problem."""
+    name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
+    if causal:
+        g = causal_group_m(bh, s, sms)
+        if g > 1:
+            name += f"_g{g}"
+    return name
+
+
+if __name__ == "__main__":
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__.strip().splitlines()[-1].strip())
+    try:
+        bh, s = int(sys.argv[1]), int(sys.argv[2])
+        sms = int(sys.argv[3]) if len(sys.argv) == 4 else 132
+    except ValueError:
+        bh = s = sms = 0
+    if bh <= 0 or s <= 0 or sms <= 0:
+        sys.exit("dispatch.py: BH, S and SMS must be positive integers")
+    for g in GROUPS:
+        print(f"group_m {g}: busiest CTA {busiest_cta(bh, s, sms, g)} steps")
+    print("pick: group_m", causal_group_m(bh, s, sms))
