@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <optional>
 #include <unordered_set>
 
@@ -549,8 +550,9 @@ LogicalResult Interpreter::run() {
   int64_t slots = persistent ? report.ctas : sms * ctasPerSm;
   report.tilesPerCta = slots > 0 ? (tiles + slots - 1) / slots : 0;
 
-  // Per-tile work of every role.
-  std::vector<RoleWork> roles;
+  // Per-tile work of every role. A deque: pipes keep a pointer to the role
+  // that holds their stages, which must survive the roles after it.
+  std::deque<RoleWork> roles;
   for (RoleOp role : kernel.getBody().front().getOps<RoleOp>()) {
     roles.emplace_back();
     if (failed(walkRole(role, roles.back())))
