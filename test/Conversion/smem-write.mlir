@@ -14,11 +14,16 @@
 // Each thread stores its column pairs at stage + row * 128 + col * 2, the
 // address's 16-byte chunk bits XOR its 128-byte line bits (7..9).
 // CHECK:      %[[ROW:.*]] = arith.muli %{{.*}}, %c128_i32 : i32
-// CHECK-NEXT: %[[IN:.*]] = arith.addi %[[ROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[COL:.*]] = arith.muli %{{.*}}, %[[TWO]] : i32
+// CHECK-NEXT: %[[IN:.*]] = arith.addi %[[ROW]], %[[COL]] : i32
 // CHECK-NEXT: %[[OFF:.*]] = arith.addi %{{.*}}, %[[IN]] : i32
-// CHECK:      %[[LINE:.*]] = arith.shrui %[[OFF]], %{{.*}} : i32
-// CHECK-NEXT: %[[ROWBITS:.*]] = arith.andi %[[LINE]], %c7_i32 : i32
-// CHECK:      %[[X:.*]] = arith.shli %[[ROWBITS]], %{{.*}} : i32
+// CHECK-NEXT: %[[SEVEN:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: %[[LINE:.*]] = arith.shrui %[[OFF]], %[[SEVEN]] : i32
+// CHECK-NEXT: %[[MASK:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: %[[ROWBITS:.*]] = arith.andi %[[LINE]], %[[MASK]] : i32
+// CHECK-NEXT: %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK-NEXT: %[[X:.*]] = arith.shli %[[ROWBITS]], %[[FOUR]] : i32
 // CHECK-NEXT: arith.xori %[[OFF]], %[[X]] : i32
 // CHECK:      llvm.extractvalue %{{.*}}[0]
 // CHECK:      llvm.extractvalue %{{.*}}[1]

@@ -185,9 +185,8 @@ LogicalResult KernelEmitter::emit() {
   Value raw =
       LLVM::AddressOfOp::create(b, loc(), smemPtrTy(), "__cake_dynamic_smem");
   Value rawInt = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), raw);
-  Value aligned = arith::AndIOp::create(
-      b, loc(), arith::AddIOp::create(b, loc(), rawInt, i32c(1023)),
-      i32c(~1023));
+  Value rounded = arith::AddIOp::create(b, loc(), rawInt, i32c(1023));
+  Value aligned = arith::AndIOp::create(b, loc(), rounded, i32c(~1023));
   Value pad = arith::SubIOp::create(b, loc(), aligned, rawInt);
   smemBase = LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), raw,
                                  ValueRange{pad});
@@ -200,10 +199,12 @@ LogicalResult KernelEmitter::emit() {
   // keeps what derives from it (wgmma descriptors, shared-memory offsets)
   // in uniform registers instead of moving it there before every wgmma
   // (CUTLASS's canonical_warp_idx_sync).
-  if (uniformWarp)
-    warp = gpu::ShuffleOp::create(b, loc(), warp, i32c(0), i32c(32),
+  if (uniformWarp) {
+    Value lane0 = i32c(0), width = i32c(32);
+    warp = gpu::ShuffleOp::create(b, loc(), warp, lane0, width,
                                   gpu::ShuffleMode::IDX)
                .getShuffleResult();
+  }
 
   // Pipes and rings: barrier init by thread 0.
   Value isT0 =
@@ -228,10 +229,12 @@ LogicalResult KernelEmitter::emit() {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(initIf.thenBlock()->getTerminator());
       for (int64_t s = 0; s < info.stages; ++s) {
-        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.full + 8 * s)),
-                                     i32c(info.fullCount), Value());
-        NVVM::MBarrierInitOp::create(b, loc(), smemAt(i32c(info.empty + 8 * s)),
-                                     i32c(info.emptyCount), Value());
+        Value full = smemAt(i32c(info.full + 8 * s));
+        NVVM::MBarrierInitOp::create(b, loc(), full, i32c(info.fullCount),
+                                     Value());
+        Value empty = smemAt(i32c(info.empty + 8 * s));
+        NVVM::MBarrierInitOp::create(b, loc(), empty, i32c(info.emptyCount),
+                                     Value());
       }
     }
   }
@@ -304,12 +307,11 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   // The role's leader: lane 0 of its first warp. Copy roles run on it
   // alone; a role that also computes runs everywhere and lets the leader
   // issue its TMA copies.
-  state.leader = arith::AndIOp::create(
-      b, loc(),
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                            state.warpInRole, i32c(0)),
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, state.lane,
-                            i32c(0)));
+  Value firstWarp = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          state.warpInRole, i32c(0));
+  Value firstLane = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          state.lane, i32c(0));
+  state.leader = arith::AndIOp::create(b, loc(), firstWarp, firstLane);
   state.allLanes = placed->getLanes() == RoleLanes::all;
   if (failed(startWarpgroupOrder(r)))
     return failure();

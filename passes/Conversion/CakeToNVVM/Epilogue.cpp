@@ -44,12 +44,11 @@ Value KernelEmitter::outerOffset(const TensorParams &tp, ValueRange coords) {
 Value KernelEmitter::threadRow() {
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
   Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  return arith::AddIOp::create(
-      b, loc(),
-      arith::AddIOp::create(b, loc(),
-                            arith::MulIOp::create(b, loc(), wg, i32c(64)),
-                            arith::MulIOp::create(b, loc(), w, i32c(16))),
-      arith::DivUIOp::create(b, loc(), role->lane, i32c(4)));
+  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
+  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
+  Value base = arith::AddIOp::create(b, loc(), wgRow, warpRow);
+  Value laneRow = arith::DivUIOp::create(b, loc(), role->lane, i32c(4));
+  return arith::AddIOp::create(b, loc(), base, laneRow);
 }
 
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
@@ -84,14 +83,13 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   // layout's columns (pairs 8 apart) or rows (8 apart).
   bool col = info->layout == FragLayout::Col;
   auto offsetOf = [&](int64_t k) -> Value {
-    if (col)
-      return arith::AddIOp::create(
-          b, loc(),
-          arith::MulIOp::create(
-              b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
-              i32c(2)),
-          i32c(8 * (k / 2) + k % 2));
-    return arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * k));
+    if (col) {
+      Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+      Value pair = arith::MulIOp::create(b, loc(), quad, i32c(2));
+      return arith::AddIOp::create(b, loc(), pair, i32c(8 * (k / 2) + k % 2));
+    }
+    Value row = threadRow();
+    return arith::AddIOp::create(b, loc(), row, i32c(8 * k));
   };
   // Each element checked against the extent, the pad where it is past it.
   auto maskedLoads = [&]() {
@@ -133,9 +131,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
         LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
                             ValueRange{first}));
     int64_t pairBytes = 2 * getElementBytes(elt);
-    Value aligned = arith::CmpIOp::create(
-        b, loc(), arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc(), addr, i64c(pairBytes - 1)), i64c(0));
+    Value misalign = arith::AndIOp::create(b, loc(), addr, i64c(pairBytes - 1));
+    Value aligned = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          misalign, i64c(0));
     full = arith::AndIOp::create(b, loc(), full, aligned);
   }
   auto ifFull = scf::IfOp::create(b, loc(), TypeRange{info->type}, full,
@@ -172,9 +170,9 @@ LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
   Type elt = op.getValue().getType().getElementType();
   Value lineBase = outerOffset(tp, op.getCoords());
   // The 4 lanes of a quad hold the same rows: lane l % 4 == 0 writes.
-  Value writer = arith::CmpIOp::create(
-      b, loc(), arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
+  Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value writer =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, quad, i32c(0));
   Value start = map.lookupOrDefault(op.getCoords().back());
   Value row0 = threadRow();
   Value val = map.lookup(op.getValue());
@@ -243,22 +241,21 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
+  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
+  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
+  Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
+  Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
+  Value threadRow = arith::AddIOp::create(b, loc(), warpBase, laneRow);
   Value row0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 2]),
-      idx(arith::AddIOp::create(
-          b, loc(),
-          arith::AddIOp::create(b, loc(),
-                                arith::MulIOp::create(b, loc(), wg, i32c(64)),
-                                arith::MulIOp::create(b, loc(), w, i32c(16))),
-          arith::DivUIOp::create(b, loc(), l, i32c(4)))));
+      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(threadRow));
+  Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
+  Value threadCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
   Value col0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 1]),
-      idx(arith::MulIOp::create(
-          b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2))));
+      b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(threadCol));
   Value rows = tp.dims[rank - 2], cols = tp.dims[rank - 1];
-  Value ldEven = arith::CmpIOp::create(
-      b, loc(), arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc(), cols, idxc(2)), idxc(0));
+  Value odd = arith::RemUIOp::create(b, loc(), cols, idxc(2));
+  Value ldEven =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, odd, idxc(0));
   Value acc = map.lookup(op.getValue());
   auto pairTy = VectorType::get({2}, elt);
   for (int64_t h = 0; h < 2; ++h) {
@@ -334,39 +331,37 @@ LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
   for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
     ++swizzleBits;
   const RingInfo &ring = rings[op.getDst()];
-  Value stageBase = arith::AddIOp::create(
-      b, loc(), i32c(ring.offset),
-      arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
-                            i32c(ring.tileBytes)));
+  Value ringBase = i32c(ring.offset);
+  Value stageOffset = arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
+                                            i32c(ring.tileBytes));
+  Value stageBase = arith::AddIOp::create(b, loc(), ringBase, stageOffset);
   Value frag = map.lookup(op.getValue());
   Value row0 = threadRow();
-  Value col0 = arith::MulIOp::create(
-      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)),
-      i32c(2));
+  Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value col0 = arith::MulIOp::create(b, loc(), quad, i32c(2));
   auto pairTy = VectorType::get({2}, elt);
   for (int64_t h = 0; h < 2; ++h) {
     Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
     for (int64_t j = 0; j < shape[1] / 8; ++j) {
       // Columns 8 j + 2 (lane % 4) + {0, 1}: one 2-element store.
       Value col = arith::AddIOp::create(b, loc(), col0, i32c(8 * j));
-      Value off = arith::AddIOp::create(
-          b, loc(), stageBase,
-          arith::AddIOp::create(
-              b, loc(), arith::MulIOp::create(b, loc(), row, i32c(pitch)),
-              arith::MulIOp::create(b, loc(), col, i32c(eltBytes))));
+      Value rowBytes = arith::MulIOp::create(b, loc(), row, i32c(pitch));
+      Value colBytes = arith::MulIOp::create(b, loc(), col, i32c(eltBytes));
+      Value inTile = arith::AddIOp::create(b, loc(), rowBytes, colBytes);
+      Value off = arith::AddIOp::create(b, loc(), stageBase, inTile);
       if (swizzleBits) {
-        Value line = arith::AndIOp::create(
-            b, loc(), arith::ShRUIOp::create(b, loc(), off, i32c(7)),
-            i32c((1 << swizzleBits) - 1));
-        off = arith::XOrIOp::create(
-            b, loc(), off, arith::ShLIOp::create(b, loc(), line, i32c(4)));
+        Value lineBits = arith::ShRUIOp::create(b, loc(), off, i32c(7));
+        Value line = arith::AndIOp::create(b, loc(), lineBits,
+                                           i32c((1 << swizzleBits) - 1));
+        Value chunkFlip = arith::ShLIOp::create(b, loc(), line, i32c(4));
+        off = arith::XOrIOp::create(b, loc(), off, chunkFlip);
       }
       Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
-      for (int64_t e = 0; e < 2; ++e)
-        pair = LLVM::InsertElementOp::create(
-            b, loc(), pair,
-            LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e),
-            i32c(e));
+      for (int64_t e = 0; e < 2; ++e) {
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e);
+        pair = LLVM::InsertElementOp::create(b, loc(), pair, v, i32c(e));
+      }
       LLVM::StoreOp::create(b, loc(), pair, smemAt(off),
                             /*alignment=*/2 * eltBytes);
     }

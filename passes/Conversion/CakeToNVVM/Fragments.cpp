@@ -229,15 +229,14 @@ LogicalResult KernelEmitter::emitIota(FragIotaOp op) {
   if (info->layout == FragLayout::Row) {
     Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
     Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-    first = arith::AddIOp::create(
-        b, loc(),
-        arith::AddIOp::create(b, loc(),
-                              arith::MulIOp::create(b, loc(), wg, i32c(64)),
-                              arith::MulIOp::create(b, loc(), w, i32c(16))),
-        arith::DivUIOp::create(b, loc(), l, i32c(4)));
+    Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
+    Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
+    Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
+    Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
+    first = arith::AddIOp::create(b, loc(), warpBase, laneRow);
   } else {
-    first = arith::MulIOp::create(
-        b, loc(), arith::RemUIOp::create(b, loc(), l, i32c(4)), i32c(2));
+    Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
+    first = arith::MulIOp::create(b, loc(), quad, i32c(2));
   }
   first = arith::AddIOp::create(b, loc(), base, first);
   Value out = LLVM::UndefOp::create(b, loc(), info->type);
@@ -277,27 +276,27 @@ std::pair<Value, Value> KernelEmitter::packedRowArgmin(Value acc, int64_t h,
   // with both constants as immediates ptxas emits two (the H200 SASS of
   // run 15a). colBase >> 31 is 0 (columns are i32 indices) but ptxas cannot
   // prove it, so the mask stays a register, computed once per argmin.
-  Value keep = arith::OrIOp::create(
-      b, loc(), i32c(~low), arith::ShRUIOp::create(b, loc(), colBase, i32c(31)));
+  Value highBits = i32c(~low);
+  Value zero = arith::ShRUIOp::create(b, loc(), colBase, i32c(31));
+  Value keep = arith::OrIOp::create(b, loc(), highBits, zero);
   Value best;
   for (int64_t j = 0; j < n / 8; ++j)
     for (int64_t e = 0; e < 2; ++e) {
       Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
       Value raw = arith::BitcastOp::create(b, loc(), i32, v);
-      Value packed = arith::OrIOp::create(
-          b, loc(), arith::AndIOp::create(b, loc(), raw, keep),
-          i32c(int32_t(2 * j + e)));
+      Value kept = arith::AndIOp::create(b, loc(), raw, keep);
+      Value packed =
+          arith::OrIOp::create(b, loc(), kept, i32c(int32_t(2 * j + e)));
       Value p = arith::BitcastOp::create(b, loc(), f32, packed);
       best = best ? arith::MinNumFOp::create(b, loc(), best, p).getResult() : p;
     }
   Value raw = arith::BitcastOp::create(b, loc(), i32, best);
   Value pos = arith::AndIOp::create(b, loc(), raw, i32c(low));
   // Position 2j + e is column 8j + e of the thread's quad.
-  Value col = arith::AddIOp::create(
-      b, loc(),
-      arith::ShLIOp::create(
-          b, loc(), arith::ShRUIOp::create(b, loc(), pos, i32c(1)), i32c(3)),
-      arith::AndIOp::create(b, loc(), pos, i32c(1)));
+  Value pairIndex = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
+  Value pairCol = arith::ShLIOp::create(b, loc(), pairIndex, i32c(3));
+  Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
+  Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
   Value value = arith::BitcastOp::create(
       b, loc(), f32, arith::AndIOp::create(b, loc(), raw, keep));
   Value isNan = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::UNO,
@@ -320,8 +319,8 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   if (!idxTy.isInteger(32))
     return op.emitError("argmin indices are lowered as i32 today");
   Value acc = map.lookup(op.getInput());
-  Value quad = arith::MulIOp::create(
-      b, loc(), arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(2));
+  Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value quad = arith::MulIOp::create(b, loc(), laneInQuad, i32c(2));
   Value base =
       op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
   Value colBase = arith::AddIOp::create(b, loc(), base, quad);

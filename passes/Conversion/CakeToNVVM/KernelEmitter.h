@@ -87,9 +87,9 @@ public:
                 bool uniformWarp)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
-        fpContract(fpContract), mmaChain(mmaChain), wgOrder(wgOrder),
-        wgOrderRetire(wgOrderRetire), retireLate(retireLate),
-        flushDenormals(flushDenormals), uniformWarp(uniformWarp) {}
+        fpContract(fpContract), flushDenormals(flushDenormals),
+        uniformWarp(uniformWarp), mmaChain(mmaChain), wgOrder(wgOrder),
+        wgOrderRetire(wgOrderRetire), retireLate(retireLate) {}
 
   LogicalResult emit();
 
@@ -112,6 +112,16 @@ private:
   Value smemAt(Value byteOffset /*i32*/) {
     return LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), smemBase,
                                ValueRange{byteOffset});
+  }
+  /// The shared-memory address of `stage`'s slot in an array at `base`
+  /// with `stride` bytes a slot (a ring's tiles, a pipe's barriers). Like
+  /// every emitter helper, it creates its ops one statement at a time: the
+  /// order of a call's arguments is unspecified in C++, and the lowered IR
+  /// must not depend on the host compiler.
+  Value stageAt(int64_t base, Value stage, int64_t stride) {
+    Value first = i32c(base);
+    Value offset = arith::MulIOp::create(b, loc(), stage, i32c(stride));
+    return smemAt(arith::AddIOp::create(b, loc(), first, offset));
   }
   Value toI32(Value index) {
     return arith::IndexCastOp::create(b, loc(), b.getI32Type(), index);

@@ -35,8 +35,8 @@ std::optional<LogicalResult> KernelEmitter::emitPipeOp(Operation &op) {
   }
   if (auto bar = dyn_cast<BarrierSyncOp>(op)) {
     // bar.sync id, threads (barrier 0 stays the CTA-wide one).
-    NVVM::BarrierOp::create(b, loc(), Type(), i32c(bar.getId()),
-                            i32c(bar.getThreads()),
+    Value id = i32c(bar.getId()), threads = i32c(bar.getThreads());
+    NVVM::BarrierOp::create(b, loc(), Type(), id, threads,
                             NVVM::BarrierReductionAttr(), Value());
     return success();
   }
@@ -63,9 +63,8 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), n, i32c(1)),
                         slot);
   Value stage = arith::RemUIOp::create(b, loc(), n, i32c(info.stages));
-  Value phase = arith::AndIOp::create(
-      b, loc(), arith::DivUIOp::create(b, loc(), n, i32c(info.stages)),
-      i32c(1));
+  Value round = arith::DivUIOp::create(b, loc(), n, i32c(info.stages));
+  Value phase = arith::AndIOp::create(b, loc(), round, i32c(1));
   Value stageOff = arith::MulIOp::create(b, loc(), stage, i32c(8));
   // A producer waits for the consumers to have released the stage, i.e. for
   // the completion of the empty barrier's previous phase: parity ^ 1, which
@@ -98,9 +97,7 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   // Stores filled the stage: one arrival per producer warp (the
   // derived full_count), after the warp converged.
   const PipeInfo &info = pipes[c.getPipe()];
-  arriveOnce(smemAt(arith::AddIOp::create(
-      b, loc(), i32c(info.full),
-      arith::MulIOp::create(b, loc(), map.lookup(c.getStage()), i32c(8)))));
+  arriveOnce(stageAt(info.full, map.lookup(c.getStage()), 8));
   return success();
 }
 
@@ -149,9 +146,7 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   const PipeInfo &info = pipes[pipe];
-  arriveOnce(smemAt(
-      arith::AddIOp::create(b, loc(), i32c(info.empty),
-                            arith::MulIOp::create(b, loc(), stage, i32c(8)))));
+  arriveOnce(stageAt(info.empty, stage, 8));
 }
 
 void KernelEmitter::arriveOnce(Value barrier) {

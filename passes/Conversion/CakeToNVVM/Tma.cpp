@@ -39,12 +39,8 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
     return op.emitError("the ring is not in any pipe; its copies could not "
                         "signal a barrier");
   Value stage = map.lookup(op.getStage());
-  Value dst = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(ring.offset),
-      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
-  Value mbar = smemAt(
-      arith::AddIOp::create(b, loc(), i32c(pipe->full),
-                            arith::MulIOp::create(b, loc(), stage, i32c(8))));
+  Value dst = stageAt(ring.offset, stage, ring.tileBytes);
+  Value mbar = stageAt(pipe->full, stage, 8);
   SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   // The copy writes through the shared::cluster window (address space 7);
   // a CTA's own shared memory is part of it.
@@ -69,9 +65,7 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
     return op.emitError("missing derived descriptor index");
   const RingInfo &ring = rings[op.getSrc()];
   Value stage = map.lookup(op.getStage());
-  Value src = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(ring.offset),
-      arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes))));
+  Value src = stageAt(ring.offset, stage, ring.tileBytes);
   SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   OpBuilder::InsertionGuard g(b);
   if (role && role->allLanes)

@@ -57,11 +57,11 @@ int KernelEmitter::lastPendingUse(Operation &op) {
 void KernelEmitter::passWarpgroupTurn() {
   turnToPass = false;
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value next = arith::RemUIOp::create(
-      b, loc(), arith::AddIOp::create(b, loc(), wg, i32c(1)),
-      i32c(orderWarpgroups));
+  Value after = arith::AddIOp::create(b, loc(), wg, i32c(1));
+  Value next = arith::RemUIOp::create(b, loc(), after, i32c(orderWarpgroups));
+  Value barrierBase = i32c(orderBarrierBase);
   orderBarrier(/*arrive=*/true,
-               arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), next));
+               arith::AddIOp::create(b, loc(), barrierBase, next));
 }
 
 void KernelEmitter::retirePendingThrough(int last) {
@@ -210,10 +210,10 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
         b, loc(), arith::AddIOp::create(b, loc(), ringOffset, stageOffset),
         wgOffset);
   }
-  Value bBase = arith::AddIOp::create(
-      b, loc(), i32c(rb.offset),
-      arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
-                            i32c(rb.tileBytes)));
+  Value bRing = i32c(rb.offset);
+  Value bStage = arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
+                                       i32c(rb.tileBytes));
+  Value bBase = arith::AddIOp::create(b, loc(), bRing, bStage);
   // Shared-memory matrix descriptor: start address >> 4 in bits 0-13,
   // leading byte offset (unused for swizzled K-major, and for an MN-major
   // tile of one swizzle atom along N, 1) in 16-29, stride byte offset >> 4
@@ -225,13 +225,9 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   // of run 17).
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
   auto field = [&](Value base32) {
-    return arith::AndIOp::create(
-               b, loc(),
-               arith::ShRUIOp::create(
-                   b, loc(), arith::AddIOp::create(b, loc(), smemAddr, base32),
-                   i32c(4)),
-               i32c(0x3FFF))
-        .getResult();
+    Value addr = arith::AddIOp::create(b, loc(), smemAddr, base32);
+    Value units = arith::ShRUIOp::create(b, loc(), addr, i32c(4));
+    return arith::AndIOp::create(b, loc(), units, i32c(0x3FFF)).getResult();
   };
   Value aField = registerA ? Value() : field(aBase);
   Value bField = field(bBase);
@@ -374,11 +370,11 @@ SmallVector<Value> KernelEmitter::packRegisterA(MmaOp op, int64_t kk) {
   SmallVector<Value> regs;
   for (int64_t q = 0; q < 4; ++q) {
     Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
-    for (int64_t e = 0; e < 2; ++e)
-      pair = LLVM::InsertElementOp::create(
-          b, loc(), pair,
-          LLVM::ExtractValueOp::create(b, loc(), frag, 8 * kk + 2 * q + e),
-          i32c(e));
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v =
+          LLVM::ExtractValueOp::create(b, loc(), frag, 8 * kk + 2 * q + e);
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, v, i32c(e));
+    }
     regs.push_back(LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
   }
   return regs;
