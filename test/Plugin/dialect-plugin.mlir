@@ -1,5 +1,5 @@
 // Debian's own mlir-opt loads Cake as a dialect plugin and round-trips it.
-// RUN: %mlir_opt --load-dialect-plugin=%cake_plugin %s | FileCheck %s
+// RUN: %asan_preload %mlir_opt --load-dialect-plugin=%cake_plugin %s | FileCheck %s
 
 // CHECK: cake.kernel @p
 // CHECK: cake.role "only" warps(1)

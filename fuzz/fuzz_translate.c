@@ -1,0 +1,53 @@
+/*===- fuzz/fuzz_translate.c - cake-translate's writers on lowered IR
+------===*\
+|*                                                                            *|
+|* Input: a module as cake-lower leaves it (seeds: the examples lowered), as *|
+|* a file given to cake-translate would be. Whatever parses goes to the      *|
+|* bundle, PTX and C-header writers; each must write or fail with an error.  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "FuzzCommon.h"
+#include "mlir-c/Diagnostics.h"
+
+static MlirLogicalResult countErrors(MlirDiagnostic d, void *userData) {
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError)
+    ++*(int *)userData;
+  return mlirLogicalResultSuccess();
+}
+
+static void discard(MlirStringRef s, void *userData) {
+  (void)s;
+  (void)userData;
+}
+
+typedef MlirLogicalResult (*Writer)(MlirOperation, MlirStringCallback, void *);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > CAKE_FUZZ_MAX_INPUT)
+    return 0;
+  MlirContext ctx = cakeFuzzContext();
+  int errors = 0;
+  MlirDiagnosticHandlerID h =
+      mlirContextAttachDiagnosticHandler(ctx, countErrors, &errors, NULL);
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate((const char *)data, size));
+  if (!mlirModuleIsNull(module)) {
+    static const Writer writers[] = {mlirCakeWriteBundleJson, mlirCakeWritePtx,
+                                     mlirCakeWriteCHeader};
+    static const char *names[] = {"bundle", "PTX", "C header"};
+    for (int i = 0; i < 3; ++i) {
+      errors = 0;
+      MlirLogicalResult r =
+          writers[i](mlirModuleGetOperation(module), discard, NULL);
+      if (mlirLogicalResultIsFailure(r) && errors == 0) {
+        fprintf(stderr, "the %s writer failed without an error\n", names[i]);
+        abort();
+      }
+    }
+    mlirModuleDestroy(module);
+  }
+  mlirContextDetachDiagnosticHandler(ctx, h);
+  mlirContextDestroy(ctx);
+  return 0;
+}
