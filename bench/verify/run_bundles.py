@@ -7,17 +7,32 @@ GEMM-shaped bundles (three 2-D arguments) run with `--check gemm` at two
 problems, ragged edges included; copies (two 2-D arguments) with `--check
 copy` at two, one ragged; k-means assignment bundles (points,
 centroids, norms, output) run at N = 70001, K = 1000 (B = 2 when batched)
-with the free dimensions taken from the bundle and `--check kmeans`; a kernel whose one
-argument is a 2-D tensor runs for faults and hangs only; anything else is
-listed as skipped. Each run is a child process with `--timeout-ms` and a
+with the free dimensions taken from the bundle and `--check kmeans`; TMA
+reduce-add stores (two 2-D f32 arguments, "reduce_add" in the entry) with
+`--check add`; a kernel whose one argument is a 2-D tensor runs for
+faults and hangs only; anything else is listed as skipped (the k-means
+sums kernels run through cake-kmeans). Each run is a child process with `--timeout-ms` and a
 wall-clock limit; the table counts passes, wrong results, faults, hangs
 and arguments the runtime rejected (with the rule it names).
 
+Attention-shaped bundles (Q, K, V, O of [B·H, S, D] and the scalar G,
+examples/attention/) run at 2×300×D, one ragged query and key tile, for
+faults and hangs (bench/attention/bench.py checks their results).
+
+--wrap "compute-sanitizer --tool memcheck ..." runs each cake-run under a
+tool; a run whose tool reports errors (compute-sanitizer's "ERROR SUMMARY:
+N errors" with N > 0, or the --error-exitcode given to it, 86 by
+convention here) counts as "sanitizer". --small keeps each kind's first,
+smaller problem (the tools slow kernels down 10-100x).
+
 usage: run_bundles.py --cake-run BIN DIR [DIR ...] [--out F.json]
+                      [--wrap CMD] [--small]
 """
 import argparse
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 
@@ -31,9 +46,16 @@ def problems(bundle):
         return "gemm", [["0=1000x320", "1=712x320", "2=1000x712"],
                         ["0=2048x1024", "1=2048x1024", "2=2048x2048"]]
     if len(args) == 2 and all(s and len(s) == 2 for s in shapes):
+        # A TMA reduce-add store (examples/tma_reduce_add) has a copy's
+        # arguments; only its entry name tells them apart.
+        if "reduce_add" in bundle.get("entry", ""):
+            return "add", [["0=1000x712", "1=1000x712"],
+                           ["0=4096x4096", "1=4096x4096"]]
         return "copy", [["0=1000x712", "1=1000x712"],
                         ["0=8192x8192", "1=8192x8192"]]
-    if len(args) == 4 and shapes[0] and len(shapes[0]) in (2, 3):
+    elements = [a.get("element") for a in args]
+    if (len(args) == 4 and shapes[0] and len(shapes[0]) in (2, 3)
+            and elements[2:] == ["f32", "i32"]):
         d = shapes[0][-1] or 128
         n, k = 70001, 1000
         if len(shapes[0]) == 3:
@@ -41,6 +63,11 @@ def problems(bundle):
                                f"3=2x{n}"]]
         return "kmeans", [[f"0={n}x{d}", f"1={k}x{d}", f"2={k}",
                            f"3={n}"]]
+    if (len(args) == 5 and all(s and len(s) == 3 for s in shapes[:4])
+            and args[4].get("kind") == "scalar"):
+        d = shapes[0][-1] or 128
+        return "attention", [[f"{i}=2x300x{d}" for i in range(4)]
+                             + ["scalar:4=1"]]
     if len(args) == 1 and shapes[0] and len(shapes[0]) == 2:
         # A kernel that only writes its one tensor (examples/epilogue_smem):
         # run for faults and hangs.
@@ -52,6 +79,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cake-run", required=True)
     p.add_argument("--out", default="")
+    p.add_argument("--wrap", default="")
+    p.add_argument("--small", action="store_true")
     p.add_argument("dirs", nargs="+")
     a = p.parse_args()
     rows = []
@@ -66,21 +95,30 @@ def main():
             kind, probs = problems(bundle)
             if not kind:
                 rows.append(dict(bundle=f, result="skipped"))
-                print(f"{f}: skipped (not GEMM-, copy- or k-means-shaped)")
+                print(f"{f}: skipped (no problem of its shape here)")
                 continue
-            for prob in probs:
-                cmd = [a.cake_run, path] + sum((["--arg", x] for x in prob),
-                                               [])
+            for prob in probs[:1] if a.small else probs:
+                cmd = shlex.split(a.wrap) + [a.cake_run, path]
+                for x in prob:
+                    if x.startswith("scalar:"):
+                        cmd += ["--scalar", x[len("scalar:"):]]
+                    else:
+                        cmd += ["--arg", x]
                 cmd += ["--check",
-                        kind if kind in ("gemm", "copy", "kmeans") else "none",
-                        "--iters", "0", "--timeout-ms", "5000"]
+                        kind if kind in ("gemm", "copy", "add", "kmeans")
+                        else "none",
+                        "--iters", "0", "--timeout-ms",
+                        "60000" if a.wrap else "5000"]
                 try:
                     r = subprocess.run(cmd, capture_output=True, text=True,
-                                       timeout=60)
+                                       timeout=600 if a.wrap else 60)
                     code, out = r.returncode, r.stdout + r.stderr
                 except subprocess.TimeoutExpired:
-                    code, out = 124, "no exit within 60 s"
-                if code == 0:
+                    code, out = 124, "no exit within the time limit"
+                errors = re.search(r"ERROR SUMMARY: (\d+) error", out)
+                if a.wrap and (code == 86 or (errors and int(errors.group(1)))):
+                    result = "sanitizer"
+                elif code == 0:
                     result = "pass"
                 elif code == 124:
                     result = "hang"
@@ -90,10 +128,18 @@ def main():
                     result = "rejected"  # the runtime refused the arguments
                 else:
                     result = "fault"
-                last = (out.strip().splitlines() or [""])[-1]
+                lines = out.strip().splitlines() or [""]
+                last = lines[-1]
+                if result == "sanitizer":  # the first report, not the summary
+                    last = next((l for l in lines if "=========" in l
+                                 and ("Invalid" in l or "Race" in l
+                                      or "Error" in l or "Uninitialized" in l
+                                      or "Barrier" in l)), last)
                 rows.append(dict(bundle=f, kind=kind, problem=" ".join(prob),
                                  result=result, detail=last))
                 print(f"{f} [{' '.join(prob)}]: {result}: {last}", flush=True)
+                if result == "sanitizer":
+                    print("\n".join(lines[:40]), flush=True)
     count = {}
     for r in rows:
         count[r["result"]] = count.get(r["result"], 0) + 1
