@@ -12,6 +12,9 @@
 #include "cake/Analysis/MmaChains.h"
 #include "cake/Verify/Checks.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <optional>
@@ -312,9 +315,135 @@ bool verify::checkHandoffBalance(KernelFacts &f) {
   return ok;
 }
 
+namespace {
+/// The copies into one ring that a stage receives between its acquire and
+/// the end of the acquire's block, over every path through it: the fewest
+/// and the most (`unbounded`: a loop of unknown trip count holds one), and
+/// for each the branch choices that lead there.
+struct CopyCount {
+  int64_t least = 0, most = 0;
+  bool unbounded = false;
+  std::string leastPath, mostPath;
+  Operation *loop = nullptr; ///< the loop that makes it unbounded
+};
+using CopyCounts = llvm::MapVector<Value, CopyCount>; // ring -> count
+
+std::string where(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto l = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << " at line " << l.getLine();
+  return s;
+}
+
+std::string join(StringRef a, StringRef b) {
+  if (a.empty())
+    return b.str();
+  if (b.empty())
+    return a.str();
+  return (a + ", " + b).str();
+}
+
+std::optional<int64_t> constantTrips(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto st = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !st || *st <= 0)
+    return std::nullopt;
+  return *ub > *lb ? (*ub - *lb + *st - 1) / *st : 0;
+}
+
+void countCopies(Block &block, Value stage, CopyCounts &out);
+
+/// Adds the counts of a region run `times` times (nullopt: unknown) after
+/// what `out` holds.
+void addLoop(Operation *loop, Region &body, Value stage,
+             std::optional<int64_t> times, CopyCounts &out) {
+  CopyCounts inner;
+  for (Block &b : body)
+    countCopies(b, stage, inner);
+  for (auto &[ring, c] : inner) {
+    CopyCount &o = out[ring];
+    if (!times) {
+      o.unbounded = true;
+      o.loop = loop;
+      o.leastPath =
+          join(o.leastPath, "the loop" + where(loop) + " runs no trip");
+      continue;
+    }
+    o.least += c.least * *times;
+    o.most += c.most * *times;
+    o.unbounded |= c.unbounded;
+    if (c.unbounded && !o.loop)
+      o.loop = c.loop;
+  }
+}
+
+void countCopies(Block &block, Value stage, CopyCounts &out) {
+  for (Operation &op : block) {
+    if (auto t = dyn_cast<TmaLoadOp>(op)) {
+      if (t.getStage() == stage) {
+        CopyCount &c = out[t.getDst()];
+        ++c.least;
+        ++c.most;
+      }
+      continue;
+    }
+    if (op.getNumRegions() == 0)
+      continue;
+    bool holds = false;
+    op.walk([&](TmaLoadOp t) { holds |= t.getStage() == stage; });
+    if (!holds)
+      continue;
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      CopyCounts then, other;
+      countCopies(*branch.thenBlock(), stage, then);
+      if (branch.elseBlock())
+        countCopies(*branch.elseBlock(), stage, other);
+      llvm::SetVector<Value> rings;
+      for (auto &entry : then)
+        rings.insert(entry.first);
+      for (auto &entry : other)
+        rings.insert(entry.first);
+      std::string at = "the scf.if" + where(&op);
+      for (Value ring : rings) {
+        CopyCount a = then.lookup(ring), b = other.lookup(ring);
+        CopyCount &o = out[ring];
+        bool thenLeast = a.least <= b.least;
+        o.leastPath =
+            join(o.leastPath, join(at + (thenLeast ? " takes its then branch"
+                                                   : " takes its else branch"),
+                                   thenLeast ? a.leastPath : b.leastPath));
+        o.least += std::min(a.least, b.least);
+        bool thenMost = a.most >= b.most;
+        o.mostPath =
+            join(o.mostPath, join(at + (thenMost ? " takes its then branch"
+                                                 : " takes its else branch"),
+                                  thenMost ? a.mostPath : b.mostPath));
+        o.most += std::max(a.most, b.most);
+        if (a.unbounded || b.unbounded) {
+          o.unbounded = true;
+          o.loop = a.unbounded ? a.loop : b.loop;
+        }
+      }
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      addLoop(&op, loop.getRegion(), stage, constantTrips(loop), out);
+      continue;
+    }
+    // Any other region (scf.while, ...): trips unknown.
+    for (Region &r : op.getRegions())
+      addLoop(&op, r, stage, std::nullopt, out);
+  }
+}
+} // namespace
+
 /// sync.expect-tx-balance: a stage filled by TMA receives exactly one copy
-/// into every ring of its pipe, since its full barrier expects the bytes of
-/// all of them. (A stage with no copy at all is a pure signal.)
+/// into every ring of its pipe on every path from its acquire (the commit
+/// is in the acquire's block: sync.unbalanced-pipe), since its full
+/// barrier expects the bytes of all of them whatever the path. (A stage
+/// with no copy at all is a pure signal.)
 bool verify::checkExpectTx(KernelFacts &f) {
   bool ok = true;
   f.kernel.walk([&](PipeAcquireOp acquire) {
@@ -331,23 +460,37 @@ bool verify::checkExpectTx(KernelFacts &f) {
     }
     if (!anyTma)
       return;
+    CopyCounts counts;
+    countCopies(*acquire->getBlock(), acquire.getStage(), counts);
     for (Value ring : pipe.getRings()) {
-      size_t n = fills.lookup(ring).size();
-      if (n == 1)
+      CopyCount c = counts.lookup(ring);
+      if (c.least == 1 && c.most == 1 && !c.unbounded)
         continue;
       auto type = cast<RingType>(ring.getType());
-      InFlightDiagnostic d =
-          emitRuleError(acquire, RuleId::SyncExpectTxBalance)
-          << "the stage of " << DiagPipe{f.pipeIndex.lookup(pipe)}
-          << " acquired here gets " << n << " copies into "
-          << DiagRing{f.ringIndex.lookup(ring)}
+      // The path to report: the one with too few copies first (a hang).
+      bool few = c.least != 1;
+      int64_t n = few ? c.least : c.most;
+      StringRef path = few ? c.leastPath : c.mostPath;
+      InFlightDiagnostic d = emitRuleError(acquire, RuleId::SyncExpectTxBalance)
+                             << "the stage of "
+                             << DiagPipe{f.pipeIndex.lookup(pipe)}
+                             << " acquired here gets ";
+      if (!few && c.unbounded)
+        d << "a copy into " << DiagRing{f.ringIndex.lookup(ring)}
+          << " on every trip of the loop" << where(c.loop)
+          << ", whose trip count is not known, but its full barrier expects "
+          << type.getTileBytes() << " bytes from exactly one copy";
+      else
+        d << n << " copies into " << DiagRing{f.ringIndex.lookup(ring)}
+          << (path.empty() ? "" : " on the path where " + path.str())
           << ", but its full barrier expects " << type.getTileBytes()
           << " bytes from exactly one: the phase would "
           << (n == 0 ? "never complete (hang)" : "complete early (race)");
       for (Operation *c : fills.lookup(ring))
         d.attachNote(c->getLoc()) << "copy here";
       d.attachNote(acquire.getLoc())
-          << "hint: load every ring of the pipe once per stage";
+          << "hint: load every ring of the pipe once per stage, on every "
+             "path from the acquire to its commit";
       ok = false;
     }
   });

@@ -476,6 +476,161 @@ cake.kernel @missing_copy(%A: !cake.global<?x?xbf16>) attributes {target = #cake
 
 // -----
 
+// sync.expect-tx-balance is path-sensitive: the copy runs only when the
+// branch is taken, the expected bytes are announced on every path (a hang
+// when it is not taken).
+cake.kernel @conditional_copy(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %some = arith.cmpi ugt, %n, %c0 : index
+    // expected-error @+2 {{[sync.expect-tx-balance] the stage of pipe #0 acquired here gets 0 copies into ring #0 on the path where the scf.if at line 492 takes its else branch, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
+    // expected-note @+1 {{hint: load every ring of the pipe once per stage, on every path from the acquire to its commit}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    scf.if %some {
+      // expected-note @+1 {{copy here}}
+      cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Near miss: one copy on each path (two boxes to choose from).
+cake.kernel @copy_on_each_path(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %some = arith.cmpi ugt, %n, %c64 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    scf.if %some {
+      cake.tma.load %A[%c64, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    } else {
+      cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Two copies on one path: the branch adds a second box to the same stage.
+cake.kernel @extra_copy_on_a_path(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %some = arith.cmpi ugt, %n, %c64 : index
+    // expected-error @+2 {{gets 2 copies into ring #0 on the path where the scf.if at line 545 takes its then branch, but its full barrier expects 8192 bytes from exactly one: the phase would complete early (race)}}
+    // expected-note @+1 {{hint}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-note @+1 {{copy here}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    scf.if %some {
+      // expected-note @+1 {{copy here}}
+      cake.tma.load %A[%c64, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// A copy in a loop of unknown trip count: one per trip, however many (none
+// on the path where it runs no trip).
+cake.kernel @copy_in_loop(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    // expected-error @+2 {{gets 0 copies into ring #0 on the path where the loop at line 571 runs no trip, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
+    // expected-note @+1 {{hint}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    scf.for %i = %c0 to %n step %c64 {
+      // expected-note @+1 {{copy here}}
+      cake.tma.load %A[%i, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// One copy before a loop that adds one per trip: two or more whenever it
+// runs.
+cake.kernel @copies_per_trip(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    // expected-error @+2 {{gets a copy into ring #0 on every trip of the loop at line 599, whose trip count is not known, but its full barrier expects 8192 bytes from exactly one copy}}
+    // expected-note @+1 {{hint}}
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    // expected-note @+1 {{copy here}}
+    cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    scf.for %i = %c64 to %n step %c64 {
+      // expected-note @+1 {{copy here}}
+      cake.tma.load %A[%i, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Near miss: the loop runs exactly once (constant bounds).
+cake.kernel @copy_in_one_trip_loop(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    scf.for %i = %c0 to %c64 step %c64 {
+      cake.tma.load %A[%i, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
 // sync.named-barrier: id 0 is the CTA-wide barrier.
 cake.kernel @barrier_zero(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "a" warpgroups(1) {
