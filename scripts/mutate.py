@@ -4,7 +4,7 @@
 Applies systematic mutations to valid kernels (drop a release, reorder an
 acquire and its commit, change a stage count, a tile, a register budget, a
 box dimension, a trip count, the target, a role's warp shape, remove a
-fence) and runs `cake-opt --cake-verify` on every mutant. Reports, per
+fence, an attention product's operand layout or type) and runs `cake-opt --cake-verify` on every mutant. Reports, per
 mutation class, how many mutants the verifier rejects and with which rule
 (from --cake-diagnostics-json), and writes the table as Markdown.
 
@@ -161,6 +161,14 @@ CLASSES = collections.OrderedDict([
     ("warpgroups(2) -> warps(6)", (replace_all("warpgroups(2)", "warps(6)"),
                                    True)),
     ("every stage count -1 (deadlocks or not)", (all_stages(1), None)),
+    # Attention's register-operand products (examples/attention/): V read
+    # K-major where it is stored [kv, d], and P packed to f16 against a
+    # bf16 V.
+    ("P V's B read K-major (mn_major dropped)",
+     (replace_all(" mn_major,", ","), True)),
+    ("a 128x128 bf16 fragment retyped f16 (attention's P)",
+     (replace_all("!cake.frag<128x128xbf16>", "!cake.frag<128x128xf16>"),
+      True)),
     ("group_m -> 4 (legal)", (replace_all("group_m = 8", "group_m = 4"),
                               False)),
 ])
