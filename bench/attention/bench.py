@@ -18,8 +18,9 @@ exact softmax(Q Kᵀ / sqrt(D)) V in fp32 from the same bf16 inputs; max abs
 error within bf16's tolerance, 2e-2 on these O of magnitude ~ 1/sqrt(S)
 ... 1), then timed beside every torch.nn.functional.scaled_dot_product_
 attention backend that runs the shape there (cuDNN, flash, efficient),
-the implementations interleaved round by round, each the median of CUDA
-event timings; TFLOP/s count 4·B·H·S²·D, halved when causal. Output: the
+the implementations interleaved round by round, each round starting one
+implementation later than the last, each the median of CUDA event
+timings; TFLOP/s count 4·B·H·S²·D, halved when causal. Output: the
 poisoned O (NaN) is checked written everywhere.
 """
 import argparse
@@ -171,9 +172,14 @@ def main():
                     pass  # this backend does not take the shape here
             fns = dict(cakes, **peers)
             times = {n: [] for n in fns}
-            for _ in range(args.rounds):
-                for n, fn in fns.items():
-                    times[n].append(time_ms(fn, iters=args.iters, warmup=3))
+            # Each round starts one implementation later: on a power-capped
+            # GPU the one timed first after a pause runs at higher clocks
+            # (run 18: the same cubin 15 % apart in two fixed positions).
+            names = list(fns)
+            for r in range(args.rounds):
+                for n in names[r % len(names):] + names[:r % len(names)]:
+                    times[n].append(time_ms(fns[n], iters=args.iters,
+                                            warmup=3))
             med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
             flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
             tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()}

@@ -129,10 +129,10 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         %lsum = arith.addf %la, %s : f32
         cake.frag.yield %lsum : f32
       }
+      %pb_f = cake.frag.convert %p_f : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
       %mid:6 = scf.for %n = %c128 to %nlast step %c128
-          iter_args(%o0 = %o0_0, %o1 = %o1_0, %rmax = %mn_f#0, %rsum = %ln_f, %pp = %p_f, %ra = %mn_f#1)
-          -> (!cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>) {
-        %pb = cake.frag.convert %pp : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
+          iter_args(%o0 = %o0_0, %o1 = %o1_0, %rmax = %mn_f#0, %rsum = %ln_f, %pp = %pb_f, %ra = %mn_f#1)
+          -> (!cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xbf16>, !cake.frag<128x1xf32>) {
         %z = cake.frag.zero : !cake.frag<128x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
@@ -150,9 +150,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
           cake.frag.yield %r : f32
         }
         %sv = cake.pipe.wait %pv : !cake.pipe<2>
-        %on0 = cake.mma wgmma %pb, %v0[%sv] mn_major, %or0
+        %on0 = cake.mma wgmma %pp, %v0[%sv] mn_major, %or0
           : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
-        %on1 = cake.mma wgmma %pb, %v1[%sv] mn_major, %or1
+        %on1 = cake.mma wgmma %pp, %v1[%sv] mn_major, %or1
           : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
         cake.pipe.release %pk, %sk : !cake.pipe<2>
         %mx = cake.frag.reduce max %s1 : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
@@ -178,13 +178,13 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
           %lsum = arith.addf %la, %s : f32
           cake.frag.yield %lsum : f32
         }
+        %pb_n = cake.frag.convert %p : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
         cake.pipe.release %pv, %sv : !cake.pipe<2>
-        scf.yield %on0, %on1, %mn#0, %ln, %p, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>
+        scf.yield %on0, %on1, %mn#0, %ln, %pb_n, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xbf16>, !cake.frag<128x1xf32>
       }
       %res:6 = scf.for %n = %nlast to %ub step %c128
           iter_args(%o0 = %mid#0, %o1 = %mid#1, %rmax = %mid#2, %rsum = %mid#3, %pp = %mid#4, %ra = %mid#5)
-          -> (!cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>) {
-        %pb = cake.frag.convert %pp : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
+          -> (!cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xbf16>, !cake.frag<128x1xf32>) {
         %z = cake.frag.zero : !cake.frag<128x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
@@ -202,9 +202,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
           cake.frag.yield %r : f32
         }
         %sv = cake.pipe.wait %pv : !cake.pipe<2>
-        %on0 = cake.mma wgmma %pb, %v0[%sv] mn_major, %or0
+        %on0 = cake.mma wgmma %pp, %v0[%sv] mn_major, %or0
           : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
-        %on1 = cake.mma wgmma %pb, %v1[%sv] mn_major, %or1
+        %on1 = cake.mma wgmma %pp, %v1[%sv] mn_major, %or1
           : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
         cake.pipe.release %pk, %sk : !cake.pipe<2>
         %cols = cake.frag.iota base %n : !cake.frag<1x128xi32>
@@ -241,11 +241,11 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
           %lsum = arith.addf %la, %s : f32
           cake.frag.yield %lsum : f32
         }
+        %pb_n = cake.frag.convert %p : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
         cake.pipe.release %pv, %sv : !cake.pipe<2>
-        scf.yield %on0, %on1, %mn#0, %ln, %p, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>
+        scf.yield %on0, %on1, %mn#0, %ln, %pb_n, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xbf16>, !cake.frag<128x1xf32>
       }
       cake.pipe.release %pq, %sq : !cake.pipe<1>
-      %pb_l = cake.frag.convert %res#4 : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
       %or0_l = cake.frag.map %res#0, %res#5 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %a: f32):
         %r = arith.mulf %x, %a : f32
@@ -257,9 +257,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         cake.frag.yield %r : f32
       }
       %sv_l = cake.pipe.wait %pv : !cake.pipe<2>
-      %on0_l = cake.mma wgmma %pb_l, %v0[%sv_l] mn_major, %or0_l
+      %on0_l = cake.mma wgmma %res#4, %v0[%sv_l] mn_major, %or0_l
         : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
-      %on1_l = cake.mma wgmma %pb_l, %v1[%sv_l] mn_major, %or1_l
+      %on1_l = cake.mma wgmma %res#4, %v1[%sv_l] mn_major, %or1_l
         : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
       cake.pipe.release %pv, %sv_l : !cake.pipe<2>
       %of0 = cake.frag.map %on0_l, %res#3 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {

@@ -4,15 +4,15 @@
 cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?x?x64xbf16>, %V: !cake.global<?x?x64xbf16>,
     %O: !cake.global<?x?x64xbf16>, %G: index)
     attributes {target = #cake.target<"sm_90a">,
-                schedule = #cake.persistent<tile = [1, 128], group_m = 1>,
+                schedule = #cake.persistent<tile = [1, 192], group_m = 1>,
                 cake.retire_late = true,
                 cake.flush_denormals = true,
                 cake.wg_order = true,
                 cake.uniform_warp = true} {
-  %q0 = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %q0 = cake.ring : !cake.ring<1 x 192x64xbf16, swizzle = 128>
   %k0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %v0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
-  %pq = cake.pipe %q0 : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %pq = cake.pipe %q0 : !cake.ring<1 x 192x64xbf16, swizzle = 128>
   %pk = cake.pipe %k0 : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %pv = cake.pipe %v0 : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   cake.role "load" warpgroups(1) regs(24) {
@@ -20,10 +20,11 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
     %S = cake.dim %Q, 1 : !cake.global<?x?x64xbf16>
     %c0 = arith.constant 0 : index
     %c128 = arith.constant 128 : index
+    %cq = arith.constant 192 : index
     cake.tiles (%bh, %m) in (%BH, %S) {
       %kvh = arith.divui %bh, %G : index
       %sq = cake.pipe.acquire %pq : !cake.pipe<1>
-      cake.tma.load %Q[%bh, %m, %c0] -> %q0[%sq] : !cake.global<?x?x64xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+      cake.tma.load %Q[%bh, %m, %c0] -> %q0[%sq] : !cake.global<?x?x64xbf16> -> !cake.ring<1 x 192x64xbf16, swizzle = 128>
       cake.pipe.commit %pq, %sq : !cake.pipe<1>
       %ub = arith.addi %S, %c0 : index
       %c1 = arith.constant 1 : index
@@ -55,35 +56,36 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
       }
     }
   }
-  cake.role "attn" warpgroups(2) regs(240) {
+  cake.role "attn" warpgroups(3) regs(160) {
     %BH = cake.dim %Q, 0 : !cake.global<?x?x64xbf16>
     %S = cake.dim %Q, 1 : !cake.global<?x?x64xbf16>
     %c0 = arith.constant 0 : index
     %c128 = arith.constant 128 : index
+    %cq = arith.constant 192 : index
     %ninf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
     %scale = arith.constant 1.803368801e-01 : f32
     cake.tiles (%bh, %m) in (%BH, %S) {
       %sq = cake.pipe.wait %pq : !cake.pipe<1>
-      %o0_0 = cake.frag.zero : !cake.frag<128x64xf32>
-      %m_0 = cake.frag.splat %ninf : !cake.frag<128x1xf32>
-      %l_0 = cake.frag.splat %zero : !cake.frag<128x1xf32>
-      %rows = cake.frag.iota base %m : !cake.frag<128x1xi32>
+      %o0_0 = cake.frag.zero : !cake.frag<192x64xf32>
+      %m_0 = cake.frag.splat %ninf : !cake.frag<192x1xf32>
+      %l_0 = cake.frag.splat %zero : !cake.frag<192x1xf32>
+      %rows = cake.frag.iota base %m : !cake.frag<192x1xi32>
       %ub = arith.addi %S, %c0 : index
       %c1 = arith.constant 1 : index
       %ub1 = arith.subi %ub, %c1 : index
       %lastq = arith.divui %ub1, %c128 : index
       %lastn = arith.muli %lastq, %c128 : index
       %nlast = arith.maxui %lastn, %c128 : index
-      %z_f = cake.frag.zero : !cake.frag<128x128xf32>
+      %z_f = cake.frag.zero : !cake.frag<192x128xf32>
       %sk_f = cake.pipe.wait %pk : !cake.pipe<2>
       %s0_f = cake.mma wgmma %q0[%sq], %k0[%sk_f], %z_f
-        : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+        : !cake.ring<1 x 192x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x128xf32>
       cake.pipe.release %pk, %sk_f : !cake.pipe<2>
       %cols_f = cake.frag.iota base %c0 : !cake.frag<1x128xi32>
       %sm_f = cake.frag.map %s0_f, %cols_f, %rows
-          : (!cake.frag<128x128xf32>, !cake.frag<1x128xi32>, !cake.frag<128x1xi32>)
-          -> !cake.frag<128x128xf32> {
+          : (!cake.frag<192x128xf32>, !cake.frag<1x128xi32>, !cake.frag<192x1xi32>)
+          -> !cake.frag<192x128xf32> {
       ^bb0(%x: f32, %col: i32, %row: i32):
         %sl = arith.index_cast %S : index to i32
         %in = arith.cmpi ult, %col, %sl : i32
@@ -91,8 +93,8 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
         %y = arith.select %keep, %x, %ninf : f32
         cake.frag.yield %y : f32
       }
-      %mx_f = cake.frag.reduce max %sm_f : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-      %mn_f:2 = cake.frag.map %m_0, %mx_f : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) {
+      %mx_f = cake.frag.reduce max %sm_f : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+      %mn_f:2 = cake.frag.map %m_0, %mx_f : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) {
       ^bb0(%mo: f32, %xr: f32):
         %xs = arith.mulf %xr, %scale : f32
         %nm = arith.maximumf %mo, %xs : f32
@@ -100,39 +102,39 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
         %alpha = math.exp2 %dm : f32
         cake.frag.yield %nm, %alpha : f32, f32
       }
-      %p_f = cake.frag.map %sm_f, %mn_f#0 : (!cake.frag<128x128xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x128xf32> {
+      %p_f = cake.frag.map %sm_f, %mn_f#0 : (!cake.frag<192x128xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x128xf32> {
       ^bb0(%x: f32, %nm: f32):
         %t = arith.mulf %x, %scale : f32
         %u = arith.subf %t, %nm : f32
         %e = math.exp2 %u : f32
         cake.frag.yield %e : f32
       }
-      %ps_f = cake.frag.reduce sum %p_f : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-      %ln_f = cake.frag.map %l_0, %mn_f#1, %ps_f : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x1xf32> {
+      %ps_f = cake.frag.reduce sum %p_f : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+      %ln_f = cake.frag.map %l_0, %mn_f#1, %ps_f : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x1xf32> {
       ^bb0(%lo: f32, %a: f32, %s: f32):
         %la = arith.mulf %lo, %a : f32
         %lsum = arith.addf %la, %s : f32
         cake.frag.yield %lsum : f32
       }
+      %pb_f = cake.frag.convert %p_f : !cake.frag<192x128xf32> -> !cake.frag<192x128xbf16>
       %mid:5 = scf.for %n = %c128 to %nlast step %c128
-          iter_args(%o0 = %o0_0, %rmax = %mn_f#0, %rsum = %ln_f, %pp = %p_f, %ra = %mn_f#1)
-          -> (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>) {
-        %pb = cake.frag.convert %pp : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
-        %z = cake.frag.zero : !cake.frag<128x128xf32>
+          iter_args(%o0 = %o0_0, %rmax = %mn_f#0, %rsum = %ln_f, %pp = %pb_f, %ra = %mn_f#1)
+          -> (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x128xbf16>, !cake.frag<192x1xf32>) {
+        %z = cake.frag.zero : !cake.frag<192x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
-        %or0 = cake.frag.map %o0, %ra : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+          : !cake.ring<1 x 192x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x128xf32>
+        %or0 = cake.frag.map %o0, %ra : (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x64xf32> {
         ^bb0(%x: f32, %a: f32):
           %r = arith.mulf %x, %a : f32
           cake.frag.yield %r : f32
         }
         %sv = cake.pipe.wait %pv : !cake.pipe<2>
-        %on0 = cake.mma wgmma %pb, %v0[%sv] mn_major, %or0
-          : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
+        %on0 = cake.mma wgmma %pp, %v0[%sv] mn_major, %or0
+          : !cake.frag<192x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x64xf32>
         cake.pipe.release %pk, %sk : !cake.pipe<2>
-        %mx = cake.frag.reduce max %s0 : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-        %mn:2 = cake.frag.map %rmax, %mx : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) {
+        %mx = cake.frag.reduce max %s0 : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+        %mn:2 = cake.frag.map %rmax, %mx : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) {
         ^bb0(%mo: f32, %xr: f32):
           %xs = arith.mulf %xr, %scale : f32
           %nm = arith.maximumf %mo, %xs : f32
@@ -140,44 +142,44 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
           %alpha = math.exp2 %dm : f32
           cake.frag.yield %nm, %alpha : f32, f32
         }
-        %p = cake.frag.map %s0, %mn#0 : (!cake.frag<128x128xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x128xf32> {
+        %p = cake.frag.map %s0, %mn#0 : (!cake.frag<192x128xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x128xf32> {
         ^bb0(%x: f32, %nm: f32):
           %t = arith.mulf %x, %scale : f32
           %u = arith.subf %t, %nm : f32
           %e = math.exp2 %u : f32
           cake.frag.yield %e : f32
         }
-        %ps = cake.frag.reduce sum %p : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-        %ln = cake.frag.map %rsum, %mn#1, %ps : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x1xf32> {
+        %ps = cake.frag.reduce sum %p : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+        %ln = cake.frag.map %rsum, %mn#1, %ps : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x1xf32> {
         ^bb0(%lo: f32, %a: f32, %s: f32):
           %la = arith.mulf %lo, %a : f32
           %lsum = arith.addf %la, %s : f32
           cake.frag.yield %lsum : f32
         }
+        %pb_n = cake.frag.convert %p : !cake.frag<192x128xf32> -> !cake.frag<192x128xbf16>
         cake.pipe.release %pv, %sv : !cake.pipe<2>
-        scf.yield %on0, %mn#0, %ln, %p, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>
+        scf.yield %on0, %mn#0, %ln, %pb_n, %mn#1 : !cake.frag<192x64xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x128xbf16>, !cake.frag<192x1xf32>
       }
       %res:5 = scf.for %n = %nlast to %ub step %c128
           iter_args(%o0 = %mid#0, %rmax = %mid#1, %rsum = %mid#2, %pp = %mid#3, %ra = %mid#4)
-          -> (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>) {
-        %pb = cake.frag.convert %pp : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
-        %z = cake.frag.zero : !cake.frag<128x128xf32>
+          -> (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x128xbf16>, !cake.frag<192x1xf32>) {
+        %z = cake.frag.zero : !cake.frag<192x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
-        %or0 = cake.frag.map %o0, %ra : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+          : !cake.ring<1 x 192x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x128xf32>
+        %or0 = cake.frag.map %o0, %ra : (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x64xf32> {
         ^bb0(%x: f32, %a: f32):
           %r = arith.mulf %x, %a : f32
           cake.frag.yield %r : f32
         }
         %sv = cake.pipe.wait %pv : !cake.pipe<2>
-        %on0 = cake.mma wgmma %pb, %v0[%sv] mn_major, %or0
-          : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
+        %on0 = cake.mma wgmma %pp, %v0[%sv] mn_major, %or0
+          : !cake.frag<192x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x64xf32>
         cake.pipe.release %pk, %sk : !cake.pipe<2>
         %cols = cake.frag.iota base %n : !cake.frag<1x128xi32>
         %sm = cake.frag.map %s0, %cols, %rows
-            : (!cake.frag<128x128xf32>, !cake.frag<1x128xi32>, !cake.frag<128x1xi32>)
-            -> !cake.frag<128x128xf32> {
+            : (!cake.frag<192x128xf32>, !cake.frag<1x128xi32>, !cake.frag<192x1xi32>)
+            -> !cake.frag<192x128xf32> {
         ^bb0(%x: f32, %col: i32, %row: i32):
           %sl = arith.index_cast %S : index to i32
           %in = arith.cmpi ult, %col, %sl : i32
@@ -185,8 +187,8 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
           %y = arith.select %keep, %x, %ninf : f32
           cake.frag.yield %y : f32
         }
-        %mx = cake.frag.reduce max %sm : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-        %mn:2 = cake.frag.map %rmax, %mx : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>) {
+        %mx = cake.frag.reduce max %sm : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+        %mn:2 = cake.frag.map %rmax, %mx : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>) {
         ^bb0(%mo: f32, %xr: f32):
           %xs = arith.mulf %xr, %scale : f32
           %nm = arith.maximumf %mo, %xs : f32
@@ -194,41 +196,41 @@ cake.kernel @attention_fwd_d64(%Q: !cake.global<?x?x64xbf16>, %K: !cake.global<?
           %alpha = math.exp2 %dm : f32
           cake.frag.yield %nm, %alpha : f32, f32
         }
-        %p = cake.frag.map %sm, %mn#0 : (!cake.frag<128x128xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x128xf32> {
+        %p = cake.frag.map %sm, %mn#0 : (!cake.frag<192x128xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x128xf32> {
         ^bb0(%x: f32, %nm: f32):
           %t = arith.mulf %x, %scale : f32
           %u = arith.subf %t, %nm : f32
           %e = math.exp2 %u : f32
           cake.frag.yield %e : f32
         }
-        %ps = cake.frag.reduce sum %p : !cake.frag<128x128xf32> -> !cake.frag<128x1xf32>
-        %ln = cake.frag.map %rsum, %mn#1, %ps : (!cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x1xf32> {
+        %ps = cake.frag.reduce sum %p : !cake.frag<192x128xf32> -> !cake.frag<192x1xf32>
+        %ln = cake.frag.map %rsum, %mn#1, %ps : (!cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x1xf32> {
         ^bb0(%lo: f32, %a: f32, %s: f32):
           %la = arith.mulf %lo, %a : f32
           %lsum = arith.addf %la, %s : f32
           cake.frag.yield %lsum : f32
         }
+        %pb_n = cake.frag.convert %p : !cake.frag<192x128xf32> -> !cake.frag<192x128xbf16>
         cake.pipe.release %pv, %sv : !cake.pipe<2>
-        scf.yield %on0, %mn#0, %ln, %p, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xf32>, !cake.frag<128x1xf32>
+        scf.yield %on0, %mn#0, %ln, %pb_n, %mn#1 : !cake.frag<192x64xf32>, !cake.frag<192x1xf32>, !cake.frag<192x1xf32>, !cake.frag<192x128xbf16>, !cake.frag<192x1xf32>
       }
       cake.pipe.release %pq, %sq : !cake.pipe<1>
-      %pb_l = cake.frag.convert %res#3 : !cake.frag<128x128xf32> -> !cake.frag<128x128xbf16>
-      %or0_l = cake.frag.map %res#0, %res#4 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+      %or0_l = cake.frag.map %res#0, %res#4 : (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x64xf32> {
       ^bb0(%x: f32, %a: f32):
         %r = arith.mulf %x, %a : f32
         cake.frag.yield %r : f32
       }
       %sv_l = cake.pipe.wait %pv : !cake.pipe<2>
-      %on0_l = cake.mma wgmma %pb_l, %v0[%sv_l] mn_major, %or0_l
-        : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
+      %on0_l = cake.mma wgmma %res#3, %v0[%sv_l] mn_major, %or0_l
+        : !cake.frag<192x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<192x64xf32>
       cake.pipe.release %pv, %sv_l : !cake.pipe<2>
-      %of0 = cake.frag.map %on0_l, %res#2 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+      %of0 = cake.frag.map %on0_l, %res#2 : (!cake.frag<192x64xf32>, !cake.frag<192x1xf32>) -> !cake.frag<192x64xf32> {
       ^bb0(%x: f32, %l: f32):
         %r = arith.divf %x, %l : f32
         cake.frag.yield %r : f32
       }
-      %ob0 = cake.frag.convert %of0 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>
-      cake.store %ob0 -> %O[%bh, %m, %c0] : !cake.frag<128x64xbf16> -> !cake.global<?x?x64xbf16>
+      %ob0 = cake.frag.convert %of0 : !cake.frag<192x64xf32> -> !cake.frag<192x64xbf16>
+      cake.store %ob0 -> %O[%bh, %m, %c0] : !cake.frag<192x64xbf16> -> !cake.global<?x?x64xbf16>
     }
   }
 }

@@ -10,7 +10,9 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
 - a copy warpgroup (regs 24) that loads the query tile once per tile and
   streams K and V tiles of 128 keys through their own two-stage rings, so
   that S = Q Kᵀ can start before V has landed;
-- two consumer warpgroups (regs 240, 64 query rows each) that keep O, the
+- two consumer warpgroups (regs 240, 64 query rows each; three at regs
+  160 for D = 64 without the mask, 192-row query tiles as
+  FlashAttention-3's) that keep O, the
   running row max m and the running row sum l across the key loop
   (online softmax): S = Q Kᵀ on wgmma from shared memory, m and l
   updated, O rescaled, P = bf16(exp2(S·c − m)) with c = log2(e)/sqrt(D),
@@ -47,7 +49,8 @@ swizzle atom each): S sums the two halves' products, and O is two
 accumulators, one per half of V.
 
 usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
-                        [--q-stages 1|2] [--reverse 0|1]
+                        [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
+                        [--p-bf16 0|1]
        (default: this folder, the first three on, one Q stage, in order;
        two Q stages and the reversed walk measured no faster on the H200,
        attention runs 10-11)
@@ -61,13 +64,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
-           q_stages=1, reverse=False, group_m=1):
+           q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False):
     halves = d // 64
+    rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
             + (f"_g{group_m}" if group_m > 1 else ""))
     g = f"!cake.global<?x?x{d}xbf16>"
     ring = "!cake.ring<{s} x 128x64xbf16, swizzle = 128>"
-    q_ring = ring.format(s=q_stages)
+    q_ring = f"!cake.ring<{q_stages} x {rows_q}x64xbf16, swizzle = 128>"
     kv_ring = ring.format(s=kv_stages)
     c = math.log2(math.e) / math.sqrt(d)
     h = list(range(halves))
@@ -89,7 +93,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # previous P V), so one's softmax runs beside the other's products, as
     # FlashAttention-3's ping-pong; uniform-warp (cake-set-uniform-warp)
     # keeps the descriptors in uniform registers.
-    w(f"                schedule = #cake.persistent<tile = [1, 128], group_m = {group_m}>"
+    w(f"                schedule = #cake.persistent<tile = [1, {rows_q}], group_m = {group_m}>"
       + (",\n                cake.retire_late = true" if overlap else "")
       + (",\n                cake.flush_denormals = true" if ftz else "")
       + (",\n                cake.wg_order = true,\n                cake.uniform_warp = true"
@@ -115,6 +119,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         if len(h) > 1:  # the second 64-column half of the head dimension
             w(f"{p}%c64 = arith.constant 64 : index")
         w(f"{p}%c128 = arith.constant 128 : index")
+        if rows_q != 128:
+            w(f"{p}%cq = arith.constant {rows_q} : index")
 
     def tiles_head(indent):
         # With reverse, each head's query tiles are walked last first: under
@@ -125,8 +131,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}cake.tiles (%bh, %m) in (%BH, %S) {{")
             return
         w(f"{p}cake.tiles (%bh, %mt) in (%BH, %S) {{")
-        w(f"{p}  %c127r = arith.constant 127 : index")
-        w(f"{p}  %c128r = arith.constant 128 : index")
+        w(f"{p}  %c127r = arith.constant {rows_q - 1} : index")
+        w(f"{p}  %c128r = arith.constant {rows_q} : index")
         w(f"{p}  %send = arith.addi %S, %c127r : index")
         w(f"{p}  %ntiles = arith.divui %send, %c128r : index")
         w(f"{p}  %span = arith.muli %ntiles, %c128r : index")
@@ -137,7 +143,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # The keys a query tile attends to: all, or up to its last row.
         p = " " * indent
         if causal:
-            w(f"{p}%mend = arith.addi %m, %c128 : index")
+            w(f"{p}%mend = arith.addi %m, {'%c128' if rows_q == 128 else '%cq'} : index")
             w(f"{p}%ub = arith.minui %S, %mend : index")
         else:
             w(f"{p}%ub = arith.addi %S, %c0 : index")
@@ -147,7 +153,14 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             # so that [128, nlast) holds the unmasked tiles after the first.
             w(f"{p}%c1 = arith.constant 1 : index")
             w(f"{p}%ub1 = arith.subi %ub, %c1 : index")
-            w(f"{p}%lastq = arith.divui %ub1, %c128 : index")
+            if causal and rows_q != 128:
+                # A query tile of other than 128 rows: the diagonal can
+                # cross two key tiles, the mask starts at the one holding
+                # its first row.
+                w(f"{p}%ubm = arith.minui %ub1, %m : index")
+                w(f"{p}%lastq = arith.divui %ubm, %c128 : index")
+            else:
+                w(f"{p}%lastq = arith.divui %ub1, %c128 : index")
             w(f"{p}%lastn = arith.muli %lastq, %c128 : index")
             w(f"{p}%nlast = arith.maxui %lastn, %c128 : index")
 
@@ -189,10 +202,12 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     w(f"  }}")
 
     # The consumer warpgroups.
-    acc = "!cake.frag<128x128xf32>"
-    o = "!cake.frag<128x64xf32>"
-    row = "!cake.frag<128x1xf32>"
-    w(f"  cake.role \"attn\" warpgroups(2) regs(240) {{")
+    acc = f"!cake.frag<{rows_q}x128xf32>"
+    o = f"!cake.frag<{rows_q}x64xf32>"
+    row = f"!cake.frag<{rows_q}x1xf32>"
+    # setmaxnreg's pool: 65536 registers less the copy warpgroup's 24 each.
+    regs = {2: 240, 3: 160}[wgs]
+    w(f"  cake.role \"attn\" warpgroups({wgs}) regs({regs}) {{")
     common(4)
     w(f"    %ninf = arith.constant 0xFF800000 : f32")
     w(f"    %zero = arith.constant 0.0 : f32")
@@ -203,7 +218,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"      %o{i}_0 = cake.frag.zero : {o}")
     w(f"      %m_0 = cake.frag.splat %ninf : {row}")
     w(f"      %l_0 = cake.frag.splat %zero : {row}")
-    w(f"      %rows = cake.frag.iota base %m : !cake.frag<128x1xi32>")
+    w(f"      %rows = cake.frag.iota base %m : !cake.frag<{rows_q}x1xi32>")
     bound(6)
 
     def scores(p, sfx, n):
@@ -229,7 +244,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             return softmax_rest(p, sfx, s_val, rmax, rsum)
         w(f"{p}%cols{sfx} = cake.frag.iota base {n} : !cake.frag<1x128xi32>")
         w(f"{p}%sm{sfx} = cake.frag.map {s_val}, %cols{sfx}, %rows")
-        w(f"{p}    : ({acc}, !cake.frag<1x128xi32>, !cake.frag<128x1xi32>)")
+        w(f"{p}    : ({acc}, !cake.frag<1x128xi32>, !cake.frag<{rows_q}x1xi32>)")
         w(f"{p}    -> {acc} {{")
         w(f"{p}^bb0(%x: f32, %col: i32, %row: i32):")
         w(f"{p}  %sl = arith.index_cast %S : index to i32")
@@ -280,7 +295,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}}}")
         return [f"%or{i}{sfx}" for i in h]
 
-    pb_t = "!cake.frag<128x128xbf16>"
+    pb_t = f"!cake.frag<{rows_q}x128xbf16>"
 
     def to_bf16(p, sfx, pf):
         w(f"{p}%pb{sfx} = cake.frag.convert {pf} : {acc} -> {pb_t}")
@@ -292,7 +307,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"{p}%sv{sfx} = cake.pipe.wait %pv : !cake.pipe<{kv_stages}>")
         for i, oi in zip(h, outs):
             w(f"{p}%on{i}{sfx} = cake.mma wgmma {pb}, %v{i}[%sv{sfx}] mn_major, {oi}")
-            w(f"{p}  : !cake.frag<128x128xbf16>, {kv_ring}, {o}")
+            w(f"{p}  : {pb_t}, {kv_ring}, {o}")
         return [f"%on{i}{sfx}" for i in h]
 
     def release_v(p, sfx):
@@ -338,9 +353,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # step's last wait): converted at the end of the step, its
         # registers would be the previous P's, which the previous P V may
         # still read, and ptxas would wait for that product first.
+        # With p_bf16, P crosses the loop already packed (half the
+        # registers: what three consumer warpgroups at regs(160) need);
+        # run 17 measured it 4-8 % faster without the mask (S = 1024,
+        # D = 64) and no faster with it, so the causal kernels keep f32.
+        if p_bf16:
+            pf = to_bf16(p, "_f", pf)
         carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum", "%pp", "%ra"]
         state = [f"%o{i}_0" for i in h] + [mn, ln, pf, alpha]
-        types = [o for _ in h] + [row, row, acc, row]
+        types = [o for _ in h] + [row, row, pb_t if p_bf16 else acc, row]
         # The unmasked key tiles, then the last one with its mask.
         for res, lo, hi, masked in (("%mid", "%c128", "%nlast", False),
                                     ("%res", "%nlast", "%ub", True)):
@@ -349,13 +370,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
               + ")")
             w(f"          -> (" + ", ".join(types) + ") {")
             p = " " * 8
-            pb = to_bf16(p, "", "%pp")
+            pb = "%pp" if p_bf16 else to_bf16(p, "", "%pp")
             s_val = scores(p, "", "%n")
             outs = rescale(p, "", [f"%o{i}" for i in h], "%ra")
             outs = pv(p, "", pb, outs)
             release_k(p, "")
             mn, alpha, pf, ln = softmax(p, "", s_val, "%n", "%rmax", "%rsum",
                                         masked)
+            if p_bf16:
+                pf = to_bf16(p, "_n", pf)
             release_v(p, "")
             w(f"        scf.yield " + ", ".join(outs + [mn, ln, pf, alpha]) + " : "
               + ", ".join(types))
@@ -363,7 +386,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             state = [f"{res}#{i}" for i in range(len(carried))]
         w(f"      cake.pipe.release %pq, %sq : !cake.pipe<{q_stages}>")
         p = " " * 6
-        pb = to_bf16(p, "_l", f"%res#{halves + 2}")
+        pb = (f"%res#{halves + 2}" if p_bf16
+              else to_bf16(p, "_l", f"%res#{halves + 2}"))
         outs = rescale(p, "_l", [f"%res#{i}" for i in h], f"%res#{halves + 3}")
         final = pv(p, "_l", pb, outs)
         release_v(p, "_l")
@@ -376,8 +400,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"        %r = arith.divf %x, %l : f32")
         w(f"        cake.frag.yield %r : f32")
         w(f"      }}")
-        w(f"      %ob{i} = cake.frag.convert %of{i} : {o} -> !cake.frag<128x64xbf16>")
-        w(f"      cake.store %ob{i} -> %O[%bh, %m, {col}] : !cake.frag<128x64xbf16> -> {g}")
+        w(f"      %ob{i} = cake.frag.convert %of{i} : {o} -> !cake.frag<{rows_q}x64xbf16>")
+        w(f"      cake.store %ob{i} -> %O[%bh, %m, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
     w(f"    }}")
     w(f"  }}")
     w(f"}}")
@@ -401,6 +425,13 @@ def main():
                     help="1: the consumer warpgroups take turns issuing "
                     "their wgmmas, descriptors in uniform registers "
                     "(default)")
+    ap.add_argument("--wgs", type=int, choices=(2, 3),
+                    help="consumer warpgroups for every kernel, 64 query "
+                    "rows each (default: 3 for D = 64 without the mask, "
+                    "2 otherwise)")
+    ap.add_argument("--p-bf16", type=int, choices=(0, 1),
+                    help="1: P crosses the key loop packed to bf16 "
+                    "(default: without the mask)")
     args = ap.parse_args()
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -408,13 +439,19 @@ def main():
         for causal in (False, True):
             # Causal tiles differ in work: the same kernel rasterized over
             # groups of 2 or 4 heads, for dispatch.causal_group_m to pick.
+            # Measured on the H200 (attention run 17): without the mask,
+            # P carried packed gained 5-8 % (S = 1024, D = 64) and three
+            # consumer warpgroups a further 4-5 % at D = 64; with it, both
+            # lost (the 192-row tiles' diagonal crosses two key tiles).
+            wgs = args.wgs or (3 if d == 64 and not causal else 2)
+            p_bf16 = (not causal) if args.p_bf16 is None else bool(args.p_bf16)
             for group_m in (1, 2, 4) if causal else (1,):
                 name, text = kernel(d, causal, overlap=bool(args.overlap),
                                     ftz=bool(args.ftz),
                                     pingpong=bool(args.pingpong),
                                     q_stages=args.q_stages,
                                     reverse=bool(args.reverse),
-                                    group_m=group_m)
+                                    group_m=group_m, wgs=wgs, p_bf16=p_bf16)
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as fh:
                     fh.write(text)
