@@ -1,5 +1,4 @@
-/*===- fuzz/FuzzCommon.h - Shared pieces of Cake's libFuzzer targets -*- C
--*-===*\
+/*===- fuzz/FuzzCommon.h - Shared pieces of the fuzz targets -----*- C -*-===*\
 |*                                                                            *|
 |* Each target feeds its input to one entry point of Cake's C API or runtime *|
 |* and asserts only what the API promises: no crash, no sanitizer report, a  *|
