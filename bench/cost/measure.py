@@ -21,8 +21,11 @@ usage: measure.py --runtime libcake_runtime.so --cake-run BIN --bundles DIR
            bundles on its one problem, timed beside the peer in the same
            run: cuBLAS (torch) for GEMM, flash-kmeans's heuristic and
            autotuned configs for k-means when --peer-kmeans holds its
-           flash_kmeans package; bring the results back with cake-evolve
-           --import F.json)
+           flash_kmeans package, cuDNN through torch SDPA for attention
+           (check "attention": shapes BHxSxD,BHkvxSxD,BHkvxSxD,BHxSxD,G;
+           every query row of two heads against an fp32 softmax(Q Kᵀ/√D) V,
+           max abs error <= 2e-2, every element written); bring the
+           results back with cake-evolve --import F.json)
 """
 import argparse
 import ctypes
@@ -72,10 +75,16 @@ def main():
         man = json.load(open(args.manifest))
         args.bundles = os.path.dirname(os.path.abspath(args.manifest))
         dims = [[int(v) for v in a.split("x")] for a in man["shapes"].split(",")]
-        family = "gemm_" if man["check"] == "gemm" else "kmeans_"
+        family = {"gemm": "gemm_", "attention": "attention_"}.get(
+            man["check"], "kmeans_")
+        attention = []
         if family == "gemm_":
             (M, K), (N, _), _ = dims
             gemm, kmeans = [(M, N, K)], []
+        elif family == "attention_":
+            (BH, S, D), (BHKV, _, _) = dims[0], dims[1]
+            gemm, kmeans = [], []
+            attention = [(BH, BHKV, S, D)]
         else:
             (N, D), (K, _) = dims[0], dims[1]
             gemm, kmeans = [], [(N, D, K)]
@@ -85,11 +94,16 @@ def main():
         names = sorted(f[:-5] for f in os.listdir(args.bundles)
                        if f.endswith(".json"))
         kind = {n: n[:n.index("_") + 1] for n in names}
+        attention = []
     findings = []
     for n in list(names):
         if kind[n] == "gemm_":
             argv = ["--arg", "0=1024x512", "--arg", "1=768x512",
                     "--arg", "2=1024x768", "--check", "gemm"]
+        elif kind[n] == "attention_":
+            d = attention[0][3]
+            argv = sum((["--arg", f"{i}=2x300x{d}"] for i in range(4)), [])
+            argv += ["--scalar", "4=1", "--check", "none"]
         else:
             argv = ["--arg", "0=65536x128", "--arg", "1=1000x128",
                     "--arg", "2=1000", "--arg", "3=65536", "--check", "none"]
@@ -192,6 +206,50 @@ def main():
                 torch.cuda.synchronize()
                 peers[f"flash-kmeans {cfg}"] = time_ms(peer, iters=10,
                                                        warmup=2)
+    for BH, BHKV, S, D in attention:
+        G = BH // BHKV
+        q = torch.randn(BH, S, D, device="cuda", dtype=torch.bfloat16)
+        k = torch.randn(BHKV, S, D, device="cuda", dtype=torch.bfloat16)
+        v = torch.randn(BHKV, S, D, device="cuda", dtype=torch.bfloat16)
+        refs = {}
+        for hh in sorted({0, BH - 1}):
+            s_ = (q[hh].float() @ k[hh // G].float().T) / D ** 0.5
+            refs[hh] = torch.softmax(s_, dim=-1) @ v[hh // G].float()
+        g = CakeRtArg()
+        g.isScalar, g.scalar = 1, G
+        for n in names:
+            if kind[n] != "attention_":
+                continue
+            o = torch.full((BH, S, D), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            cargs = (CakeRtArg * 5)(*[tensor_arg(t) for t in (q, k, v, o)],
+                                    g)
+
+            def launch(h=handles[n], cargs=cargs):
+                if rt.cakeRtLaunch(h, cargs, 5, ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+            launch()
+            sync(n)
+            err = max(float((o[hh].float() - r).abs().max())
+                      for hh, r in refs.items())
+            ok = int(torch.isnan(o).sum()) == 0 and err <= 2e-2
+            ms = time_ms(launch, iters=10, warmup=2)
+            rows.append(dict(problem=f"attention {BH}x{S}x{D} kv {BHKV}",
+                             candidate=n,
+                             shapes=f"{BH}x{S}x{D},{BHKV}x{S}x{D},"
+                                    f"{BHKV}x{S}x{D},{BH}x{S}x{D},{G}",
+                             ms=ms, ok=ok))
+            print(f"attention {BH}x{S}x{D} {n} {ms:.4f} ms err={err:.1e} "
+                  f"ok={ok}", flush=True)
+        if args.manifest:
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+            import torch.nn.functional as F
+
+            def cudnn():
+                with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                    F.scaled_dot_product_attention(
+                        q[None], k[None], v[None], enable_gqa=G > 1)
+            peers["cuDNN (torch SDPA)"] = time_ms(cudnn, iters=10, warmup=2)
     bad = [r for r in rows if not r["ok"]]
     for name, ms in peers.items():
         print(f"peer {name}: {ms:.4f} ms", flush=True)
