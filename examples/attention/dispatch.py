@@ -10,7 +10,8 @@ raster deals long and short tiles out. causal_group_m replays the
 lowering's raster (passes/Conversion/CakeToNVVM/Schedule.cpp, group-M
 rasterization) for the shape and picks the group whose busiest CTA has the
 least work: exact for the static schedule, with a tile's fixed cost (its Q
-load, the last P V, the epilogue) counted as one key step.
+load, the last P V, the epilogue) counted as one key step. It assumes the
+generator's causal kernels, 128-row query tiles (not `--wgs 3`'s 192).
 
   python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA
 """
