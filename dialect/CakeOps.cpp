@@ -349,8 +349,11 @@ PipeOp::inferReturnTypes(MLIRContext *context, std::optional<Location> location,
     return emitOptionalError(location, "'cake.pipe' op expected at least one "
                                        "ring");
   auto ring = dyn_cast<RingType>(operands.front().getType());
+  // A failure here must say why: the parser reports nothing else (a
+  // silent failure the cost fuzz target found, `cake.pipe %x : index`).
   if (!ring)
-    return failure();
+    return emitOptionalError(location, "'cake.pipe' op expected rings, got ",
+                             operands.front().getType());
   inferredReturnTypes.push_back(PipeType::get(context, ring.getStages()));
   return success();
 }

@@ -189,3 +189,12 @@ cake.kernel @scalar_load_float(%W: !cake.global<?xf32>) attributes {target = #ca
     %v = cake.scalar.load %W[%c0] : !cake.global<?xf32>
   }
 }
+
+// -----
+
+// A pipe over a value that is not a ring says so (the parser reported
+// nothing before: found by the cost fuzz target, 2026-12-01).
+cake.kernel @pipe_of_index() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @+1 {{'cake.pipe' op expected rings, got 'index'}}
+  %p = cake.pipe %undefined : index
+}
