@@ -12,6 +12,7 @@
 
 #include "cake-c/Dialect.h"
 #include "cake-c/Pipeline.h"
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 
 #include <stdint.h>
@@ -39,6 +40,20 @@ static inline void cakeFuzzCountErrors(const MlirCakeDiagnostic *d,
                                        void *userData) {
   if (d->severity == MlirDiagnosticError)
     ++*(int *)userData;
+}
+
+/* Counts errors reported on a context (a diagnostic handler). */
+static inline MlirLogicalResult cakeFuzzCountContextErrors(MlirDiagnostic d,
+                                                           void *userData) {
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError)
+    ++*(int *)userData;
+  return mlirLogicalResultSuccess();
+}
+
+/* An output callback that keeps nothing. */
+static inline void cakeFuzzDiscard(MlirStringRef s, void *userData) {
+  (void)s;
+  (void)userData;
 }
 
 /* A failed pipeline must say why: a failure with no error diagnostic is a

@@ -9,20 +9,8 @@
 
 #include "FuzzCommon.h"
 #include "cake-c/Cost.h"
-#include "mlir-c/Diagnostics.h"
 
 #include <math.h>
-
-static MlirLogicalResult countErrors(MlirDiagnostic d, void *userData) {
-  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError)
-    ++*(int *)userData;
-  return mlirLogicalResultSuccess();
-}
-
-static void discard(MlirStringRef s, void *userData) {
-  (void)s;
-  (void)userData;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > CAKE_FUZZ_MAX_INPUT)
@@ -43,8 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cakeFuzzCheck(r, errors, "cake-verify");
   if (mlirLogicalResultIsSuccess(r) && verified.data) {
     int costErrors = 0;
-    MlirDiagnosticHandlerID h =
-        mlirContextAttachDiagnosticHandler(ctx, countErrors, &costErrors, NULL);
+    MlirDiagnosticHandlerID h = mlirContextAttachDiagnosticHandler(
+        ctx, cakeFuzzCountContextErrors, &costErrors, NULL);
     MlirModule module = mlirModuleCreateParse(
         ctx, mlirStringRefCreate(verified.data, verified.length));
     if (mlirModuleIsNull(module)) {
@@ -54,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     double ns = -1;
     MlirLogicalResult c = mlirCakeEstimateCost(
         mlirModuleGetOperation(module), mlirStringRefCreate(text, shapesLength),
-        mlirStringRefCreateFromCString(""), 1, discard, NULL, &ns);
+        mlirStringRefCreateFromCString(""), 1, cakeFuzzDiscard, NULL, &ns);
     if (mlirLogicalResultIsFailure(c) && costErrors == 0) {
       fprintf(stderr, "the cost model failed without an error\n");
       abort();

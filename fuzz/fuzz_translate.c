@@ -8,18 +8,6 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "FuzzCommon.h"
-#include "mlir-c/Diagnostics.h"
-
-static MlirLogicalResult countErrors(MlirDiagnostic d, void *userData) {
-  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError)
-    ++*(int *)userData;
-  return mlirLogicalResultSuccess();
-}
-
-static void discard(MlirStringRef s, void *userData) {
-  (void)s;
-  (void)userData;
-}
 
 typedef MlirLogicalResult (*Writer)(MlirOperation, MlirStringCallback, void *);
 
@@ -28,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   MlirContext ctx = cakeFuzzContext();
   int errors = 0;
-  MlirDiagnosticHandlerID h =
-      mlirContextAttachDiagnosticHandler(ctx, countErrors, &errors, NULL);
+  MlirDiagnosticHandlerID h = mlirContextAttachDiagnosticHandler(
+      ctx, cakeFuzzCountContextErrors, &errors, NULL);
   /* A NUL-terminated copy, as cake-translate reads a file: MLIR's lexer
    * reads past the end of a source that is not (upstream's
    * mlirModuleCreateParse on the raw input: a heap over-read, the first
@@ -49,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < 3; ++i) {
       errors = 0;
       MlirLogicalResult r =
-          writers[i](mlirModuleGetOperation(module), discard, NULL);
+          writers[i](mlirModuleGetOperation(module), cakeFuzzDiscard, NULL);
       if (mlirLogicalResultIsFailure(r) && errors == 0) {
         fprintf(stderr, "the %s writer failed without an error\n", names[i]);
         abort();
