@@ -262,16 +262,22 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
       %on1_l = cake.mma wgmma %res#4, %v1[%sv_l] mn_major, %or1_l
         : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
       cake.pipe.release %pv, %sv_l : !cake.pipe<2>
-      %of0 = cake.frag.map %on0_l, %res#3 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+      %linv = cake.frag.map %res#3 : (!cake.frag<128x1xf32>) -> !cake.frag<128x1xf32> {
+      ^bb0(%l: f32):
+        %one = arith.constant 1.0 : f32
+        %r = arith.divf %one, %l : f32
+        cake.frag.yield %r : f32
+      }
+      %of0 = cake.frag.map %on0_l, %linv : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %l: f32):
-        %r = arith.divf %x, %l : f32
+        %r = arith.mulf %x, %l : f32
         cake.frag.yield %r : f32
       }
       %ob0 = cake.frag.convert %of0 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>
       cake.store %ob0 -> %O[%bh, %m, %c0] : !cake.frag<128x64xbf16> -> !cake.global<?x?x128xbf16>
-      %of1 = cake.frag.map %on1_l, %res#3 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+      %of1 = cake.frag.map %on1_l, %linv : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %l: f32):
-        %r = arith.divf %x, %l : f32
+        %r = arith.mulf %x, %l : f32
         cake.frag.yield %r : f32
       }
       %ob1 = cake.frag.convert %of1 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>

@@ -226,9 +226,15 @@ cake.kernel @attention_fwd_d64_causal(%Q: !cake.global<?x?x64xbf16>, %K: !cake.g
       %on0_l = cake.mma wgmma %pb_l, %v0[%sv_l] mn_major, %or0_l
         : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x64xf32>
       cake.pipe.release %pv, %sv_l : !cake.pipe<2>
-      %of0 = cake.frag.map %on0_l, %res#2 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
+      %linv = cake.frag.map %res#2 : (!cake.frag<128x1xf32>) -> !cake.frag<128x1xf32> {
+      ^bb0(%l: f32):
+        %one = arith.constant 1.0 : f32
+        %r = arith.divf %one, %l : f32
+        cake.frag.yield %r : f32
+      }
+      %of0 = cake.frag.map %on0_l, %linv : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %l: f32):
-        %r = arith.divf %x, %l : f32
+        %r = arith.mulf %x, %l : f32
         cake.frag.yield %r : f32
       }
       %ob0 = cake.frag.convert %of0 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>

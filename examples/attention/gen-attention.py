@@ -35,7 +35,9 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
   take turns issuing a step's wgmmas (wg-order; a turn spans S and the
   previous P V), so one's softmax runs beside the other's products, and
   the warp index is broadcast so descriptors stay in uniform registers;
-- the epilogue O / l, stored bf16 with row masks;
+- the epilogue O · (1 / l), one reciprocal per row (--rcp 1; a
+  division per element cost S = 1024 about 7 %, attention run 20), stored
+  bf16 with row masks;
 - with causal, the same kernel also rasterized over groups of 2 and 4
   heads (`_g2`, `_g4`: the schedule's group_m): a persistent CTA takes
   every P-th tile, and under the causal mask a tile's work grows with its
@@ -64,7 +66,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
-           q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False):
+           q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
+           rcp=True):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -392,12 +395,23 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         final = pv(p, "_l", pb, outs)
         release_v(p, "_l")
         lres = f"%res#{halves + 1}"
-    # The epilogue: O / l, bf16.
+    # The epilogue: O / l, bf16. With rcp, 1 / l once per row and a
+    # multiply per element (FlashAttention's way): a division per element
+    # is a MUFU.RCP and a refinement with a slow-path check each, 64 of
+    # them per thread at D = 128.
+    if rcp:
+        w(f"      %linv = cake.frag.map {lres} : ({row}) -> {row} {{")
+        w(f"      ^bb0(%l: f32):")
+        w(f"        %one = arith.constant 1.0 : f32")
+        w(f"        %r = arith.divf %one, %l : f32")
+        w(f"        cake.frag.yield %r : f32")
+        w(f"      }}")
+        lres = "%linv"
     for i in h:
         col = "%c0" if i == 0 else "%c64"
         w(f"      %of{i} = cake.frag.map {final[i]}, {lres} : ({o}, {row}) -> {o} {{")
         w(f"      ^bb0(%x: f32, %l: f32):")
-        w(f"        %r = arith.divf %x, %l : f32")
+        w(f"        %r = arith.{'mulf' if rcp else 'divf'} %x, %l : f32")
         w(f"        cake.frag.yield %r : f32")
         w(f"      }}")
         w(f"      %ob{i} = cake.frag.convert %of{i} : {o} -> !cake.frag<{rows_q}x64xbf16>")
@@ -425,6 +439,9 @@ def main():
                     help="1: the consumer warpgroups take turns issuing "
                     "their wgmmas, descriptors in uniform registers "
                     "(default)")
+    ap.add_argument("--rcp", type=int, default=1, choices=(0, 1),
+                    help="1: the epilogue multiplies by 1 / l, one "
+                    "reciprocal per row (default); 0: divides each element")
     ap.add_argument("--wgs", type=int, choices=(2, 3),
                     help="consumer warpgroups for every kernel, 64 query "
                     "rows each (default: 3 for D = 64 without the mask, "
@@ -451,7 +468,8 @@ def main():
                                     pingpong=bool(args.pingpong),
                                     q_stages=args.q_stages,
                                     reverse=bool(args.reverse),
-                                    group_m=group_m, wgs=wgs, p_bf16=p_bf16)
+                                    group_m=group_m, wgs=wgs, p_bf16=p_bf16,
+                                    rcp=bool(args.rcp))
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as fh:
                     fh.write(text)
