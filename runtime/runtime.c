@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
   char element[16];
   int isScalar, rank, elementBytes;
+  int64_t staticShape[5]; /* the kernel's static extents; -1 where dynamic */
   CUtensorMapDataType dtype;
   int dtypeOk;
 } ArgSpec;
@@ -237,6 +238,20 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
     strcpy(b->args[i].element, elt->valuestring);
     b->args[i].isScalar = strcmp(kind->valuestring, "scalar") == 0;
     b->args[i].rank = cJSON_IsArray(shape) ? cJSON_GetArraySize(shape) : 0;
+    /* null: a dynamic extent; a number: the extent the kernel was built
+       for (its lowering may fold it), checked at launch. */
+    for (int d = 0; d < b->args[i].rank; ++d) {
+      const cJSON *x = cJSON_GetArrayItem(shape, d);
+      b->args[i].staticShape[d] = -1;
+      if (cJSON_IsNull(x))
+        continue;
+      if (!cJSON_IsNumber(x) || !(x->valuedouble >= 1.0) ||
+          x->valuedouble > 9.0e15 ||
+          x->valuedouble != (double)(int64_t)x->valuedouble)
+        return fail(CAKE_RT_ERROR_FORMAT,
+                    "bundle: argument #%d: bad extent of dimension %d", i, d);
+      b->args[i].staticShape[d] = (int64_t)x->valuedouble;
+    }
     b->args[i].elementBytes = (int)eb;
     b->args[i].dtypeOk = dtypeOf(elt->valuestring, &b->args[i].dtype);
   }
@@ -467,6 +482,14 @@ static CakeRtStatus checkArgs(const CakeRtBundle *b, const CakeRtArg *args,
       return fail(CAKE_RT_ERROR_ARGUMENT,
                   "argument #%d: expected rank %d, got %d", i, b->args[i].rank,
                   args[i].rank);
+    for (int d = 0; !args[i].isScalar && d < args[i].rank; ++d)
+      if (b->args[i].staticShape[d] >= 0 &&
+          args[i].shape[d] != b->args[i].staticShape[d])
+        return fail(CAKE_RT_ERROR_ARGUMENT,
+                    "argument #%d: dimension %d is %lld; the kernel was built "
+                    "for %lld",
+                    i, d, (long long)args[i].shape[d],
+                    (long long)b->args[i].staticShape[d]);
   }
   return CAKE_RT_SUCCESS;
 }

@@ -277,7 +277,8 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
      << " * Self-contained: the cubin is embedded and the launcher uses only\n"
      << " * the CUDA driver API (link -lcuda). Tensors are row-major and\n"
      << " * contiguous; shapes are outermost first. The launcher refuses\n"
-     << " * tensors the copy engine cannot address ([hw.tma-alignment]) with\n"
+     << " * tensors the copy engine cannot address ([hw.tma-alignment]) and\n"
+     << " * extents other than the static ones of the kernel's types with\n"
      << " * CUDA_ERROR_INVALID_VALUE. It is not thread-safe on first use. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <cuda.h>\n#include <stdint.h>\n\n";
@@ -322,6 +323,13 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
         "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS) "
         "return r;\n"
      << "  }\n";
+
+  // The extents the kernel was built for (its lowering may fold them).
+  for (auto [i, a] : llvm::enumerate(args))
+    for (auto [d, x] : llvm::enumerate(a.shape))
+      if (a.global && !ShapedType::isDynamic(x))
+        os << "  if (arg" << i << "_shape[" << d << "] != " << x
+           << ") return CUDA_ERROR_INVALID_VALUE;\n";
 
   // Grid.
   os << "  int64_t tiles = 1;\n";

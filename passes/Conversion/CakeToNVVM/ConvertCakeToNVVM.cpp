@@ -159,9 +159,16 @@ LogicalResult KernelEmitter::emit() {
       TensorParams tp;
       tp.ptr = body.getArgument(p++);
       tp.elementType = g.getElementType();
-      for (int64_t d = 0; d < g.getRank(); ++d)
-        tp.dims.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
-                                                     body.getArgument(p++)));
+      // A static extent is a constant (the launchers refuse tensors of
+      // another extent), so bounds checks against it fold away.
+      for (int64_t d = 0; d < g.getRank(); ++d) {
+        Value arg = body.getArgument(p++);
+        int64_t x = g.getShape()[d];
+        tp.dims.push_back(ShapedType::isDynamic(x)
+                              ? Value(arith::IndexCastOp::create(
+                                    b, loc(), b.getIndexType(), arg))
+                              : idxc(x));
+      }
       tensors[old] = tp;
     } else {
       map.map(old, arith::IndexCastOp::create(b, loc(), b.getIndexType(),
