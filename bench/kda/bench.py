@@ -1,0 +1,221 @@
+"""KDA prefill beside FlashKDA and fla on one GPU (issue #21).
+
+    bench/kda/build-peers.sh .device/peers /tmp/kda-peers   # on the GPU machine
+    python3 bench/kda/bench.py --peers-dir /tmp/kda-peers [--rounds 5]
+        [--iters 20] [--heads 96,64] [--cases fixed,mixed,uniform]
+        [--states bf16,fp32] [--impls flashkda,fla] [--out results.json]
+
+The issue's rows: T = 8192 tokens, K = V = 128, bf16, H = 96 and 64, as
+one sequence [8192] ("fixed"), six sequences [1300, 547, 2048, 963, 271,
+3063] ("mixed") and [1024] x 8 ("uniform"); the state in bf16 and in fp32.
+Inputs as FlashKDA's benchmark makes them (benchmarks/bench_fwd.py: q, k
+L2-normalized standard normals, v, g, b standard normal, A_log and dt_bias
+uniform [0, 1), lower_bound -5, scale 1/sqrt(K)), fresh per row, with a
+random initial state (standard normal) instead of its arange one. The
+kernels normalize q and k, take sigmoid(b) and the gate themselves.
+
+Correctness, per row and implementation: the output and the final state
+against the fp32 token recurrence (reference.py) on the same bf16 inputs,
+as fla's tests measure it: RMS error over RMS, at most 6e-3 for the
+output (FlashKDA's tests against fla's reference allow 5e-3 for one
+sequence and 6e-3 for several; its bf16 state measured 5.2e-3 on every
+row here, peers run of 2026-12-01); the state's is reported. A
+short check first (two ragged sequences, [300, 77], H = 4) runs every
+implementation against the reference too.
+
+Timing: the implementations interleaved round by round (each round starts
+one implementation later), each the median of --iters CUDA-event timed
+calls after a warm-up; FlashKDA reads its initial state and writes the
+final one to another buffer and fla returns a new one, so no call sees a
+state another left behind. fla (pure Python, Triton) takes the state in
+fp32 only: its rows are the fp32-state rows.
+
+Peers: FlashKDA (MoonshotAI/FlashKDA, built for sm_90a against CUTLASS
+v4.3.2 by build-peers.sh) and fla's chunk_kda (fla-org/flash-linear-
+attention, FLA_FLASH_KDA=0 so that it does not hand the call to FlashKDA).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+LOWER_BOUND = -5.0
+CASES = {
+    "fixed": [8192],
+    "mixed": [1300, 547, 2048, 963, 271, 3063],
+    "uniform": [1024] * 8,
+}
+OUT_TOL = 6e-3
+
+
+def make_inputs(lens, H, D, device, torch, F):
+    T = sum(lens)
+    N = len(lens)
+    q = F.normalize(torch.randn(1, T, H, D, device=device), p=2, dim=-1).bfloat16()
+    k = F.normalize(torch.randn(1, T, H, D, device=device), p=2, dim=-1).bfloat16()
+    v = torch.randn(1, T, H, D, device=device).bfloat16()
+    g = torch.randn(1, T, H, D, device=device).bfloat16()
+    beta = torch.randn(1, T, H, device=device).bfloat16()
+    A_log = torch.rand(H, device=device)
+    dt_bias = torch.rand(H, D, device=device)
+    h0 = torch.randn(N, H, D, D, device=device).bfloat16()
+    cu = None
+    if N > 1:
+        cu = torch.tensor([0] + list(torch.tensor(lens).cumsum(0).tolist()),
+                          dtype=torch.long, device=device)
+    return dict(q=q, k=k, v=v, g=g, beta=beta, A_log=A_log, dt_bias=dt_bias,
+                h0=h0, cu=cu, scale=1.0 / math.sqrt(D))
+
+
+def flashkda_call(flash_kda, x, state_dtype, torch):
+    out = torch.empty_like(x["q"])
+    h0 = x["h0"].to(state_dtype)
+    ht = torch.empty_like(h0)
+    extra = {"cu_seqlens": x["cu"]} if x["cu"] is not None else {}
+
+    def run():
+        flash_kda.fwd(x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"],
+                      out, A_log=x["A_log"], dt_bias=x["dt_bias"],
+                      lower_bound=LOWER_BOUND, initial_state=h0,
+                      final_state=ht, **extra)
+        return out, ht
+    return run
+
+
+def fla_call(chunk_kda, x, torch):
+    h0 = x["h0"].float()
+    extra = {"cu_seqlens": x["cu"]} if x["cu"] is not None else {}
+
+    def run():
+        return chunk_kda(q=x["q"], k=x["k"], v=x["v"], g=x["g"],
+                         beta=x["beta"], scale=x["scale"], initial_state=h0,
+                         output_final_state=True, use_gate_in_kernel=True,
+                         use_qk_l2norm_in_kernel=True,
+                         use_beta_sigmoid_in_kernel=True, A_log=x["A_log"],
+                         dt_bias=x["dt_bias"], lower_bound=LOWER_BOUND,
+                         transpose_state_layout=True, **extra)
+    return run
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--peers-dir", required=True,
+                   help="where build-peers.sh unpacked and built the peers")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--heads", default="96,64")
+    p.add_argument("--cases", default="fixed,mixed,uniform")
+    p.add_argument("--states", default="bf16,fp32")
+    p.add_argument("--impls", default="flashkda,fla")
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+
+    os.environ["FLA_FLASH_KDA"] = "0"
+    sys.path.insert(0, os.path.join(args.peers_dir, "flashkda"))
+    sys.path.insert(0, os.path.join(args.peers_dir, "fla"))
+    import torch
+    import torch.nn.functional as F
+    from cake_rt import time_ms
+    from reference import err_ratio, kda_recurrent
+
+    impls = args.impls.split(",")
+    mods = {}
+    if "flashkda" in impls:
+        import flash_kda
+        mods["flashkda"] = flash_kda
+    if "fla" in impls:
+        from fla.ops.kda import chunk_kda
+        mods["fla"] = chunk_kda
+    dev = torch.device("cuda")
+    versions = {}
+    vf = os.path.join(args.peers_dir, "VERSIONS")
+    if os.path.exists(vf):
+        for line in open(vf):
+            name, _, rest = line.strip().partition(" ")
+            versions[name] = rest
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
+          f"CUDA {torch.version.cuda}  peers: {versions}")
+
+    def runners(x, state):
+        r = {}
+        if "flashkda" in mods:
+            r["flashkda"] = flashkda_call(mods["flashkda"], x,
+                                          getattr(torch, {"bf16": "bfloat16",
+                                                          "fp32": "float32"}[state]),
+                                          torch)
+        if "fla" in mods and state == "fp32":
+            r["fla"] = fla_call(mods["fla"], x, torch)
+        return r
+
+    def check(x, run, ref_o, ref_s):
+        o, s = run()
+        torch.cuda.synchronize()
+        eo = err_ratio(o.float(), ref_o)
+        es = err_ratio(s.float(), ref_s)
+        return eo, es, (o.float() - ref_o).abs().max().item()
+
+    # The short check: two ragged sequences, few heads.
+    torch.manual_seed(0)
+    x = make_inputs([300, 77], 4, 128, dev, torch, F)
+    ref_o, ref_s = kda_recurrent(x["q"], x["k"], x["v"], x["g"], x["beta"],
+                                 x["scale"], x["A_log"], x["dt_bias"],
+                                 LOWER_BOUND, x["h0"], x["cu"])
+    failed = 0
+    for state in args.states.split(","):
+        for name, run in runners(x, state).items():
+            eo, es, mx = check(x, run, ref_o, ref_s)
+            ok = eo <= OUT_TOL
+            failed += not ok
+            print(f"check [300, 77] H=4 {state} state: {name}: out err "
+                  f"{eo:.2e} (max abs {mx:.2e}), state err {es:.2e}: "
+                  f"{'ok' if ok else 'WRONG'}")
+
+    rows = []
+    for H in [int(h) for h in args.heads.split(",")]:
+        for case in args.cases.split(","):
+            lens = CASES[case]
+            x = make_inputs(lens, H, 128, dev, torch, F)
+            ref_o, ref_s = kda_recurrent(x["q"], x["k"], x["v"], x["g"],
+                                         x["beta"], x["scale"], x["A_log"],
+                                         x["dt_bias"], LOWER_BOUND, x["h0"],
+                                         x["cu"])
+            for state in args.states.split(","):
+                rs = runners(x, state)
+                row = {"H": H, "case": case, "lens": lens, "state": state,
+                       "ms": {}, "err_out": {}, "err_state": {}, "ok": {}}
+                for name, run in rs.items():
+                    eo, es, _ = check(x, run, ref_o, ref_s)
+                    row["err_out"][name] = eo
+                    row["err_state"][name] = es
+                    row["ok"][name] = eo <= OUT_TOL
+                    failed += eo > OUT_TOL
+                names = list(rs)
+                times = {n: [] for n in names}
+                for r in range(args.rounds):
+                    order = names[r % len(names):] + names[:r % len(names)]
+                    for n in order:
+                        times[n].append(time_ms(rs[n], iters=args.iters,
+                                                warmup=3))
+                for n in names:
+                    row["ms"][n] = sorted(times[n])[len(times[n]) // 2]
+                rows.append(row)
+                print(f"H={H} {case:8s} {state} state: " + "  ".join(
+                    f"{n} {row['ms'][n]:.3f} ms (err {row['err_out'][n]:.1e}"
+                    f"/{row['err_state'][n]:.1e}{'' if row['ok'][n] else ' WRONG'})"
+                    for n in names), flush=True)
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump({"gpu": torch.cuda.get_device_name(),
+                       "torch": torch.__version__, "peers": versions,
+                       "rows": rows}, fh, indent=1)
+    print(f"{len(rows)} rows, {failed} wrong")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
