@@ -70,6 +70,66 @@ std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
   return std::nullopt;
 }
 
+std::optional<std::pair<std::string, bool>>
+mlir::cake::conditionKey(Value cond, KernelOp kernel) {
+  using Key = std::pair<std::string, bool>;
+  if (isa<BlockArgument>(cond)) {
+    auto k = indexKey(cond, kernel);
+    return k ? std::optional<Key>(Key{*k, false}) : std::nullopt;
+  }
+  Operation *def = cond.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    if (auto b = dyn_cast<BoolAttr>(c.getValue()))
+      return Key{"true", !b.getValue()};
+  if (auto x = dyn_cast<arith::XOrIOp>(def)) {
+    // cond xor true: the negation (either operand may be the constant).
+    for (int i = 0; i < 2; ++i) {
+      auto lhs = conditionKey(x->getOperand(i), kernel);
+      auto rhs = conditionKey(x->getOperand(1 - i), kernel);
+      if (lhs && rhs && rhs->first == "true")
+        return Key{lhs->first, lhs->second != !rhs->second};
+    }
+    return std::nullopt;
+  }
+  auto cmp = dyn_cast<arith::CmpIOp>(def);
+  if (!cmp)
+    return std::nullopt;
+  auto l = indexKey(cmp.getLhs(), kernel);
+  auto r = indexKey(cmp.getRhs(), kernel);
+  if (!l || !r)
+    return std::nullopt;
+  // Canonical forms: eq, slt and ult with their operands in order, and
+  // whether the predicate is the form's negation. Indexed by the predicate.
+  struct Form {
+    const char *name;
+    bool swap, negate;
+  };
+  static const Form forms[] = {
+      {"eq", false, false},  // eq
+      {"eq", false, true},   // ne: not eq
+      {"slt", false, false}, // slt
+      {"slt", true, true},   // sle: not (b slt a)
+      {"slt", true, false},  // sgt: b slt a
+      {"slt", false, true},  // sge: not slt
+      {"ult", false, false}, // ult
+      {"ult", true, true},   // ule
+      {"ult", true, false},  // ugt
+      {"ult", false, true},  // uge
+  };
+  using P = arith::CmpIPredicate;
+  static_assert(int(P::eq) == 0 && int(P::sle) == 3 && int(P::uge) == 9,
+                "arith::CmpIPredicate's numbering");
+  const Form &form = forms[int(cmp.getPredicate())];
+  if (form.swap)
+    std::swap(l, r);
+  // eq is symmetric: order its operands too.
+  if (std::string(form.name) == "eq" && *r < *l)
+    std::swap(l, r);
+  return Key{std::string(form.name) + "(" + *l + "," + *r + ")", form.negate};
+}
+
 std::optional<int64_t> IndexEvaluator::eval(Value v) {
   auto it = memo.find(v);
   if (it != memo.end())

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuleChecks.h"
+#include "cake/Analysis/IndexExpr.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -41,6 +43,15 @@ void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
         for (Region &r : op.getRegions())
           for (Block &b : r)
             flatten(b, f, out, unroll, cap);
+    else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      // A constant condition runs one branch; other scf.if are not
+      // followed (sync.trip-count-mismatch compares them path by path).
+      auto key = conditionKey(branch.getCondition(), f.kernel);
+      if (key && key->first == "true")
+        if (Block *taken =
+                key->second ? branch.elseBlock() : branch.thenBlock())
+          flatten(*taken, f, out, unroll, cap);
+    }
   }
 }
 } // namespace

@@ -63,11 +63,34 @@ using Count = std::map<std::string, int64_t>;
 /// The polynomial as text: "2*trip(c0..arg1 by c64)*tiles + 1".
 std::string countStr(const Count &c);
 
+/// Where each condition of a Count was met: the first scf.if on it, and
+/// whether that scf.if's condition is the key's negation.
+using ConditionSites = std::map<std::string, std::pair<Operation *, bool>>;
+
 /// Counts the ops `match` accepts in `block`, as a polynomial in loop trip
-/// counts. Sets `unproven` where a trip count has no canonical key or
-/// control flow is not a loop.
+/// counts and conditions: an scf.if whose condition has a key
+/// (cake/Analysis/IndexExpr.h conditionKey) contributes [c]·then +
+/// (1 − [c])·else, with [c] a factor "[key]" (idempotent). Sets `unproven`
+/// where a trip count or a condition has no canonical key, or control flow
+/// is neither a loop nor an scf.if. `sites` (if given) learns where each
+/// condition is tested.
 Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
-               KernelOp kernel, bool &unproven);
+               KernelOp kernel, bool &unproven,
+               ConditionSites *sites = nullptr);
+
+/// Two counts compared path by path. `equal` if they agree on every path;
+/// otherwise `proven` when the conditions of one are among the other's (a
+/// difference then shows on some path: `path` names its branches at
+/// `sites`, and `lhsOnPath`, `rhsOnPath` are the counts there), not proven
+/// when each side tests conditions the other does not (they may be equal
+/// conditions written differently).
+struct CountComparison {
+  bool equal = true, proven = true;
+  std::string path;
+  Count lhsOnPath, rhsOnPath;
+};
+CountComparison compareCounts(const Count &lhs, const Count &rhs,
+                              const ConditionSites &sites);
 
 //===----------------------------------------------------------------------===//
 // The checks, by rule family

@@ -139,6 +139,7 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
     // Every participant passes the barrier equally often, or the last
     // passes of the busier role wait forever.
     bool unproven = false;
+    ConditionSites sites;
     std::optional<Count> first;
     RoleOp firstRole;
     for (RoleOp role : roles) {
@@ -148,16 +149,22 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
             auto b = dyn_cast<BarrierSyncOp>(op);
             return b && int64_t(b.getId()) == id;
           },
-          f.kernel, unproven);
+          f.kernel, unproven, &sites);
       if (!first) {
         first = c;
         firstRole = role;
-      } else if (!unproven && c != *first) {
-        InFlightDiagnostic d =
-            emitRuleError(role, RuleId::SyncNamedBarrier)
-            << DiagRole{role.getName()} << " passes named barrier " << id << " "
-            << countStr(c) << " times but " << DiagRole{firstRole.getName()}
-            << " passes it " << countStr(*first) << " times";
+        continue;
+      }
+      CountComparison cmp = compareCounts(c, *first, sites);
+      if (!unproven && cmp.proven && !cmp.equal) {
+        InFlightDiagnostic d = emitRuleError(role, RuleId::SyncNamedBarrier)
+                               << DiagRole{role.getName()}
+                               << " passes named barrier " << id << " "
+                               << countStr(cmp.lhsOnPath) << " times but "
+                               << DiagRole{firstRole.getName()} << " passes it "
+                               << countStr(cmp.rhsOnPath) << " times";
+        if (!cmp.path.empty())
+          d << " on the path where " << cmp.path;
         d.attachNote(firstRole.getLoc()) << "the other role";
         ok = false;
       }

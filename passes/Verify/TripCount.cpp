@@ -12,6 +12,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <algorithm>
+#include <set>
+
 using namespace mlir;
 using namespace mlir::cake;
 using namespace mlir::cake::verify;
@@ -31,8 +34,42 @@ std::string verify::countStr(const Count &c) {
   return s;
 }
 
-Count verify::countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
-               KernelOp kernel, bool &unproven) {
+/// The factors of a monomial ("" is 1).
+static std::vector<std::string> factorsOf(const std::string &mono) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < mono.size()) {
+    size_t end = mono.find('*', start);
+    if (end == std::string::npos)
+      end = mono.size();
+    out.push_back(mono.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// a·b with factors sorted; a condition factor ("[...]") is idempotent.
+static std::string mulMono(const std::string &a, const std::string &b) {
+  std::vector<std::string> f = factorsOf(a), g = factorsOf(b);
+  f.insert(f.end(), g.begin(), g.end());
+  std::sort(f.begin(), f.end());
+  std::string out;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (i > 0 && f[i][0] == '[' && f[i] == f[i - 1])
+      continue;
+    out += (out.empty() ? "" : "*") + f[i];
+  }
+  return out;
+}
+
+static void dropZeros(Count &c) {
+  for (auto it = c.begin(); it != c.end();)
+    it = it->second == 0 ? c.erase(it) : std::next(it);
+}
+
+Count verify::countOps(Block &block,
+                       llvm::function_ref<bool(Operation *)> match,
+                       KernelOp kernel, bool &unproven, ConditionSites *sites) {
   Count total;
   for (Operation &op : block) {
     if (match(&op)) {
@@ -41,6 +78,41 @@ Count verify::countOps(Block &block, llvm::function_ref<bool(Operation *)> match
     }
     if (op.getNumRegions() == 0)
       continue;
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      bool any = false;
+      op.walk([&](Operation *inner) { any |= match(inner); });
+      if (!any)
+        continue;
+      auto key = conditionKey(ifOp.getCondition(), kernel);
+      if (!key) {
+        unproven = true;
+        continue;
+      }
+      if (key->first == "true") { // a constant: only one branch runs
+        if (Block *taken = key->second ? ifOp.elseBlock() : ifOp.thenBlock())
+          for (auto &[mono, coef] :
+               countOps(*taken, match, kernel, unproven, sites))
+            total[mono] += coef;
+        continue;
+      }
+      std::string atom = "[" + key->first + "]";
+      if (sites && !sites->count(atom))
+        (*sites)[atom] = {&op, key->second};
+      // The branch taken when [atom] holds, and the other.
+      Block *whenTrue = key->second ? ifOp.elseBlock() : ifOp.thenBlock();
+      Block *whenFalse = key->second ? ifOp.thenBlock() : ifOp.elseBlock();
+      if (whenTrue)
+        for (auto &[mono, coef] :
+             countOps(*whenTrue, match, kernel, unproven, sites))
+          total[mulMono(mono, atom)] += coef;
+      if (whenFalse)
+        for (auto &[mono, coef] :
+             countOps(*whenFalse, match, kernel, unproven, sites)) {
+          total[mono] += coef;
+          total[mulMono(mono, atom)] -= coef;
+        }
+      continue;
+    }
     std::string factor;
     if (auto f = dyn_cast<scf::ForOp>(op)) {
       auto lb = indexKey(f.getLowerBound(), kernel);
@@ -57,7 +129,7 @@ Count verify::countOps(Block &block, llvm::function_ref<bool(Operation *)> match
       if (auto [k, n] = t.getSliceOrWhole(); n > 1)
         factor += "[" + std::to_string(k) + "/" + std::to_string(n) + "]";
     } else if (!isa<FragMapOp>(op)) {
-      // scf.if and friends: the count depends on a condition.
+      // scf.while and friends: the count depends on what Cake cannot key.
       bool any = false;
       op.walk([&](Operation *inner) { any |= match(inner); });
       if (any)
@@ -65,30 +137,98 @@ Count verify::countOps(Block &block, llvm::function_ref<bool(Operation *)> match
       continue;
     }
     for (Region &r : op.getRegions())
-      for (Block &b : r) {
-        Count inner = countOps(b, match, kernel, unproven);
-        for (auto &[mono, coef] : inner) {
-          std::string m = factor;
-          if (!mono.empty())
-            m = m.empty() ? mono : (mono < m ? mono + "*" + m : m + "*" + mono);
-          total[m] += coef;
-        }
-      }
+      for (Block &b : r)
+        for (auto &[mono, coef] : countOps(b, match, kernel, unproven, sites))
+          total[mulMono(mono, factor)] += coef;
   }
+  dropZeros(total);
   return total;
+}
+
+/// The condition factors of a count.
+static std::set<std::string> conditionsOf(const Count &c) {
+  std::set<std::string> out;
+  for (auto &[mono, coef] : c)
+    for (const std::string &f : factorsOf(mono))
+      if (f[0] == '[')
+        out.insert(f);
+  return out;
+}
+
+/// `c` with each condition set to its value in `assignment`.
+static Count onPath(const Count &c,
+                    const std::map<std::string, bool> &assignment) {
+  Count out;
+  for (auto &[mono, coef] : c) {
+    std::string rest;
+    bool zero = false;
+    for (const std::string &f : factorsOf(mono)) {
+      if (f[0] == '[')
+        zero |= !assignment.at(f);
+      else
+        rest = mulMono(rest, f);
+    }
+    if (!zero)
+      out[rest] += coef;
+  }
+  dropZeros(out);
+  return out;
+}
+
+CountComparison verify::compareCounts(const Count &lhs, const Count &rhs,
+                                      const ConditionSites &sites) {
+  CountComparison r;
+  if (lhs == rhs)
+    return r;
+  r.equal = false;
+  std::set<std::string> a = conditionsOf(lhs), b = conditionsOf(rhs);
+  bool nested = std::includes(a.begin(), a.end(), b.begin(), b.end()) ||
+                std::includes(b.begin(), b.end(), a.begin(), a.end());
+  std::vector<std::string> atoms(a.begin(), a.end());
+  atoms.insert(atoms.end(), b.begin(), b.end());
+  std::sort(atoms.begin(), atoms.end());
+  atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  if (!nested || atoms.size() > 12) {
+    r.proven = atoms.empty();
+    r.lhsOnPath = lhs;
+    r.rhsOnPath = rhs;
+    return r;
+  }
+  // Distinct polynomials in idempotent conditions differ on some path.
+  for (uint64_t bits = 0; bits < (uint64_t(1) << atoms.size()); ++bits) {
+    std::map<std::string, bool> assignment;
+    for (size_t i = 0; i < atoms.size(); ++i)
+      assignment[atoms[i]] = (bits >> i) & 1;
+    Count l = onPath(lhs, assignment), rr = onPath(rhs, assignment);
+    if (l == rr)
+      continue;
+    r.lhsOnPath = l;
+    r.rhsOnPath = rr;
+    for (const std::string &atom : atoms) {
+      auto [op, negated] = sites.at(atom);
+      bool then = assignment[atom] != negated;
+      std::string at;
+      if (auto l = dyn_cast<FileLineColLoc>(op->getLoc()))
+        at = " at line " + std::to_string(l.getLine());
+      r.path += std::string(r.path.empty() ? "" : " and ") + "the scf.if" + at +
+                " takes its " + (then ? "then" : "else") + " branch";
+    }
+    return r;
+  }
+  return r; // not reached: the counts differ
 }
 
 /// Counts the hand-offs of `kind` on `pipe` in `block`.
 template <typename HandoffOp>
 static Count countHandoffs(Block &block, Value pipe, KernelOp kernel,
-                           bool &unproven) {
+                           bool &unproven, ConditionSites &sites) {
   return countOps(
       block,
       [&](Operation *op) {
         auto h = dyn_cast<HandoffOp>(op);
         return h && h.getPipe() == pipe;
       },
-      kernel, unproven);
+      kernel, unproven, &sites);
 }
 
 /// sync.trip-count-mismatch
@@ -100,11 +240,13 @@ bool verify::checkTripCounts(KernelFacts &f) {
     if (!producer || !consumer)
       continue; // sync.pipe-roles reports these
     bool unproven = false;
+    ConditionSites sites;
     Count made = countHandoffs<PipeAcquireOp>(producer.getBody().front(), pipe,
-                                              f.kernel, unproven);
+                                              f.kernel, unproven, sites);
     Count taken = countHandoffs<PipeWaitOp>(consumer.getBody().front(), pipe,
-                                            f.kernel, unproven);
-    if (unproven) {
+                                            f.kernel, unproven, sites);
+    CountComparison cmp = compareCounts(taken, made, sites);
+    if (unproven || !cmp.proven) {
       emitWarning(pipe.getLoc())
           << "[" << getRuleInfo(RuleId::SyncTripCountMismatch).id
           << "] unproven: the hand-offs on " << DiagPipe{index}
@@ -112,20 +254,22 @@ bool verify::checkTripCounts(KernelFacts &f) {
              "roles";
       continue;
     }
-    if (made != taken) {
+    if (!cmp.equal) {
       InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncTripCountMismatch)
                              << DiagRole{consumer.getName()} << " waits "
-                             << countStr(taken) << " times on "
+                             << countStr(cmp.lhsOnPath) << " times on "
                              << DiagPipe{index} << " but "
                              << DiagRole{producer.getName()} << " commits "
-                             << countStr(made) << " times";
+                             << countStr(cmp.rhsOnPath) << " times";
+      if (!cmp.path.empty())
+        d << " on the path where " << cmp.path;
       d.attachNote(producer.getLoc())
           << "producer " << DiagRole{producer.getName()};
       d.attachNote(consumer.getLoc())
           << "consumer " << DiagRole{consumer.getName()};
       d.attachNote(pipe.getLoc())
-          << "hint: both roles must run the same loops around their "
-             "hand-offs on this pipe";
+          << "hint: both roles must run the same loops, and test the same "
+             "conditions, around their hand-offs on this pipe";
       ok = false;
     }
   }

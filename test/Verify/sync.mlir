@@ -319,7 +319,7 @@ cake.kernel @slice_mismatch(%A: !cake.global<?x?xbf16>) attributes {target = #ca
   %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   // expected-error @+2 {{[sync.trip-count-mismatch] role "use1" waits tiles[0/2] times on pipe #1 but role "load1" commits tiles[1/2] times}}
-  // expected-note @+1 {{hint: both roles must run the same loops around their hand-offs on this pipe}}
+  // expected-note @+1 {{hint: both roles must run the same loops, and test the same conditions, around their hand-offs on this pipe}}
   %q = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "load0" warps(1) {
     %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
@@ -825,5 +825,189 @@ cake.kernel @barrier_after_commit() attributes {target = #cake.target<"sm_90a">,
     %t = cake.pipe.wait %p : !cake.pipe<2>
     cake.pipe.release %p, %t : !cake.pipe<2>
     cake.barrier.sync id(1) threads(256)
+  }
+}
+
+// -----
+
+// Path-sensitive hand-off counts: the producer hands a stage over only when
+// %c holds, the consumer always waits for one. On the path where the
+// producer's scf.if takes its else branch the consumer waits forever.
+cake.kernel @handoff_on_one_path(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 843 takes its else branch}}
+  // expected-note @+1 {{hint: both roles must run the same loops, and test the same conditions}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "load"}}
+  cake.role "load" warps(1) {
+    scf.if %c {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  // expected-note @+1 {{consumer role "use"}}
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Near miss: both sides test the same condition (a kernel argument), so
+// every path hands over as many stages as it takes: no diagnostic (this
+// was an "unproven" warning before the counts followed scf.if).
+cake.kernel @handoff_same_condition(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    scf.if %c {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    scf.if %c {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// Near miss: the same comparison written as its inverse, with the hand-off
+// in the else branch (n < m on one side, not (n >= m) on the other).
+cake.kernel @handoff_inverse_condition(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %m = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %lt = arith.cmpi ult, %n, %m : index
+    scf.if %lt {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %m = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %ge = arith.cmpi uge, %n, %m : index
+    scf.if %ge {
+    } else {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// The same condition on both sides, but the hand-offs sit in opposite
+// branches: the counts differ on both paths, and the first is named.
+cake.kernel @handoff_opposite_branches(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 916 takes its else branch}}
+  // expected-note @+1 {{hint:}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "load"}}
+  cake.role "load" warps(1) {
+    scf.if %c {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  // expected-note @+1 {{consumer role "use"}}
+  cake.role "use" warpgroups(1) {
+    scf.if %c {
+    } else {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// Conditions Cake cannot relate (n < m on one side, n < k on the other)
+// stay unproven: a warning, not an error.
+cake.kernel @handoff_unrelated_conditions(%A: !cake.global<?x?xbf16>, %k: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %m = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %lt = arith.cmpi ult, %n, %m : index
+    scf.if %lt {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %lt = arith.cmpi ult, %n, %k : index
+    scf.if %lt {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// Named-barrier passes follow scf.if too: role "a" passes barrier 5 only
+// when %n < %k, role "b" always.
+cake.kernel @barrier_on_one_path(%n: index, %k: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{the other role}}
+  cake.role "a" warpgroups(1) {
+    %lt = arith.cmpi slt, %n, %k : index
+    scf.if %lt {
+      cake.barrier.sync id(5) threads(256)
+    }
+  }
+  // expected-error @+1 {{[sync.named-barrier] role "b" passes named barrier 5 1 times but role "a" passes it 0 times on the path where the scf.if at line 966 takes its else branch}}
+  cake.role "b" warpgroups(1) {
+    cake.barrier.sync id(5) threads(256)
+  }
+}
+
+// -----
+
+// Near miss: both roles pass it under the same comparison (%k > %n is
+// %n < %k with its operands swapped).
+cake.kernel @barrier_same_condition(%n: index, %k: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    %lt = arith.cmpi slt, %n, %k : index
+    scf.if %lt {
+      cake.barrier.sync id(5) threads(256)
+    }
+  }
+  cake.role "b" warpgroups(1) {
+    %gt = arith.cmpi sgt, %k, %n : index
+    scf.if %gt {
+      cake.barrier.sync id(5) threads(256)
+    }
+  }
+}
+
+// -----
+
+// Near miss: a constant condition runs one branch only, so its hand-off
+// counts as unconditional (no path where the scf.if is skipped).
+cake.kernel @handoff_constant_condition() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %true = arith.constant true
+    scf.if %true {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }

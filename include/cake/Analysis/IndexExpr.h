@@ -28,6 +28,15 @@ namespace cake {
 /// none (the value may differ between roles).
 std::optional<std::string> indexKey(Value v, KernelOp kernel);
 
+/// A condition (an i1) as a key equal in every role for equal values, and
+/// whether the value is the key's negation: kernel arguments, constants,
+/// integer comparisons of index keys (a predicate and its inverse share
+/// one key, as do swapped operands: `a sge b` is `not (a slt b)`, `a sgt b`
+/// is `b slt a`), and xor with true. A constant is the key "true", negated
+/// when false. None otherwise.
+std::optional<std::pair<std::string, bool>> conditionKey(Value cond,
+                                                         KernelOp kernel);
+
 /// Index values known from a problem (one shape per kernel argument):
 /// cake.dim of an argument, constants and integer arithmetic on them. Tile
 /// coordinates and loaded values stay unknown.
