@@ -14,8 +14,14 @@ or hangs on any mutant). "depends" classes break one only in some kernels
 (doubled stages may or may not fit); "no" classes are legal. Mutants that
 verify can be written out (--emit-passing DIR) to run on the GPU.
 
+--lower also lowers every kernel given and every mutant that verifies
+(`cake-verify,cake-lower{format=ptx}`): a kernel that passes cake-verify
+must lower (issue #24), so one that does not is reported like a mutant
+not caught.
+
 usage: mutate.py [--cake-opt build/bin/cake-opt] [--markdown FILE]
-                 [--check] [--emit-passing DIR] [kernel.cake.mlir ...]
+                 [--check] [--lower] [--emit-passing DIR]
+                 [kernel.cake.mlir ...]
 """
 import argparse
 import collections
@@ -209,11 +215,30 @@ def verify(cake_opt, text, workdir):
     return "rejected", rules or ["parser/other"]
 
 
+def lowers(cake_opt, text, workdir):
+    """None if the verified kernel lowers to PTX, else the first error."""
+    src = os.path.join(workdir, "lower.mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    try:
+        p = subprocess.run([cake_opt, "--cake-verify",
+                            "--cake-lower=format=ptx", src, "-o", os.devnull],
+                           capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    if p.returncode == 0:
+        return None
+    lines = [l for l in p.stderr.splitlines() if "error" in l]
+    return (lines[0] if lines else f"exit {p.returncode}")[:300]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cake-opt", default=os.path.join(ROOT, "build/bin/cake-opt"))
     ap.add_argument("--markdown")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--lower", action="store_true",
+                    help="lower the kernels and every mutant that verifies")
     ap.add_argument("--emit-passing")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()
@@ -224,7 +249,15 @@ def main():
     stats = collections.OrderedDict()
     bad = []
     passing = 0
+    lowered = 0
     with tempfile.TemporaryDirectory() as work:
+        if args.lower:
+            for k in kernels:
+                err = lowers(args.cake_opt, open(k).read(), work)
+                lowered += 1
+                if err:
+                    bad.append(f"verifies but does not lower: "
+                               f"{os.path.relpath(k, ROOT)}: {err}")
         for name, (gen, illegal) in CLASSES.items():
             st = dict(mutants=0, rejected=0, passed=0, crashed=0,
                       rules=collections.Counter(), illegal=illegal)
@@ -242,6 +275,14 @@ def main():
                         st["rules"].update(rules)
                     else:
                         st["passed"] += 1
+                        if args.lower:
+                            err = lowers(args.cake_opt, m, work)
+                            lowered += 1
+                            if err:
+                                bad.append(f"verifies but does not lower: "
+                                           f"{name} on "
+                                           f"{os.path.relpath(k, ROOT)} "
+                                           f"#{n}: {err}")
                         if illegal is True:
                             bad.append(f"not caught: {name} on "
                                        f"{os.path.relpath(k, ROOT)} #{n}")
@@ -272,6 +313,9 @@ def main():
     summary = (f"{caught} of {tot_illegal} contract-breaking mutants rejected "
                f"({100.0 * caught / max(tot_illegal, 1):.1f}%) over "
                f"{len(kernels)} kernels")
+    if args.lower:
+        summary += (f"; {lowered} verified kernels and mutants lowered, "
+                    f"{sum('does not lower' in b for b in bad)} failed")
     print(table)
     print(summary)
     for b in bad:
