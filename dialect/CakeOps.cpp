@@ -626,6 +626,14 @@ LogicalResult FragReduceOp::verify() {
   return success();
 }
 
+LogicalResult FragScanOp::verify() {
+  Type elt = getInput().getType().getElementType();
+  if (!isa<FloatType>(elt))
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "frag.scan takes float fragments, not " << elt;
+  return success();
+}
+
 LogicalResult FragIotaOp::verify() {
   FragType type = getResult().getType();
   if (!type.getElementType().isInteger(32))

@@ -297,6 +297,10 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   }
   if (auto reduce = dyn_cast<FragReduceOp>(op))
     return alu(double(fragElements(reduce.getInput().getType())));
+  // Counted from the lowering, not calibrated: 4 shuffles and about 10
+  // combines or selects per pair of elements (KernelEmitter::emitScan).
+  if (auto scan = dyn_cast<FragScanOp>(op))
+    return alu(7.0 * double(fragElements(scan.getInput().getType())));
   if (auto convert = dyn_cast<FragConvertOp>(op))
     return alu(double(fragElements(convert.getInput().getType())));
   if (auto load = dyn_cast<LoadOp>(op)) {

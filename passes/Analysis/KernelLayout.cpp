@@ -36,8 +36,8 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
   bool math = false;
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragArgminOp, LoadOp, StoreOp, SmemWriteOp,
-            BarrierSyncOp>(op))
+            FragReduceOp, FragScanOp, FragArgminOp, LoadOp, StoreOp,
+            SmemWriteOp, BarrierSyncOp>(op))
       math = true;
   });
   return !math;

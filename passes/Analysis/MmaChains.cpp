@@ -42,7 +42,7 @@ mlir::cake::warpgroupTurnChains(RoleOp role) {
 bool mlir::cake::mayIssueBesideWgmmaGroups(Operation &op) {
   if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
           MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,
-          FragReduceOp, FragArgminOp>(op))
+          FragReduceOp, FragScanOp, FragArgminOp>(op))
     return true;
   // Scalar ops of other dialects (arith, math) without regions.
   return op.getNumRegions() == 0 && isPure(&op) &&

@@ -660,6 +660,31 @@ def Cake_FragReduceOp : Cake_Op<"frag.reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Cake_FragScanOp : Cake_Op<"frag.scan",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "inclusive prefix sum (min, max) along each row of a fragment";
+  let description = [{
+    `%c = cake.frag.scan sum %f` gives c[i][j] = f[i][0] + ... + f[i][j]
+    for every row i (with `min` or `max`, the running minimum or maximum):
+    a cumulative gate when a linear-attention chunk's tokens run along the
+    columns, offsets of a compaction, a running maximum. The result has the
+    input's type.
+
+    On an accumulator-shaped fragment each row is spread over the four
+    lanes of a quad, two adjacent columns in every group of eight; the
+    lowering scans each pair in place, the pairs' totals across the quad
+    by shuffles, and carries each group's total to the next.
+
+    ```mlir
+    %g = cake.frag.scan sum %a : !cake.frag<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+}
+
 def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
   let summary = "the minimum of each row and its column index";
   let description = [{

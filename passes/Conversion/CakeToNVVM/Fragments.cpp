@@ -42,6 +42,8 @@ std::optional<LogicalResult> KernelEmitter::emitFragmentOp(Operation &op) {
     return emitArgmin(a);
   if (auto r = dyn_cast<FragReduceOp>(op))
     return emitReduce(r);
+  if (auto sc = dyn_cast<FragScanOp>(op))
+    return emitScan(sc);
   if (auto c = dyn_cast<FragConvertOp>(op))
     return emitConvert(c);
   return std::nullopt;
@@ -420,6 +422,89 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
     for (int32_t off : {1, 2})
       r = combine(r, quadShuffle(r, off));
     res = LLVM::InsertValueOp::create(b, loc(), res, r, h);
+  }
+  map.map(op.getResult(), res);
+  return success();
+}
+
+/// The inclusive scan of each row. Thread (lane l, quad position
+/// q = l % 4) holds, for each group j of eight columns, the pair at columns
+/// 8j + 2q and 8j + 2q + 1 of its two rows. Per group: the pair is scanned
+/// in place; the pairs' totals are scanned across the quad (Hillis-Steele,
+/// shuffles from lanes l - 1 and l - 2); the lane before gives the
+/// exclusive prefix, lane q = 3 the group's total, which carries into the
+/// next group. 4 shuffles and about 10 combines or selects per pair.
+LogicalResult KernelEmitter::emitScan(FragScanOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getInput().getType(), op);
+  if (failed(info))
+    return failure();
+  auto elt = dyn_cast<FloatType>(op.getInput().getType().getElementType());
+  if (info->layout != FragLayout::Acc || !elt)
+    return op.emitError("this scan is not lowered yet (float rows of an "
+                        "accumulator-shaped fragment are)");
+  auto combine = [&](Value a, Value c) -> Value {
+    switch (op.getKind()) {
+    case ReduceKind::sum:
+      return arith::AddFOp::create(b, loc(), a, c);
+    case ReduceKind::min:
+      return arith::MinimumFOp::create(b, loc(), a, c);
+    case ReduceKind::max:
+      return arith::MaximumFOp::create(b, loc(), a, c);
+    }
+    return a;
+  };
+  const llvm::fltSemantics &sem = elt.getFloatSemantics();
+  APFloat idv = op.getKind() == ReduceKind::sum ? APFloat::getZero(sem)
+                : op.getKind() == ReduceKind::min
+                    ? APFloat::getInf(sem)
+                    : APFloat::getInf(sem, /*Negative=*/true);
+  Value identity =
+      arith::ConstantOp::create(b, loc(), elt, b.getFloatAttr(elt, idv));
+  Value lane = role->lane;
+  Value q = arith::RemUIOp::create(b, loc(), lane, i32c(4));
+  // Lane l - off of this quad (this lane where there is none: q < off),
+  // and whether there is one; for off = 1, 2.
+  Value has[3], src[3];
+  for (int32_t off : {1, 2}) {
+    has[off] = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, q,
+                                     i32c(off));
+    src[off] = arith::SelectOp::create(
+        b, loc(), has[off], arith::SubIOp::create(b, loc(), lane, i32c(off)),
+        lane);
+  }
+  auto fromBefore = [&](Value v, int32_t off) {
+    Value got = gpu::ShuffleOp::create(b, loc(), v, src[off], i32c(32),
+                                       gpu::ShuffleMode::IDX)
+                    .getShuffleResult();
+    return std::pair(got, has[off]);
+  };
+  Value lastOfQuad = arith::OrIOp::create(b, loc(), lane, i32c(3));
+  Value acc = map.lookup(op.getInput());
+  Value res = acc;
+  int64_t n = op.getInput().getType().getShape()[1];
+  for (int64_t h = 0; h < 2; ++h) {
+    Value running = identity;
+    for (int64_t j = 0; j < n / 8; ++j) {
+      int64_t k = 4 * j + 2 * h;
+      Value v0 = LLVM::ExtractValueOp::create(b, loc(), acc, k);
+      Value v1 = LLVM::ExtractValueOp::create(b, loc(), acc, k + 1);
+      Value pair = combine(v0, v1);
+      Value x = pair;
+      for (int32_t off : {1, 2}) {
+        auto [y, has] = fromBefore(x, off);
+        x = arith::SelectOp::create(b, loc(), has, combine(y, x), x);
+      }
+      auto [before, has] = fromBefore(x, 1);
+      Value base = combine(
+          running, arith::SelectOp::create(b, loc(), has, before, identity));
+      res = LLVM::InsertValueOp::create(b, loc(), res, combine(base, v0), k);
+      res = LLVM::InsertValueOp::create(b, loc(), res, combine(base, pair),
+                                        k + 1);
+      Value total = gpu::ShuffleOp::create(b, loc(), x, lastOfQuad, i32c(32),
+                                           gpu::ShuffleMode::IDX)
+                        .getShuffleResult();
+      running = combine(running, total);
+    }
   }
   map.map(op.getResult(), res);
   return success();

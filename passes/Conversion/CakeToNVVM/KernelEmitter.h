@@ -209,6 +209,7 @@ private:
   std::pair<Value, Value> packedRowArgmin(Value acc, int64_t h, int64_t n,
                                           Value colBase);
   LogicalResult emitReduce(FragReduceOp op);
+  LogicalResult emitScan(FragScanOp op);
 
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).

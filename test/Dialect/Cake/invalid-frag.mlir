@@ -1,4 +1,4 @@
-// Fragment op verifiers: convert, map, reduce, argmin, splat, iota.
+// Fragment op verifiers: convert, map, reduce, scan, argmin, splat, iota.
 // RUN: cake-opt %s -split-input-file -verify-diagnostics
 
 cake.kernel @convert_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
@@ -162,5 +162,36 @@ cake.kernel @iota_type() attributes {target = #cake.target<"sm_90a">, schedule =
   cake.role "r" warpgroups(1) {
     // expected-error @+1 {{[dataflow.fragment-shape] frag.iota makes i32 indices, not 'f32'}}
     %i = cake.frag.iota : !cake.frag<1x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @scan_integer() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %c0 = arith.constant 0 : index
+    %a = cake.frag.iota base %c0 : !cake.frag<1x64xi32>
+    // expected-error @+1 {{[dataflow.element-type] frag.scan takes float fragments, not 'i32'}}
+    %s = cake.frag.scan sum %a : !cake.frag<1x64xi32>
+  }
+}
+
+// -----
+
+// Near miss: a bf16 fragment scans (float), and the result has the input's type.
+cake.kernel @scan_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %s = cake.frag.scan min %a : !cake.frag<64x64xbf16>
+  }
+}
+
+// -----
+
+cake.kernel @scan_kind() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, min, max]}}
+    %s = cake.frag.scan prod %a : !cake.frag<64x64xf32>
   }
 }

@@ -64,6 +64,8 @@ cake.kernel @structure(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
 // CHECK: cake.frag.reduce sum %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
 // CHECK: cake.frag.reduce min %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
 // CHECK: cake.frag.reduce max %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+// CHECK: cake.frag.scan sum %{{.*}} : !cake.frag<64x64xf32>
+// CHECK: cake.frag.scan max %{{.*}} : !cake.frag<64x64xf32>
 // CHECK: %{{.*}}, %{{.*}} = cake.frag.argmin %{{.*}} base %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
 // CHECK: cake.frag.argmin %{{.*}} : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
 // CHECK: cake.frag.argmin %{{.*}} base %{{.*}} packed : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
@@ -89,6 +91,8 @@ cake.kernel @fragments(%X: !cake.global<?x64xf32>, %V: !cake.global<?xf32>,
       %sum = cake.frag.reduce sum %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
       %mn = cake.frag.reduce min %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
       %mx = cake.frag.reduce max %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %cs = cake.frag.scan sum %d : !cake.frag<64x64xf32>
+      %cm = cake.frag.scan max %d : !cake.frag<64x64xf32>
       %val, %idx = cake.frag.argmin %d base %m : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
       %val2, %idx2 = cake.frag.argmin %d : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi64>
       %val3, %idx3 = cake.frag.argmin %d base %m packed : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>, !cake.frag<64x1xi32>
