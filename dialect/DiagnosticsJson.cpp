@@ -5,8 +5,10 @@
 // context (parse errors, op verifiers, cake-verify's rules) is also written
 // as JSON with cJSON: rule, severity, location, role, resource, stage,
 // message, hint, notes, and for sync.deadlock the waiting cycle as a trace.
-// The text diagnostics are printed as usual. The file is rewritten after
-// each diagnostic, so it is complete whenever the tool stops.
+// The text diagnostics are printed as usual. A file is rewritten after
+// each diagnostic, so it is complete whenever the tool stops; stdout ('-')
+// gets exactly one JSON document, the whole array, when the tool exits
+// (after anything else the tool writes there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 using namespace mlir;
@@ -62,14 +65,14 @@ struct Sink {
   std::mutex mutex;
   cJSON *all = nullptr;
 
+  /// Writes the array to `path`; stdout only at exit (writeStdout).
   void write(const std::string &path) {
+    if (path == "-")
+      return;
     char *text = cJSON_Print(all);
     if (!text)
       return;
-    if (path == "-") {
-      llvm::outs() << text << "\n";
-      llvm::outs().flush();
-    } else if (FILE *f = std::fopen(path.c_str(), "w")) {
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
       std::fputs(text, f);
       std::fputs("\n", f);
       std::fclose(f);
@@ -80,6 +83,20 @@ struct Sink {
 Sink &sink() {
   static Sink s;
   return s;
+}
+
+/// At exit, for '-': the one document, an empty array when no context
+/// loaded the Cake dialect (the input did not parse that far).
+void writeStdout() {
+  if (jsonPathOption() != "-")
+    return;
+  std::lock_guard<std::mutex> lock(sink().mutex);
+  llvm::outs().flush();
+  char *text = sink().all ? cJSON_Print(sink().all) : nullptr;
+  std::fputs(text ? text : "[]", stdout);
+  std::fputs("\n", stdout);
+  std::fflush(stdout);
+  cJSON_free(text);
 }
 } // namespace
 
@@ -120,6 +137,15 @@ cJSON *mlir::cake::diagnosticToJson(const Diagnostic &diag) {
 
 void mlir::cake::registerDiagnosticsJson(DialectRegistry &registry) {
   (void)jsonPathOption(); // make the option known before parsing
+  // What writeStdout uses is constructed before it is registered, so it is
+  // destroyed only after it ran.
+  static bool atExit = [] {
+    (void)sink();
+    (void)llvm::outs();
+    std::atexit(writeStdout);
+    return true;
+  }();
+  (void)atExit;
   registry.addExtension(+[](MLIRContext *ctx, CakeDialect *) {
     std::string path = jsonPathOption();
     if (path.empty())
