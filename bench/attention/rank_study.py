@@ -91,8 +91,7 @@ def predict(src, shape, calibration):
     r = subprocess.run([OPT, f"--cake-cost={opts}", "--cake-cost-json=-",
                         src, "-o", "/dev/null"], capture_output=True,
                        text=True, check=True)
-    text = "\n" + r.stdout
-    return json.loads(text[text.index("\n[") + 1:])[0]["predicted_ns"] / 1e6
+    return json.loads(r.stdout)[0]["predicted_ns"] / 1e6
 
 
 def report(out, results, calibration="", markdown=False):

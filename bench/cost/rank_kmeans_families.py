@@ -85,7 +85,7 @@ def main():
                                capture_output=True, text=True)
             if r.returncode != 0:
                 continue
-            report = json.loads(r.stdout[r.stdout.index("\n[") + 1:])
+            report = json.loads(r.stdout)
             rows.append((fam, t, report[0]["predicted_ns"] / 1e6))
         print(f"{B}x{N}x{D}x{K} {dtype}: " + ", ".join(
             f"{f} {t:.3f} ms (predicted {p:.3f})" for f, t, p in rows))

@@ -108,7 +108,7 @@ def main():
         if out.returncode != 0:
             sys.exit(f"{r['candidate']}: {out.stderr}")
         text = out.stdout
-        report = json.loads(text[text.index("\n[") + 1:])[0]
+        report = json.loads(text)[0]
         r["predicted_ms"] = report["predicted_ns"] / 1e6
         r["bottleneck"] = report["bottleneck"]["resource"]
         m = re.search(r"([0-9.]+) \([ 0-9.]+%\)\s+Cost", out.stderr)

@@ -2,7 +2,8 @@
 //
 // Runs the cost model (cake/Analysis/CostModel.h) on every kernel of the
 // module and prints the reports; `json=` (or the tool option
-// `--cake-cost-json=<path|->`) also writes them as JSON.
+// `--cake-cost-json=<path|->`) also writes them as JSON (with '-', the
+// JSON alone on stdout and the text reports on stderr).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,11 @@ struct CostPass : public mlir::cake::impl::CostBase<CostPass> {
     }
     std::vector<CostReport> reports;
     bool ok = true;
+    // With the JSON on stdout, the text reports go to stderr: stdout is
+    // then exactly one JSON document.
+    std::string out =
+        json.empty() ? std::string(costJsonPath) : json.getValue();
+    llvm::raw_ostream &textOut = out == "-" ? llvm::errs() : llvm::outs();
     getOperation().walk([&](KernelOp kernel) {
       std::string path = calibration;
       if (path.empty())
@@ -64,11 +70,10 @@ struct CostPass : public mlir::cake::impl::CostBase<CostPass> {
         ok = false;
         return;
       }
-      printCostReport(report, llvm::outs());
+      printCostReport(report, textOut);
       reports.push_back(std::move(report));
     });
-    llvm::outs().flush();
-    std::string out = json.empty() ? std::string(costJsonPath) : json.getValue();
+    textOut.flush();
     if (!out.empty()) {
       std::string text = costReportToJson(reports);
       if (out == "-") {

@@ -214,7 +214,7 @@ def main():
                         capture_output=True, text=True)
                     if r.returncode != 0:
                         continue  # rejected (shared memory, registers)
-                    report = json.loads(r.stdout[r.stdout.index("\n[") + 1:])
+                    report = json.loads(r.stdout)
                     predicted[f] = (report[0]["predicted_ns"], name, path)
                 if not predicted:
                     continue
