@@ -63,6 +63,10 @@ using Count = std::map<std::string, int64_t>;
 /// The polynomial as text: "2*trip(c0..arg1 by c64)*tiles + 1".
 std::string countStr(const Count &c);
 
+/// " at line N" for an op with a file location, "" otherwise: names the
+/// branch or loop of a path in a diagnostic.
+std::string where(Operation *op);
+
 /// Where each condition of a Count was met: the first scf.if on it, and
 /// whether that scf.if's condition is the key's negation.
 using ConditionSites = std::map<std::string, std::pair<Operation *, bool>>;

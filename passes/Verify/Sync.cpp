@@ -335,14 +335,6 @@ struct CopyCount {
 };
 using CopyCounts = llvm::MapVector<Value, CopyCount>; // ring -> count
 
-std::string where(Operation *op) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (auto l = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << " at line " << l.getLine();
-  return s;
-}
-
 std::string join(StringRef a, StringRef b) {
   if (a.empty())
     return b.str();

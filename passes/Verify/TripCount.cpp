@@ -19,6 +19,12 @@ using namespace mlir;
 using namespace mlir::cake;
 using namespace mlir::cake::verify;
 
+std::string verify::where(Operation *op) {
+  if (auto l = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return " at line " + std::to_string(l.getLine());
+  return "";
+}
+
 std::string verify::countStr(const Count &c) {
   if (c.empty())
     return "0";
@@ -207,11 +213,9 @@ CountComparison verify::compareCounts(const Count &lhs, const Count &rhs,
     for (const std::string &atom : atoms) {
       auto [op, negated] = sites.at(atom);
       bool then = assignment[atom] != negated;
-      std::string at;
-      if (auto l = dyn_cast<FileLineColLoc>(op->getLoc()))
-        at = " at line " + std::to_string(l.getLine());
-      r.path += std::string(r.path.empty() ? "" : " and ") + "the scf.if" + at +
-                " takes its " + (then ? "then" : "else") + " branch";
+      r.path += std::string(r.path.empty() ? "" : " and ") + "the scf.if" +
+                where(op) + " takes its " + (then ? "then" : "else") +
+                " branch";
     }
     return r;
   }

@@ -378,6 +378,20 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   return success();
 }
 
+/// a (+) c for a row reduction or scan of floats: add, or min / max that
+/// propagate NaN.
+Value KernelEmitter::combineFloats(ReduceKind kind, Value a, Value c) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return arith::AddFOp::create(b, loc(), a, c);
+  case ReduceKind::min:
+    return arith::MinimumFOp::create(b, loc(), a, c);
+  case ReduceKind::max:
+    return arith::MaximumFOp::create(b, loc(), a, c);
+  }
+  return a;
+}
+
 LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
   FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
   FailureOr<FragInfo> out = fragInfo(op.getResult().getType(), op);
@@ -387,16 +401,8 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
   if (in->layout != FragLayout::Acc || !isa<FloatType>(elt))
     return op.emitError("this reduction is not lowered yet (float rows of an "
                         "accumulator-shaped fragment are)");
-  auto combine = [&](Value a, Value c) -> Value {
-    switch (op.getKind()) {
-    case ReduceKind::sum:
-      return arith::AddFOp::create(b, loc(), a, c);
-    case ReduceKind::min:
-      return arith::MinimumFOp::create(b, loc(), a, c);
-    case ReduceKind::max:
-      return arith::MaximumFOp::create(b, loc(), a, c);
-    }
-    return a;
+  auto combine = [&](Value a, Value c) {
+    return combineFloats(op.getKind(), a, c);
   };
   Value acc = map.lookup(op.getInput());
   Value res = LLVM::UndefOp::create(b, loc(), out->type);
@@ -442,16 +448,8 @@ LogicalResult KernelEmitter::emitScan(FragScanOp op) {
   if (info->layout != FragLayout::Acc || !elt)
     return op.emitError("this scan is not lowered yet (float rows of an "
                         "accumulator-shaped fragment are)");
-  auto combine = [&](Value a, Value c) -> Value {
-    switch (op.getKind()) {
-    case ReduceKind::sum:
-      return arith::AddFOp::create(b, loc(), a, c);
-    case ReduceKind::min:
-      return arith::MinimumFOp::create(b, loc(), a, c);
-    case ReduceKind::max:
-      return arith::MaximumFOp::create(b, loc(), a, c);
-    }
-    return a;
+  auto combine = [&](Value a, Value c) {
+    return combineFloats(op.getKind(), a, c);
   };
   const llvm::fltSemantics &sem = elt.getFloatSemantics();
   APFloat idv = op.getKind() == ReduceKind::sum ? APFloat::getZero(sem)

@@ -202,6 +202,7 @@ private:
   FailureOr<Type> fragStructType(FragType type, Operation *where);
   Value splat(Type structType, Value v);
   Value quadShuffle(Value v, int32_t offset);
+  Value combineFloats(ReduceKind kind, Value a, Value c);
   LogicalResult emitConvert(FragConvertOp op);
   LogicalResult emitFragMap(FragMapOp op);
   LogicalResult emitArgmin(FragArgminOp op);
