@@ -245,12 +245,13 @@ LogicalResult RoleOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult TilesOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<OpAsmParser::Argument> args;
   SmallVector<OpAsmParser::UnresolvedOperand> extents;
-  Type indexType = parser.getBuilder().getIndexType();
-  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren))
+  Builder &builder = parser.getBuilder();
+  Type indexType = builder.getIndexType();
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren))
     return failure();
-  for (OpAsmParser::Argument &iv : ivs)
+  for (OpAsmParser::Argument &iv : args)
     iv.type = indexType;
   if (parser.parseKeyword("in") ||
       parser.parseOperandList(extents, OpAsmParser::Delimiter::Paren) ||
@@ -261,30 +262,64 @@ ParseResult TilesOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseInteger(k) || parser.parseKeyword("of") ||
         parser.parseInteger(n))
       return failure();
-    result.addAttribute("slice",
-                        parser.getBuilder().getDenseI64ArrayAttr({k, n}));
+    result.addAttribute("slice", builder.getDenseI64ArrayAttr({k, n}));
   }
+  // iter_args(%a = %init, ...) -> (types): the values carried tile to tile.
+  SmallVector<OpAsmParser::Argument> carried;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    if (parser.parseAssignmentList(carried, inits) ||
+        parser.parseArrowTypeList(result.types))
+      return failure();
+    if (carried.size() != result.types.size())
+      return parser.emitError(parser.getNameLoc())
+             << "expected one type per carried value (" << carried.size()
+             << "), got " << result.types.size();
+    for (auto [arg, type] : llvm::zip(carried, result.types))
+      arg.type = type;
+    if (parser.resolveOperands(inits, result.types, parser.getNameLoc(),
+                               result.operands))
+      return failure();
+  }
+  result.addAttribute("operandSegmentSizes",
+                      builder.getDenseI32ArrayAttr(
+                          {int32_t(extents.size()), int32_t(inits.size())}));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
+  args.append(carried.begin(), carried.end());
   Region *body = result.addRegion();
-  if (parser.parseRegion(*body, ivs))
+  if (parser.parseRegion(*body, args))
     return failure();
-  if (body->empty())
-    body->emplaceBlock();
+  TilesOp::ensureTerminator(*body, builder, result.location);
   return success();
 }
 
 void TilesOp::print(OpAsmPrinter &p) {
   p << " (";
-  llvm::interleaveComma(getBody().getArguments(), p,
+  llvm::interleaveComma(getCoordinates(), p,
                         [&](BlockArgument a) { p.printOperand(a); });
   p << ") in (" << getExtents() << ")";
   if (getSliceAttr())
     p << " slice " << getSliceOrWhole().first << " of "
       << getSliceOrWhole().second;
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"slice"});
+  if (!getInits().empty()) {
+    p << " iter_args(";
+    llvm::interleaveComma(
+        llvm::zip(getRegionIterArgs(), getInits()), p, [&](auto pair) {
+          p << std::get<0>(pair) << " = " << std::get<1>(pair);
+        });
+    p << ") -> (" << getResultTypes() << ")";
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"slice", "operandSegmentSizes"});
   p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/!getInits().empty());
+}
+
+bool TilesOp::isCoordinate(BlockArgument arg) {
+  auto tiles = dyn_cast_or_null<TilesOp>(arg.getOwner()->getParentOp());
+  return tiles && arg.getArgNumber() < tiles.getExtents().size();
 }
 
 LogicalResult TilesOp::verify() {
@@ -292,14 +327,37 @@ LogicalResult TilesOp::verify() {
   if (n < 1 || n > 3)
     return emitRuleError(*this, RuleId::SyncTilesSchedule)
            << "expected 1 to 3 tile dimensions, got " << n;
-  if (getBody().getNumArguments() != n)
+  if (getBody().getNumArguments() != n + getInits().size())
     return emitRuleError(*this, RuleId::SyncTilesSchedule)
-           << "expected one tile coordinate per extent (" << n << "), got "
-           << getBody().getNumArguments();
-  for (BlockArgument a : getBody().getArguments())
+           << "expected one tile coordinate per extent (" << n
+           << ") and one argument per carried value (" << getInits().size()
+           << "), got " << getBody().getNumArguments() << " block arguments";
+  for (BlockArgument a : getCoordinates())
     if (!a.getType().isIndex())
       return emitRuleError(*this, RuleId::SyncTilesSchedule)
              << "expected index tile coordinates, got " << a.getType();
+  // What is carried: fragments and scalars (what registers can hold).
+  auto yield = cast<TilesYieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().size() != getInits().size())
+    return emitRuleError(yield, RuleId::DataflowTypeShape)
+           << "expected " << getInits().size()
+           << " values carried to the next tile, got "
+           << yield.getValues().size();
+  for (auto [i, init, arg, next, res] : llvm::enumerate(
+           getInits(), getRegionIterArgs(), yield.getValues(), getResults())) {
+    Type t = init.getType();
+    if (!isa<FragType>(t) && !t.isIntOrIndexOrFloat())
+      return emitRuleError(*this, RuleId::DataflowTypeShape)
+             << "carried value #" << i << " is a " << t
+             << ": a tile loop carries fragments, integers, indices and "
+                "floats";
+    if (arg.getType() != t || next.getType() != t || res.getType() != t)
+      return emitRuleError(*this, RuleId::DataflowTypeShape)
+             << "carried value #" << i << " is a " << t
+             << " at the start, but its block argument, yield and result are "
+             << arg.getType() << ", " << next.getType() << " and "
+             << res.getType();
+  }
   auto role = (*this)->getParentOfType<RoleOp>();
   if (!role)
     return emitRuleError(*this, RuleId::SyncTilesSchedule)

@@ -67,7 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
-           rcp=True):
+           rcp=True, rotate=False):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -125,15 +125,16 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         if rows_q != 128:
             w(f"{p}%cq = arith.constant {rows_q} : index")
 
-    def tiles_head(indent):
+    def tiles_head(indent, results="", carry=""):
         # With reverse, each head's query tiles are walked last first: under
         # a causal mask the last tiles have the most keys, and longest-first
         # leaves the short ones for the persistent CTAs' last round.
+        # `results` and `carry`: a rotated tile loop's results and iter_args.
         p = " " * indent
         if not reverse:
-            w(f"{p}cake.tiles (%bh, %m) in (%BH, %S) {{")
+            w(f"{p}{results}cake.tiles (%bh, %m) in (%BH, %S){carry} {{")
             return
-        w(f"{p}cake.tiles (%bh, %mt) in (%BH, %S) {{")
+        w(f"{p}{results}cake.tiles (%bh, %mt) in (%BH, %S){carry} {{")
         w(f"{p}  %c127r = arith.constant {rows_q - 1} : index")
         w(f"{p}  %c128r = arith.constant {rows_q} : index")
         w(f"{p}  %send = arith.addi %S, %c127r : index")
@@ -215,7 +216,26 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     w(f"    %ninf = arith.constant 0xFF800000 : f32")
     w(f"    %zero = arith.constant 0.0 : f32")
     w(f"    %scale = arith.constant {c:.9e} : f32")
-    tiles_head(4)
+    # rotate: the tile loop carries each tile's output to the next
+    # iteration, whose epilogue stores it right after issuing the next
+    # tile's first S = Q Kᵀ, so the stores and the 1 / l scaling run beside
+    # that product instead of in front of it (the last tile's epilogue
+    # follows the loop). Carried: whether this is the CTA's first tile, the
+    # unscaled O halves, l, and the tile's coordinates.
+    carry_types = ["i1"] + [o for _ in h] + [row, "index", "index"]
+    if rotate:
+        w(f"    %true = arith.constant true")
+        w(f"    %false = arith.constant false")
+        for i in h:
+            w(f"    %oz{i} = cake.frag.zero : {o}")
+        w(f"    %lz = cake.frag.splat %zero : {row}")
+        names = ["%first"] + [f"%po{i}" for i in h] + ["%pl", "%pbh", "%pm"]
+        inits = ["%true"] + [f"%oz{i}" for i in h] + ["%lz", "%c0", "%c0"]
+        tiles_head(4, f"%tr:{len(names)} = ",
+                   " iter_args(" + ", ".join(f"{a} = {b}" for a, b in zip(names, inits))
+                   + ")\n        -> (" + ", ".join(carry_types) + ")")
+    else:
+        tiles_head(4)
     w(f"      %sq = cake.pipe.wait %pq : !cake.pipe<{q_stages}>")
     for i in h:
         w(f"      %o{i}_0 = cake.frag.zero : {o}")
@@ -316,6 +336,29 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     def release_v(p, sfx):
         w(f"{p}cake.pipe.release %pv, %sv{sfx} : !cake.pipe<{kv_stages}>")
 
+    def epilogue(p, sfx, outs, l, bh, m):
+        # O / l, bf16, stored. With rcp, 1 / l once per row and a multiply
+        # per element (FlashAttention's way): a division per element is a
+        # MUFU.RCP and a refinement with a slow-path check each, 64 of them
+        # per thread at D = 128.
+        if rcp:
+            w(f"{p}%linv{sfx} = cake.frag.map {l} : ({row}) -> {row} {{")
+            w(f"{p}^bb0(%l: f32):")
+            w(f"{p}  %one = arith.constant 1.0 : f32")
+            w(f"{p}  %r = arith.divf %one, %l : f32")
+            w(f"{p}  cake.frag.yield %r : f32")
+            w(f"{p}}}")
+            l = f"%linv{sfx}"
+        for i in h:
+            col = "%c0" if i == 0 else "%c64"
+            w(f"{p}%of{i}{sfx} = cake.frag.map {outs[i]}, {l} : ({o}, {row}) -> {o} {{")
+            w(f"{p}^bb0(%x: f32, %l: f32):")
+            w(f"{p}  %r = arith.{'mulf' if rcp else 'divf'} %x, %l : f32")
+            w(f"{p}  cake.frag.yield %r : f32")
+            w(f"{p}}}")
+            w(f"{p}%ob{i}{sfx} = cake.frag.convert %of{i}{sfx} : {o} -> !cake.frag<{rows_q}x64xbf16>")
+            w(f"{p}cake.store %ob{i}{sfx} -> %O[{bh}, {m}, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
+
     if not overlap:
         carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum"]
         inits = [f"%o{i}_0" for i in h] + ["%m_0", "%l_0"]
@@ -349,6 +392,14 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         p = " " * 6
         s_val = scores(p, "_f", "%c0")
         release_k(p, "_f")
+        if rotate:
+            # The previous tile's epilogue, beside this tile's first S
+            # (retire-late keeps it in flight through a branch that only
+            # computes and stores).
+            w(f"{p}%more = arith.xori %first, %true : i1")
+            w(f"{p}scf.if %more {{")
+            epilogue(p + "  ", "_p", [f"%po{i}" for i in h], "%pl", "%pbh", "%pm")
+            w(f"{p}}}")
         mn, alpha, pf, ln = softmax(p, "_f", s_val, "%c0", "%m_0", "%l_0")
         # P crosses the loop in f32, in the registers S had, and becomes
         # bf16 at the top of the next step, before that step's S = Q Kᵀ
@@ -395,28 +446,19 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         final = pv(p, "_l", pb, outs)
         release_v(p, "_l")
         lres = f"%res#{halves + 1}"
-    # The epilogue: O / l, bf16. With rcp, 1 / l once per row and a
-    # multiply per element (FlashAttention's way): a division per element
-    # is a MUFU.RCP and a refinement with a slow-path check each, 64 of
-    # them per thread at D = 128.
-    if rcp:
-        w(f"      %linv = cake.frag.map {lres} : ({row}) -> {row} {{")
-        w(f"      ^bb0(%l: f32):")
-        w(f"        %one = arith.constant 1.0 : f32")
-        w(f"        %r = arith.divf %one, %l : f32")
-        w(f"        cake.frag.yield %r : f32")
-        w(f"      }}")
-        lres = "%linv"
-    for i in h:
-        col = "%c0" if i == 0 else "%c64"
-        w(f"      %of{i} = cake.frag.map {final[i]}, {lres} : ({o}, {row}) -> {o} {{")
-        w(f"      ^bb0(%x: f32, %l: f32):")
-        w(f"        %r = arith.{'mulf' if rcp else 'divf'} %x, %l : f32")
-        w(f"        cake.frag.yield %r : f32")
-        w(f"      }}")
-        w(f"      %ob{i} = cake.frag.convert %of{i} : {o} -> !cake.frag<{rows_q}x64xbf16>")
-        w(f"      cake.store %ob{i} -> %O[%bh, %m, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
-    w(f"    }}")
+    if rotate:
+        w(f"      cake.tiles.yield %false, " + ", ".join(final) + f", {lres}, %bh, %m : "
+          + ", ".join(carry_types))
+        w(f"    }}")
+        # The CTA's last tile, if it had any.
+        w(f"    %ran = arith.xori %tr#0, %true : i1")
+        w(f"    scf.if %ran {{")
+        epilogue(" " * 6, "_t", [f"%tr#{1 + i}" for i in h], f"%tr#{1 + halves}",
+                 f"%tr#{2 + halves}", f"%tr#{3 + halves}")
+        w(f"    }}")
+    else:
+        epilogue(" " * 6, "", final, lres, "%bh", "%m")
+        w(f"    }}")
     w(f"  }}")
     w(f"}}")
     return name, "\n".join(L) + "\n"
@@ -446,6 +488,10 @@ def main():
                     help="consumer warpgroups for every kernel, 64 query "
                     "rows each (default: 3 for D = 64 without the mask, "
                     "2 otherwise)")
+    ap.add_argument("--rotate", type=int, default=0, choices=(0, 1),
+                    help="1: each tile's epilogue runs at the start of the "
+                    "next, beside its first S = Q Kᵀ (a tile loop with "
+                    "carried values; needs --overlap 1)")
     ap.add_argument("--p-bf16", type=int, choices=(0, 1),
                     help="1: P crosses the key loop packed to bf16 "
                     "(default: without the mask)")
@@ -469,7 +515,8 @@ def main():
                                     q_stages=args.q_stages,
                                     reverse=bool(args.reverse),
                                     group_m=group_m, wgs=wgs, p_bf16=p_bf16,
-                                    rcp=bool(args.rcp))
+                                    rcp=bool(args.rcp),
+                                    rotate=bool(args.rotate))
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as fh:
                     fh.write(text)

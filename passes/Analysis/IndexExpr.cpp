@@ -21,7 +21,7 @@ std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() == &kernel.getBody().front())
       return "arg" + std::to_string(arg.getArgNumber());
-    if (isa<TilesOp>(arg.getOwner()->getParentOp()))
+    if (TilesOp::isCoordinate(arg))
       return "tile" + std::to_string(arg.getArgNumber());
     return std::nullopt;
   }
@@ -205,7 +205,7 @@ unsigned mlir::cake::tileCoordinateMask(Value v, Block *tilesBody,
     return it->second;
   unsigned mask = 0;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (tilesBody && arg.getOwner() == tilesBody)
+    if (tilesBody && arg.getOwner() == tilesBody && TilesOp::isCoordinate(arg))
       mask = 1u << arg.getArgNumber();
   } else if (Operation *def = v.getDefiningOp()) {
     memo[v] = 0; // cycles cannot occur in SSA, but keep recursion finite

@@ -73,13 +73,23 @@ SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
   return layout;
 }
 
-LoopFragmentRegisters mlir::cake::loopFragmentRegisters(scf::ForOp loop,
-                                                       int64_t threads) {
+LoopFragmentRegisters mlir::cake::loopFragmentRegisters(Operation *loop,
+                                                        int64_t threads) {
+  if (auto f = dyn_cast<scf::ForOp>(loop))
+    return loopFragmentRegisters(f.getRegionIterArgs(), f.getBody(), threads);
+  auto t = cast<TilesOp>(loop);
+  return loopFragmentRegisters(t.getRegionIterArgs(), &t.getBody().front(),
+                               threads);
+}
+
+LoopFragmentRegisters mlir::cake::loopFragmentRegisters(ValueRange iterArgs,
+                                                        Block *body,
+                                                        int64_t threads) {
   LoopFragmentRegisters r;
-  for (Value v : loop.getRegionIterArgs())
+  for (Value v : iterArgs)
     if (auto t = dyn_cast<FragType>(v.getType()))
       r.carried += fragmentRegisters(t, threads);
-  loop.getBody()->walk([&](Operation *op) {
+  body->walk([&](Operation *op) {
     if (isa<MmaOp>(op))
       return;
     for (Value v : op->getResults())
@@ -92,7 +102,12 @@ LoopFragmentRegisters mlir::cake::loopFragmentRegisters(scf::ForOp loop,
 int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
   int64_t threads = role.getNumWarps() * 32;
   int64_t need = 0;
-  role.walk([&](scf::ForOp loop) {
+  role.walk([&](Operation *loop) {
+    // A tile loop counts when it carries fragments; the cost model was
+    // calibrated with the bodies of the others left out.
+    auto tiles = dyn_cast<TilesOp>(loop);
+    if (!isa<scf::ForOp>(loop) && !(tiles && !tiles.getInits().empty()))
+      return;
     // An elementwise op's operand and result are live together.
     LoopFragmentRegisters r = loopFragmentRegisters(loop, threads);
     need = std::max(need, r.carried + 2 * r.largest);

@@ -114,10 +114,9 @@ struct StageEpiloguePass
       extents.push_back(map.lookupOrDefault(e));
     // The store role walks the storing role's tiles, its slice included:
     // they share the staging pipe.
-    auto newTiles = TilesOp::create(b, loc, extents, tiles.getSliceAttr(),
-                                    /*derived=*/TileExtentsAttr());
+    auto newTiles = TilesOp::create(b, loc, extents, tiles.getSliceAttr());
     Block *tileBody = new Block();
-    for (BlockArgument a : tiles.getBody().front().getArguments())
+    for (BlockArgument a : tiles.getCoordinates())
       tileBody->addArgument(a.getType(), a.getLoc());
     newTiles.getBody().push_back(tileBody);
     b.setInsertionPointToEnd(tileBody);
@@ -126,6 +125,7 @@ struct StageEpiloguePass
                        tileBody->getArguments(), /*reduce=*/nullptr,
                        /*derived=*/TmaCopyAttr());
     PipeReleaseOp::create(b, loc, pipe, t);
+    TilesYieldOp::create(b, loc);
     store.erase();
     return success();
   }

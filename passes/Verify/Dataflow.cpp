@@ -139,7 +139,7 @@ CoordKey coordKey(Value v) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return {0, *c, nullptr};
   if (auto arg = dyn_cast<BlockArgument>(v))
-    if (isa<TilesOp>(arg.getOwner()->getParentOp()))
+    if (TilesOp::isCoordinate(arg))
       return {1, arg.getArgNumber(), nullptr};
   return {2, 0, v.getAsOpaquePointer()};
 }

@@ -114,15 +114,18 @@ bool verify::checkFragmentRegisters(KernelFacts &f) {
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
     int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;
-    role.walk([&](scf::ForOp loop) {
+    role.walk([&](Operation *loop) {
+      if (!isa<scf::ForOp, TilesOp>(loop))
+        return;
       auto [carried, largest] = loopFragmentRegisters(loop, threads);
       // 16 registers stay for addresses, indices and the loop itself.
       int64_t need = carried + largest + 16;
       if (carried > 0 && need > budget) {
         emitRuleError(loop, RuleId::ResourceFragmentRegisters)
             << DiagRole{role.getName()} << " keeps " << carried
-            << " registers of fragments across this loop and up to " << largest
-            << " more in its body (+16 for addresses): " << need
+            << " registers of fragments across this "
+            << (isa<TilesOp>(loop) ? "tile loop" : "loop") << " and up to "
+            << largest << " more in its body (+16 for addresses): " << need
             << " > its budget of " << budget << " per thread";
         ok = false;
       }

@@ -53,7 +53,10 @@ struct LoopFragmentRegisters {
   int64_t carried = 0;
   int64_t largest = 0;
 };
-LoopFragmentRegisters loopFragmentRegisters(scf::ForOp loop, int64_t threads);
+LoopFragmentRegisters loopFragmentRegisters(ValueRange iterArgs, Block *body,
+                                            int64_t threads);
+/// The same for a loop over k (scf.for) or over tiles (cake.tiles).
+LoopFragmentRegisters loopFragmentRegisters(Operation *loop, int64_t threads);
 
 /// Registers per thread a role without regs() is expected to use: the
 /// most any of its loops needs for fragments, plus addresses and indices.

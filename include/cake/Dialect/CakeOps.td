@@ -100,7 +100,9 @@ def Cake_RoleOp : Cake_Op<"role", [
   }];
 }
 
-def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
+def Cake_TilesOp : Cake_Op<"tiles", [
+    AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"TilesYieldOp">]> {
   let summary = "loop over the output tiles the kernel's schedule gives this CTA";
   let description = [{
     Runs its body once per output tile assigned to the current CTA by the
@@ -123,10 +125,28 @@ def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
       ...
     }
     ```
+
+    `iter_args` carries values from one tile to the next, as `scf.for`
+    does: the body's block arguments are the tile coordinates, then the
+    carried values; `cake.tiles.yield` gives the next tile's; the op's
+    results are the values after the CTA's last tile (the inits when it
+    has none). A tile loop rotated this way can finish one tile's work at
+    the start of the next, beside that tile's first wgmmas (attention's
+    epilogue beside the next tile's first S = Q Kᵀ):
+
+    ```mlir
+    %r:2 = cake.tiles (%m) in (%M) iter_args(%first = %true, %o = %zero)
+        -> (i1, !cake.frag<128x128xf32>) {
+      ...
+      cake.tiles.yield %false, %o_next : i1, !cake.frag<128x128xf32>
+    }
+    ```
   }];
   let arguments = (ins Variadic<Index>:$extents,
+                       Variadic<AnyType>:$inits,
                        OptionalAttr<DenseI64ArrayAttr>:$slice,
                        OptionalAttr<Cake_TileExtentsAttr>:$derived);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -138,7 +158,39 @@ def Cake_TilesOp : Cake_Op<"tiles", [SingleBlock, NoTerminator]> {
         return {0, 1};
       return {s[0], s[1]};
     }
+    /// The block arguments that are tile coordinates (the first ones).
+    ::mlir::Block::BlockArgListType getCoordinates() {
+      return getBody().getArguments().take_front(getExtents().size());
+    }
+    /// The block arguments carried from tile to tile (after the coordinates).
+    ::mlir::Block::BlockArgListType getRegionIterArgs() {
+      return getBody().getArguments().drop_front(getExtents().size());
+    }
+    /// True if `arg` is one of this op's tile coordinates.
+    static bool isCoordinate(::mlir::BlockArgument arg);
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$extents,
+                   "::mlir::DenseI64ArrayAttr":$slice), [{
+      build($_builder, $_state, ::mlir::TypeRange{}, extents,
+            ::mlir::ValueRange{}, slice, TileExtentsAttr());
+    }]>];
+}
+
+def Cake_TilesYieldOp : Cake_Op<"tiles.yield", [
+    Pure, Terminator, HasParent<"TilesOp">]> {
+  let summary = "the values a cake.tiles body carries to the next tile";
+  let description = [{
+    Ends a `cake.tiles` body; implicit (and not printed) when the loop
+    carries nothing.
+
+    ```mlir
+    cake.tiles.yield %false, %o : i1, !cake.frag<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to carry */ }]>];
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
 }
 
 def Cake_DimOp : Cake_Op<"dim", [Pure]> {

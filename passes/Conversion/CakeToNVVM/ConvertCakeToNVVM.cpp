@@ -331,14 +331,33 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   return result;
 }
 
-LogicalResult KernelEmitter::emitBlock(Block &block) {
+LogicalResult KernelEmitter::emitBlock(Block &block, bool retireAtEnd) {
   for (Operation &op : block)
     if (failed(emitOp(op)))
       return failure();
+  if (!retireAtEnd)
+    return success();
   retirePendingGroups();
   if (turnToPass)
     passWarpgroupTurn();
   return success();
+}
+
+/// An scf.if whose branches only compute on registers and memory (fragment
+/// math, loads, stores: no wgmma, no hand-off) can run while wgmma groups
+/// are in flight, as long as it does not read their results: a rotated tile
+/// loop's previous epilogue beside the next tile's first S = Q Kᵀ.
+bool mlir::cake::nvvm::isRegisterBranch(Operation &op) {
+  if (!isa<scf::IfOp>(op))
+    return false;
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      for (Operation &inner : block)
+        if (!isa<scf::YieldOp>(inner) && !isRegisterBranch(inner) &&
+            (isa<MmaOp, PipeWaitOp, PipeReleaseOp>(inner) ||
+             !mayIssueBesideWgmmaGroups(inner)))
+          return false;
+  return true;
 }
 
 const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
@@ -351,10 +370,21 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   curLoc = op.getLoc();
   if (!pendingGroups.empty()) {
-    if (mayIssueBesideWgmmaGroups(op))
+    if (mayIssueBesideWgmmaGroups(op)) {
       retirePendingThrough(lastPendingUse(op));
-    else
+    } else if (isa<scf::YieldOp>(op) && op.getParentOp() &&
+               isRegisterBranch(*op.getParentOp())) {
+      // A register branch's yield waits only for what it yields.
+      retirePendingThrough(lastPendingUse(op));
+    } else if (isRegisterBranch(op)) {
+      // The turn passes before the branch, as warpgroupTurnEnd says (it ends
+      // turns at ops with regions); the groups stay in flight through it.
+      if (turnToPass)
+        passWarpgroupTurn();
+      retirePendingThrough(lastPendingUse(op));
+    } else {
       retirePendingGroups();
+    }
   }
   for (FamilyEmitter family : kFamilyEmitters)
     if (std::optional<LogicalResult> result = (this->*family)(op))

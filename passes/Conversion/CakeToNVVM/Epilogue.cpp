@@ -272,34 +272,76 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     Value v1 = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + 1);
     return std::pair(v0, v1);
   };
-  for (int64_t h = 0; h < 2; ++h) {
+  // The pair as one integer of twice the element's width, for st.global;
+  // a pair of 32-bit elements as two, since its address is 4-byte aligned
+  // only (the previous stores' alignment).
+  int64_t eltBits = elt.getIntOrFloatBitWidth();
+  int64_t pairBits = 2 * eltBits;
+  bool split = eltBits == 32;
+  Type pairInt = b.getIntegerType(split ? 32 : pairBits);
+  auto rowStart = [&](int64_t h) {
     Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
     Value rowOk =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, rows);
     Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
     if (plane)
       rowBase = arith::AddIOp::create(b, loc(), plane, rowBase);
-    auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
+    return std::pair(rowOk, rowBase);
+  };
+  auto fullIf = scf::IfOp::create(b, loc(), colsFull, /*withElse=*/true);
+  {
+    // Rows past the tensor's end are predicated off, not branched around:
+    // a divergent branch while wgmma groups are in flight makes ptxas
+    // serialize every wgmma of the kernel (C7518), and a rotated tile loop
+    // stores the previous tile beside the next one's first product.
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(rowIf.thenBlock());
-    Value rowPtr = LLVM::GEPOp::create(
-        b, loc(), globalPtrTy(), elt, tp.ptr,
-        ValueRange{arith::IndexCastOp::create(
-            b, loc(), b.getI64Type(),
-            arith::AddIOp::create(b, loc(), rowBase, col0))});
-    auto fullIf = scf::IfOp::create(b, loc(), colsFull, /*withElse=*/true);
     b.setInsertionPointToStart(fullIf.thenBlock());
-    for (int64_t j = 0; j < n / 8; ++j) {
-      auto [v0, v1] = pairAt(j, h);
-      Value vec = LLVM::UndefOp::create(b, loc(), pairTy);
-      vec = LLVM::InsertElementOp::create(b, loc(), vec, v0, i32c(0));
-      vec = LLVM::InsertElementOp::create(b, loc(), vec, v1, i32c(1));
-      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, rowPtr,
-                                      ValueRange{i32c(8 * j)});
-      LLVM::StoreOp::create(b, loc(), vec, ptr, /*alignment=*/4);
+    std::string text =
+        split ? "{ .reg .pred p; setp.ne.b32 p, $0, 0; "
+                "@p st.global.b32 [$1], $2; @p st.global.b32 [$1+4], $3; }"
+              : "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
+                    std::to_string(pairBits) + " [$1], $2; }";
+    std::string constraints = split            ? "r,l,r,r"
+                              : pairBits == 32 ? "r,l,r"
+                                               : "r,l,h";
+    for (int64_t h = 0; h < 2; ++h) {
+      auto [rowOk, rowBase] = rowStart(h);
+      Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), rowOk);
+      Value rowPtr = LLVM::GEPOp::create(
+          b, loc(), globalPtrTy(), elt, tp.ptr,
+          ValueRange{arith::IndexCastOp::create(
+              b, loc(), b.getI64Type(),
+              arith::AddIOp::create(b, loc(), rowBase, col0))});
+      for (int64_t j = 0; j < n / 8; ++j) {
+        auto [v0, v1] = pairAt(j, h);
+        Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, rowPtr,
+                                        ValueRange{i32c(8 * j)});
+        SmallVector<Value> operands{pred, ptr};
+        if (split) {
+          operands.push_back(LLVM::BitcastOp::create(b, loc(), pairInt, v0));
+          operands.push_back(LLVM::BitcastOp::create(b, loc(), pairInt, v1));
+        } else {
+          Value vec = LLVM::UndefOp::create(b, loc(), pairTy);
+          vec = LLVM::InsertElementOp::create(b, loc(), vec, v0, i32c(0));
+          vec = LLVM::InsertElementOp::create(b, loc(), vec, v1, i32c(1));
+          operands.push_back(LLVM::BitcastOp::create(b, loc(), pairInt, vec));
+        }
+        LLVM::InlineAsmOp::create(
+            b, loc(), TypeRange{}, operands, text, constraints,
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+            /*operand_attrs=*/ArrayAttr());
+      }
     }
+  }
+  for (int64_t h = 0; h < 2; ++h) {
     // A tile across the tensor's last column: each pair checked.
+    OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(fullIf.elseBlock());
+    auto [rowOk, rowBase] = rowStart(h);
+    auto rowIf = scf::IfOp::create(b, loc(), rowOk, /*withElse=*/false);
+    b.setInsertionPointToStart(rowIf.thenBlock());
     for (int64_t j = 0; j < n / 8; ++j) {
       Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * j));
       auto [v0, v1] = pairAt(j, h);

@@ -60,6 +60,10 @@ struct RingInfo {
 
 /// Which part of the wgmma accumulator layout a fragment occupies.
 enum class FragLayout { Acc, Row, Col };
+/// True for an scf.if whose branches only compute on registers and memory
+/// (no wgmma, no hand-off): it may run while wgmma groups are in flight.
+bool isRegisterBranch(Operation &op);
+
 struct FragInfo {
   FragLayout layout;
   int64_t count; ///< values per thread
@@ -146,7 +150,9 @@ private:
   // The kernel, its roles and the dispatch over op families
   // (ConvertCakeToNVVM.cpp).
   LogicalResult emitRole(RoleOp role);
-  LogicalResult emitBlock(Block &block);
+  /// Emits `block`'s ops; then, unless told not to, retires the wgmma groups
+  /// still in flight (a region's end is where they must have landed).
+  LogicalResult emitBlock(Block &block, bool retireAtEnd = true);
   LogicalResult emitOp(Operation &op);
 
   // One emitter per op family, each in its own file: it lowers the ops of
@@ -185,6 +191,7 @@ private:
   SmallVector<Value> packRegisterA(MmaOp op, int64_t kk);
   SmallVector<Value> fenceOperands(ArrayRef<Value> values);
   Value fenceAccumulator(Value acc);
+  Value copyFragment(Value frag);
   Value emitRegisterAWgmma(MmaOp op, Value acc, ArrayRef<Value> aRegs,
                            Value descB, int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);

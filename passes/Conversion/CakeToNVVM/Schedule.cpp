@@ -17,6 +17,8 @@ using namespace mlir::cake::nvvm;
 std::optional<LogicalResult> KernelEmitter::emitScheduleOp(Operation &op) {
   if (auto t = dyn_cast<TilesOp>(op))
     return emitTiles(t);
+  if (isa<TilesYieldOp>(op)) // emitTiles yields the carried values
+    return success();
   if (auto f = dyn_cast<scf::ForOp>(op))
     return emitFor(f);
   if (auto i = dyn_cast<scf::IfOp>(op))
@@ -45,9 +47,26 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
         b, loc(), start, arith::MulIOp::create(b, loc(), step, idxc(k)));
     step = arith::MulIOp::create(b, loc(), step, idxc(n));
   }
-  auto loop = scf::ForOp::create(b, loc(), start, total, step);
+  // Carried values become the loop's: fragments as their register structs.
+  SmallVector<Value> inits;
+  for (Value v : tiles.getInits()) {
+    if (auto frag = dyn_cast<FragType>(v.getType()))
+      if (failed(fragInfo(frag, tiles)))
+        return failure();
+    inits.push_back(map.lookupOrDefault(v));
+  }
+  auto loop = scf::ForOp::create(b, loc(), start, total, step, inits);
+  for (auto [from, to] :
+       llvm::zip(tiles.getRegionIterArgs(), loop.getRegionIterArgs()))
+    map.map(from, to);
+  for (auto [from, to] : llvm::zip(tiles.getResults(), loop.getResults()))
+    map.map(from, to);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
+  // scf.for::create adds an empty yield only when nothing is carried.
+  if (loop.getBody()->empty())
+    b.setInsertionPointToEnd(loop.getBody());
+  else
+    b.setInsertionPoint(loop.getBody()->getTerminator());
   Value t = loop.getInductionVar();
   if (rank == 1) {
     map.map(tiles.getBody().getArgument(0),
@@ -73,7 +92,20 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
     map.map(tiles.getBody().getArgument(1),
             arith::MulIOp::create(b, loc(), tn, idxc(tile[1])));
   }
-  return emitBlock(tiles.getBody().front());
+  if (failed(emitBlock(tiles.getBody().front())))
+    return failure();
+  if (!tiles.getInits().empty()) {
+    // emitBlock retired every wgmma group before the yield (it reads them).
+    SmallVector<Value> next;
+    for (Value v : tiles.getBody().front().getTerminator()->getOperands()) {
+      Value lowered = map.lookupOrDefault(v);
+      if (isa<FragType>(v.getType()))
+        lowered = copyFragment(lowered);
+      next.push_back(lowered);
+    }
+    scf::YieldOp::create(b, loc(), next);
+  }
+  return success();
 }
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
@@ -186,7 +218,8 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
       b.setInsertionPointToEnd(to);
     else
       b.setInsertionPoint(to->getTerminator());
-    if (failed(emitBlock(*from)))
+    // A register branch leaves the groups in flight for the ops after it.
+    if (failed(emitBlock(*from, /*retireAtEnd=*/!isRegisterBranch(*ifOp))))
       return failure();
     if (!types.empty()) {
       SmallVector<Value> vals;

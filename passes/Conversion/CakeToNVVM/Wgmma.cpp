@@ -425,6 +425,32 @@ Value KernelEmitter::fenceAccumulator(Value acc) {
   return out;
 }
 
+/// A fragment copied register by register with PTX movs ptxas cannot see
+/// through: a value a wgmma wrote that crosses a tile loop's back edge is
+/// then defined by a mov, and ptxas does not inject a warpgroup.wait
+/// (C7517) where the next tile reads it while that tile's wgmmas run.
+Value KernelEmitter::copyFragment(Value frag) {
+  auto ty = dyn_cast<LLVM::LLVMStructType>(frag.getType());
+  if (!ty)
+    return frag;
+  Value out = LLVM::UndefOp::create(b, loc(), ty);
+  for (size_t i = 0; i < ty.getBody().size(); ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), frag, i);
+    Type t = v.getType();
+    if (t.isF32() || t.isInteger(32)) {
+      v = LLVM::InlineAsmOp::create(
+              b, loc(), t, ValueRange{v}, "mov.b32 $0, $1;",
+              t.isF32() ? "=f,f" : "=r,r", /*has_side_effects=*/true,
+              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+              LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+              /*operand_attrs=*/ArrayAttr())
+              .getResult(0);
+    }
+    out = LLVM::InsertValueOp::create(b, loc(), out, v, i);
+  }
+  return out;
+}
+
 /// One k16 slice of a wgmma whose A is a register fragment (the RS form),
 /// as inline PTX: upstream's nvvm.wgmma.mma_async reads A from shared
 /// memory only. `aRegs` are the slice's four packed registers.

@@ -110,8 +110,48 @@ cake.kernel @tiles_four(%n: index) attributes {target = #cake.target<"sm_90a">, 
 
 cake.kernel @tiles_mismatch(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 64]>} {
   cake.role "r" warps(1) {
-    // expected-error @+1 {{expected one tile coordinate per extent (2), got 1}}
+    // expected-error @+1 {{expected one tile coordinate per extent (2) and one argument per carried value (0), got 1 block arguments}}
     cake.tiles (%a) in (%n, %n) {}
+  }
+}
+
+// -----
+
+// A tile loop carries what registers hold: not a ring.
+cake.kernel @tiles_carry_ring(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  %r = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {
+    // expected-error @+1 {{[dataflow.type-shape] carried value #0 is a '!cake.ring<2 x 64x64xbf16, swizzle = 128>': a tile loop carries fragments, integers, indices and floats}}
+    %x = cake.tiles (%a) in (%n) iter_args(%c = %r) -> (!cake.ring<2 x 64x64xbf16, swizzle = 128>) {
+      cake.tiles.yield %c : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    }
+  }
+}
+
+// -----
+
+// The value carried to the next tile keeps its type.
+cake.kernel @tiles_carry_type(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "r" warps(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.type-shape] carried value #0 is a '!cake.frag<64x64xf32>' at the start, but its block argument, yield and result are '!cake.frag<64x64xf32>', '!cake.frag<64x64xbf16>' and '!cake.frag<64x64xf32>'}}
+    %x = cake.tiles (%a) in (%n) iter_args(%o = %z) -> (!cake.frag<64x64xf32>) {
+      %b = cake.frag.convert %o : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
+      cake.tiles.yield %b : !cake.frag<64x64xbf16>
+    }
+  }
+}
+
+// -----
+
+// One value yielded per carried value.
+cake.kernel @tiles_carry_count(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "r" warps(1) {
+    %t = arith.constant true
+    %x = cake.tiles (%a) in (%n) iter_args(%f = %t) -> (i1) {
+      // expected-error @+1 {{[dataflow.type-shape] expected 1 values carried to the next tile, got 0}}
+      cake.tiles.yield
+    }
   }
 }
 

@@ -221,3 +221,40 @@ cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule 
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// A tile loop that carries values to the next tile (a rotated loop: each
+// tile stores the previous tile's result, the last one after the loop).
+// CHECK-LABEL: cake.kernel @tiles_carry
+// CHECK: %[[R:[0-9]+]]:3 = cake.tiles (%[[M:[a-z0-9]+]]) in (%{{[0-9]+}}) iter_args(%{{[a-z0-9]+}} = %true, %[[O:[a-z0-9]+]] = %{{[0-9]+}}, %[[PM:[a-z0-9]+]] = %c0) -> (i1, !cake.frag<64x64xf32>, index) {
+// CHECK: scf.if %{{.*}} {
+// CHECK: cake.store %[[O]] -> %{{.*}}[%[[PM]], %c0]
+// CHECK: cake.tiles.yield %false, %{{[0-9]+}}, %[[M]] : i1, !cake.frag<64x64xf32>, index
+// CHECK: arith.xori %[[R]]#0, %true
+// CHECK: cake.store %[[R]]#1 -> %{{.*}}[%[[R]]#2, %c0]
+cake.kernel @tiles_carry(%Out: !cake.global<?x64xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64], group_m = 1>} {
+  cake.role "math" warpgroups(1) {
+    %M = cake.dim %Out, 0 : !cake.global<?x64xf32>
+    %c0 = arith.constant 0 : index
+    %true = arith.constant true
+    %false = arith.constant false
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r:3 = cake.tiles (%m) in (%M) iter_args(%first = %true, %o = %z, %pm = %c0)
+        -> (i1, !cake.frag<64x64xf32>, index) {
+      %more = arith.xori %first, %true : i1
+      scf.if %more {
+        cake.store %o -> %Out[%pm, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x64xf32>
+      }
+      %rows = cake.frag.iota base %m : !cake.frag<64x1xi32>
+      %v = cake.frag.map %z, %rows : (!cake.frag<64x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: f32, %r: i32):
+        %f = arith.uitofp %r : i32 to f32
+        cake.frag.yield %f : f32
+      }
+      cake.tiles.yield %false, %v, %m : i1, !cake.frag<64x64xf32>, index
+    }
+    %ran = arith.xori %r#0, %true : i1
+    scf.if %ran {
+      cake.store %r#1 -> %Out[%r#2, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x64xf32>
+    }
+  }
+}
