@@ -179,23 +179,16 @@ bool verify::checkPipeRoles(KernelFacts &f) {
   for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
     unsigned index = f.pipeIndex.lookup(pipe);
     llvm::SetVector<RoleOp> producers, consumers;
-    Operation *firstProducerUse = nullptr, *firstConsumerUse = nullptr;
-    // Walk in program order so notes point at the first use of each side.
     f.kernel.walk([&](Operation *user) {
       if (user->getNumOperands() == 0 || user->getOperand(0) != pipe)
         return;
       auto role = user->getParentOfType<RoleOp>();
       if (!role)
         return;
-      if (isa<PipeAcquireOp, PipeCommitOp>(user)) {
+      if (isa<PipeAcquireOp, PipeCommitOp>(user))
         producers.insert(role);
-        if (!firstProducerUse)
-          firstProducerUse = user;
-      } else if (isa<PipeWaitOp, PipeReleaseOp>(user)) {
+      else if (isa<PipeWaitOp, PipeReleaseOp>(user))
         consumers.insert(role);
-        if (!firstConsumerUse)
-          firstConsumerUse = user;
-      }
     });
     auto describe = [&](const char *side, llvm::SetVector<RoleOp> &roles) {
       InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
@@ -210,34 +203,13 @@ bool verify::checkPipeRoles(KernelFacts &f) {
       describe("producer", producers);
     if (consumers.size() != 1)
       describe("consumer", consumers);
-    // One role may fill and drain its own pipe (a kernel that is not warp
-    // specialized) when TMA fills every stage: its leader thread issues the
-    // copies and the whole role waits for them. Stages written by ordinary
-    // stores would need a barrier among the role's own threads, which the
-    // lowering does not emit. Whether the role's order can make progress
-    // is sync.deadlock's question.
-    if (producers.size() == 1 && consumers.size() == 1 &&
-        producers.front() == consumers.front()) {
-      Operation *unfilled = nullptr;
-      f.kernel.walk([&](PipeAcquireOp a) {
-        if (a.getPipe() == pipe.getResult() && !unfilled &&
-            !isFilledByTma(a))
-          unfilled = a;
-      });
-      if (unfilled) {
-        InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncPipeRoles)
-                               << DiagPipe{index}
-                               << " is both produced and consumed by "
-                               << DiagRole{RoleOp(producers.front()).getName()}
-                               << ", which fills a stage without TMA";
-        d.attachNote(unfilled->getLoc()) << "stage acquired here";
-        d.attachNote(firstConsumerUse->getLoc()) << "consumed here";
-        d.attachNote(pipe.getLoc())
-            << "hint: fill the stage with cake.tma.load, or move the "
-               "producing side into its own role (cake-warp-specialize)";
-        ok = false;
-      }
-    }
+    // One role may fill and drain its own pipe: by TMA (a kernel that is
+    // not warp specialized: its leader issues the copies, every thread
+    // waits for the bytes) or by its own stores (a fragment staged as an
+    // MMA operand: each warp arrives on the full barrier after its lanes
+    // converged, so the wait is a barrier among the role's own warps, and
+    // sync.proxy-fence asks for the fence the tensor cores need). Whether
+    // the role's order can make progress is sync.deadlock's question.
   }
   return ok;
 }

@@ -1011,3 +1011,45 @@ cake.kernel @handoff_constant_condition() attributes {target = #cake.target<"sm_
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// A role that stages a fragment for its own MMA (a self-filled pipe)
+// still needs the fence before the tensor cores read it.
+cake.kernel @self_staged_no_fence() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %x = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %x : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "chain" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xbf16>
+    %acc = cake.frag.zero : !cake.frag<64x64xf32>
+    %u = cake.pipe.acquire %q : !cake.pipe<1>
+    // expected-note @+1 {{generic-proxy write here}}
+    cake.smem.write %z -> %x[%u] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+    // expected-error @+2 {{[sync.proxy-fence] ring #0 is handed over after ordinary stores without a proxy fence}}
+    // expected-note @+1 {{hint: put cake.fence.proxy_async after the writes}}
+    cake.pipe.commit %q, %u : !cake.pipe<1>
+    %v = cake.pipe.wait %q : !cake.pipe<1>
+    %y = cake.mma wgmma %z, %x[%v] mn_major, %acc : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %q, %v : !cake.pipe<1>
+  }
+}
+
+// -----
+
+// Near miss: the same role with the fence passes (sync.pipe-roles admits
+// a role filling its own stages with stores).
+cake.kernel @self_staged_fenced() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %x = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %q = cake.pipe %x : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "chain" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xbf16>
+    %acc = cake.frag.zero : !cake.frag<64x64xf32>
+    %u = cake.pipe.acquire %q : !cake.pipe<1>
+    cake.smem.write %z -> %x[%u] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+    cake.fence.proxy_async
+    cake.pipe.commit %q, %u : !cake.pipe<1>
+    %v = cake.pipe.wait %q : !cake.pipe<1>
+    %y = cake.mma wgmma %z, %x[%v] mn_major, %acc : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %q, %v : !cake.pipe<1>
+  }
+}

@@ -374,9 +374,14 @@ def Cake_SmemWriteOp : Cake_Op<"smem.write"> {
   let summary = "write a register fragment into a ring stage";
   let description = [{
     Ordinary (generic-proxy) stores of a fragment into a ring buffer, for
-    example to stage an epilogue for `cake.tma.store`. The copy engine and
-    the tensor cores read through the async proxy, so a
-    `cake.fence.proxy_async` must order these writes before such reads.
+    example to stage an epilogue for `cake.tma.store`, or to stage a
+    fragment as an operand of the role's own next `cake.mma` (a state held
+    in registers as the B operand: `examples/mma_chain_smem.cake.mlir`).
+    The copy engine and the tensor cores read through the async proxy, so
+    a `cake.fence.proxy_async` must order these writes before such reads
+    [sync.proxy-fence]. A role that fills its own stage this way and then
+    waits on it gets its full barrier counted one arrival per warp: the
+    wait is the barrier among the role's warps.
 
     ```mlir
     cake.smem.write %r -> %c[%s]
