@@ -79,6 +79,20 @@ def replace_all(old, new):
     return gen
 
 
+def drop_b_mn_major(text):
+    """Every B read K-major instead of MN-major. Only a K x N tile with
+    K != N makes that a broken contract (the shapes no longer agree): a
+    square tile read the other way round is a legal, different product."""
+    if " mn_major," not in text:
+        return
+    shapes = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"%(\w+) = cake\.ring : !cake\.ring<\d+ x (\d+)x(\d+)x", text)}
+    read = re.findall(r"%(\w+)\[%\w+\] mn_major,", text)
+    if read and all(shapes.get(r, (0, 0))[0] != shapes.get(r, (0, 0))[1]
+                    for r in read):
+        yield text.replace(" mn_major,", ",")
+
+
 def ring_types(text):
     return sorted(set(re.findall(r"!cake\.ring<[^>]*>", text)))
 
@@ -171,7 +185,7 @@ CLASSES = collections.OrderedDict([
     # K-major where it is stored [kv, d], and P packed to f16 against a
     # bf16 V.
     ("P V's B read K-major (mn_major dropped)",
-     (replace_all(" mn_major,", ","), True)),
+     (drop_b_mn_major, True)),
     ("a 128x128 bf16 fragment retyped f16 (attention's P)",
      (replace_all("!cake.frag<128x128xbf16>", "!cake.frag<128x128xf16>"),
       True)),

@@ -9,6 +9,7 @@
 #include "RuleChecks.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <map>
 #include <tuple>
@@ -80,33 +81,155 @@ bool verify::checkRoleScoping(KernelFacts &f) {
   return ok;
 }
 
+namespace {
+/// A TMA copy's tensor, coordinates and box extent per tensor dimension (the
+/// ring's tile over the innermost dimensions; outer dimensions move one
+/// element).
+struct TmaCopy {
+  Value tensor;
+  Value ring; // a load's destination; null for a store
+  OperandRange coords;
+  SmallVector<int64_t> extents;
+};
+} // namespace
+
+static std::optional<TmaCopy> tmaCopy(Operation *op) {
+  Value ringValue, tensor;
+  std::optional<OperandRange> coords;
+  if (auto load = dyn_cast<TmaLoadOp>(op)) {
+    ringValue = load.getDst();
+    tensor = load.getSrc();
+    coords = load.getCoords();
+  } else if (auto store = dyn_cast<TmaStoreOp>(op)) {
+    ringValue = store.getSrc();
+    tensor = store.getDst();
+    coords = store.getCoords();
+  } else {
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> box = cast<RingType>(ringValue.getType()).getShape();
+  int64_t rank = coords->size(), outer = rank - int64_t(box.size());
+  SmallVector<int64_t> extents;
+  for (int64_t i = 0; i < rank; ++i)
+    extents.push_back(i < outer ? 1 : box[i - outer]);
+  return TmaCopy{tensor, isa<TmaLoadOp>(op) ? ringValue : Value(), *coords,
+                 extents};
+}
+
+/// dataflow.tile-coverage along a loop: the copies of one iteration of an
+/// scf.for with a constant step S, at coordinates `iv`, `iv + c` (c a
+/// constant) or `iv + v` (v anything else, one group per v), together move
+/// boxes that tile [iv, iv + S) exactly in that dimension, per tensor and
+/// other coordinates. A box narrower than the step skips part of every
+/// step (a GEMM's K loop stepping past half of K); a wider one reads the
+/// next step's elements twice: wrong results, no fault.
+static bool checkLoopCoverage(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](scf::ForOp loop) {
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step <= 0)
+      return;
+    Value iv = loop.getInductionVar();
+    // Grouped by tensor, dimension, the symbolic part of the offset and the
+    // other coordinates (in the order met, for stable diagnostics): the
+    // (constant offset, extent, copy) of each box.
+    using Key = std::vector<uintptr_t>;
+    using Boxes = SmallVector<std::tuple<int64_t, int64_t, Operation *>>;
+    llvm::MapVector<Key, std::pair<int64_t, Boxes>, std::map<Key, unsigned>>
+        boxes;
+    auto ptr = [](Value v) {
+      return reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
+    };
+    loop.getBody()->walk([&](Operation *op) {
+      std::optional<TmaCopy> copy = tmaCopy(op);
+      if (!copy)
+        return;
+      for (auto [i, coord] : llvm::enumerate(copy->coords)) {
+        int64_t offset = 0;
+        Value symbolic;
+        if (coord != iv) {
+          auto add = coord.getDefiningOp<arith::AddIOp>();
+          if (!add || (add.getLhs() != iv && add.getRhs() != iv))
+            continue;
+          Value other = add.getLhs() == iv ? add.getRhs() : add.getLhs();
+          if (std::optional<int64_t> c = getConstantIntValue(other))
+            offset = *c;
+          else
+            symbolic = other;
+        }
+        // A load of the same box into two rings is two copies, not an
+        // overlap: loads are grouped per ring too.
+        Key key{ptr(copy->tensor), ptr(copy->ring), uintptr_t(i),
+                ptr(symbolic)};
+        for (auto [j, other] : llvm::enumerate(copy->coords))
+          key.push_back(j == i ? 0 : ptr(other));
+        auto &group = boxes[key];
+        group.first = i;
+        group.second.push_back({offset, copy->extents[i], op});
+      }
+    });
+    for (auto &entry : boxes) {
+      int64_t dim = entry.second.first;
+      Boxes &list = entry.second.second;
+      llvm::stable_sort(list, [](auto &x, auto &y) {
+        return std::get<0>(x) < std::get<0>(y);
+      });
+      auto report = [&](Operation *op) {
+        InFlightDiagnostic d = emitRuleError(op, RuleId::DataflowTileCoverage);
+        d << "coordinate " << dim
+          << " follows the loop's induction variable, which steps by " << *step
+          << ", but ";
+        ok = false;
+        return d;
+      };
+      int64_t covered = 0;
+      bool reported = false;
+      for (auto [offset, extent, op] : list) {
+        if (offset == covered && offset + extent <= *step) {
+          covered += extent;
+          continue;
+        }
+        if (offset < covered)
+          report(op) << "this box starts at +" << offset
+                     << " where the step's boxes already reach +" << covered
+                     << ": elements are moved twice";
+        else if (offset > covered)
+          report(op) << "this box starts at +" << offset
+                     << " where the step's boxes reach only +" << covered
+                     << ": part of every step is never moved";
+        else
+          report(op) << "the boxes reach +" << offset + extent
+                     << ": each runs into the next step's";
+        reported = true;
+        break;
+      }
+      if (!reported && covered < *step)
+        report(std::get<2>(list.back()))
+            << (list.size() == 1 ? "the box moves " : "the boxes move ")
+            << covered << ": part of every step is never moved";
+    }
+  });
+  return ok;
+}
+
 /// dataflow.tile-coverage: a TMA copy whose coordinate is a tile coordinate
 /// (a block argument of cake.tiles) moves a box of the tile's extent in that
-/// dimension. The box is the ring's tile over the tensor's innermost
-/// dimensions; outer dimensions move one element.
+/// dimension; along an scf.for, checkLoopCoverage.
 bool verify::checkTileCoverage(KernelFacts &f) {
   ArrayRef<int64_t> tile = f.kernel.getTileShape();
-  bool ok = true;
+  bool ok = checkLoopCoverage(f);
   f.kernel.walk([&](Operation *op) {
-    Value ringValue;
-    OperandRange coords = op->getOperands();
-    if (auto load = dyn_cast<TmaLoadOp>(op)) {
-      ringValue = load.getDst();
-      coords = load.getCoords();
-    } else if (auto store = dyn_cast<TmaStoreOp>(op)) {
-      ringValue = store.getSrc();
-      coords = store.getCoords();
-    } else {
+    std::optional<TmaCopy> copy = tmaCopy(op);
+    if (!copy)
       return;
-    }
-    ArrayRef<int64_t> box = cast<RingType>(ringValue.getType()).getShape();
-    int64_t rank = coords.size(), outer = rank - int64_t(box.size());
+    OperandRange coords = copy->coords;
+    int64_t rank = coords.size();
     for (int64_t i = 0; i < rank; ++i) {
       auto arg = dyn_cast<BlockArgument>(coords[i]);
       if (!arg || !isa<TilesOp>(arg.getOwner()->getParentOp()) ||
           arg.getArgNumber() >= tile.size())
         continue;
-      int64_t extent = i < outer ? 1 : box[i - outer];
+      int64_t extent = copy->extents[i];
       int64_t want = tile[arg.getArgNumber()];
       if (extent == want)
         continue;

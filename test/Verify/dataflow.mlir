@@ -282,3 +282,163 @@ cake.kernel @store_half(%O: !cake.global<?x128xf32>)
     }
   }
 }
+
+// -----
+
+// dataflow.tile-coverage along a loop: the K loop steps 64 columns, the box
+// is 32 wide: half of K is never read (a silently wrong GEMM).
+cake.kernel @k_step_narrow_box(%A: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %k32 = arith.addi %k, %c32 : index
+        // expected-error @+2 {{[dataflow.tile-coverage] coordinate 1 follows the loop's induction variable, which steps by 64, but the box moves 32: part of every step is never moved}}
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x32xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// dataflow.tile-coverage along a loop: a 64-wide box at a step of 32 reads
+// every column twice.
+cake.kernel @k_step_wide_box(%A: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cstep = arith.constant 32 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %k32 = arith.addi %k, %c32 : index
+        // expected-error @+2 {{[dataflow.tile-coverage] coordinate 1 follows the loop's induction variable, which steps by 32, but the boxes reach +64: each runs into the next step's}}
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %cstep = arith.constant 32 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// dataflow.tile-coverage along a loop: two 32-wide boxes of one step both at
+// +0 (the second meant +32).
+cake.kernel @k_step_overlap(%A: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %k32 = arith.addi %k, %c32 : index
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x32xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+        // expected-error @+2 {{[dataflow.tile-coverage] coordinate 1 follows the loop's induction variable, which steps by 64, but this box starts at +0 where the step's boxes already reach +32: elements are moved twice}}
+        %t = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a[%t] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x32xbf16, swizzle = 128>
+        cake.pipe.commit %p, %t : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+        %t = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %t : !cake.pipe<2>
+      }
+    }
+  }
+}
+
+// -----
+
+// Near miss: two 32-wide boxes at +0 and +32 tile each step of 64.
+cake.kernel @k_step_two_boxes(%A: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %k32 = arith.addi %k, %c32 : index
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x32xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+        %t = cake.pipe.acquire %p : !cake.pipe<2>
+        cake.tma.load %A[%m, %k32] -> %a[%t] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x32xbf16, swizzle = 128>
+        cake.pipe.commit %p, %t : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %cstep = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %cstep {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+        %t = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %t : !cake.pipe<2>
+      }
+    }
+  }
+}
