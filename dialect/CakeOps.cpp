@@ -528,16 +528,18 @@ Type MmaOp::getAElementType() {
   return getAFragment().getElementType();
 }
 
-ArrayRef<int64_t> MmaOp::getAShape() {
-  if (RingType ring = getARing())
-    return ring.getShape();
-  return getAFragment().getShape();
+SmallVector<int64_t, 2> MmaOp::getAShape() {
+  ArrayRef<int64_t> shape =
+      getARing() ? getARing().getShape() : getAFragment().getShape();
+  if (getAMnMajor() && shape.size() == 2)
+    return {shape[1], shape[0]}; // a K x M tile
+  return SmallVector<int64_t, 2>(shape);
 }
 
 LogicalResult MmaOp::verify() {
   RingType b = getB().getType();
   FragType acc = getAcc().getType();
-  ArrayRef<int64_t> aShape = getAShape();
+  SmallVector<int64_t, 2> aShape = getAShape();
   if (aShape.size() != 2 || b.getRank() != 2 || acc.getRank() != 2)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected rank-2 operands (A: MxK, B: NxK, acc: MxN)";
@@ -549,10 +551,16 @@ LogicalResult MmaOp::verify() {
                    : "A from a ring needs the stage it is read through");
   int64_t m = aShape[0], k = aShape[1];
   int64_t n = getN();
+  if (getAMnMajor() && isAFromRegisters())
+    return emitRuleError(*this, RuleId::HwWgmmaTranspose)
+           << "mn_major describes how A is laid out in shared memory; a "
+              "register fragment A has no such choice";
   if (getK() != k)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
-           << "expected A and B to share K, got A " << shapeStr(aShape)
-           << " and B " << shapeStr(b.getShape())
+           << "expected A and B to share K, got A "
+           << shapeStr(getARing() ? getARing().getShape() : ArrayRef(aShape))
+           << (getAMnMajor() ? " (mn_major: K x M)" : "") << " and B "
+           << shapeStr(b.getShape())
            << (getMnMajor() ? " (mn_major: K x N)" : "");
   if (acc.getShape()[0] != m || acc.getShape()[1] != n)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
@@ -564,10 +572,12 @@ LogicalResult MmaOp::verify() {
     return emitRuleError(*this, RuleId::HwWgmmaRegisterA)
            << "A from registers needs wgmma on f16 or bf16, got "
            << stringifyMmaKind(getKind()) << " on " << in;
-  if (getMnMajor() && (getKind() != MmaKind::wgmma || !sixteenBit))
+  if ((getMnMajor() || getAMnMajor()) &&
+      (getKind() != MmaKind::wgmma || !sixteenBit))
     return emitRuleError(*this, RuleId::HwWgmmaTranspose)
-           << "an mn_major B needs wgmma on f16 or bf16 (the transpose bit "
-              "exists for 16-bit types only), got "
+           << "an mn_major " << (getAMnMajor() ? "A" : "B")
+           << " needs wgmma on f16 or bf16 (the transpose bit exists for "
+              "16-bit types only), got "
            << stringifyMmaKind(getKind()) << " on " << in;
   if (b.getElementType() != in)
     return emitRuleError(*this, RuleId::DataflowElementType)

@@ -1,7 +1,8 @@
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
-|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|copy|add|      *|
-|*          kmeans|none] [--iters N] [--warmup N] [--timeout-ms T] [--seed S] *|
+|* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|gemm-tn|copy|  *|
+|*          add|kmeans|none] [--iters N] [--warmup N] [--timeout-ms T]        *|
+|*          [--seed S]                                                        *|
 |*                                                                            *|
 |* Allocates every tensor argument, fills it with fresh random values         *|
 |* (uniform in [-1, 1]; outputs are overwritten by the kernel and poisoned    *|
@@ -26,8 +27,8 @@ static void printHelp(FILE *out) {
   fprintf(
       out,
       "usage: cake-run BUNDLE --arg I=D0xD1[...] ... [--scalar I=V]\n"
-      "                [--check gemm|copy|add|kmeans|none] [--iters N]\n"
-      "                [--warmup N] [--timeout-ms T] [--seed S]\n"
+      "                [--check gemm|gemm-tn|copy|add|kmeans|none]\n"
+      "                [--iters N] [--warmup N] [--timeout-ms T] [--seed S]\n"
       "  --arg I=D0xD1...  the shape of tensor argument I (every argument of\n"
       "                    the kernel is given, by --arg or --scalar)\n"
       "  --scalar I=V      the value of scalar argument I\n"
@@ -35,6 +36,8 @@ static void printHelp(FILE *out) {
       "    gemm            argument 2 must equal argument 0 times argument 1\n"
       "                    transposed (C = A B^T), checked on sampled\n"
       "                    elements against a double-precision host reference\n"
+      "    gemm-tn         C = A^T B: A K x M, B K x N, C M x N, checked the\n"
+      "                    same way\n"
       "    copy            argument 1 must equal argument 0, bit for bit\n"
       "    add             argument 1 (f32) must equal its random fill plus\n"
       "                    argument 0, bit for bit (a TMA reduce-sum store)\n"
@@ -154,15 +157,19 @@ static int parseOptions(int argc, char **argv, RunOptions *o) {
         return 2;
       break;
     case OPT_CHECK:
-      o->check = !strcmp(optarg, "gemm")     ? CHECK_GEMM
-                 : !strcmp(optarg, "copy")   ? CHECK_COPY
-                 : !strcmp(optarg, "add")    ? CHECK_ADD
-                 : !strcmp(optarg, "kmeans") ? CHECK_KMEANS
-                 : !strcmp(optarg, "none")   ? CHECK_NONE
-                                             : (CheckKind)-1;
+      o->check = !strcmp(optarg, "gemm")      ? CHECK_GEMM
+                 : !strcmp(optarg, "gemm-tn") ? CHECK_GEMM_TN
+                 : !strcmp(optarg, "copy")    ? CHECK_COPY
+                 : !strcmp(optarg, "add")     ? CHECK_ADD
+                 : !strcmp(optarg, "kmeans")  ? CHECK_KMEANS
+                 : !strcmp(optarg, "none")    ? CHECK_NONE
+                                              : (CheckKind)-1;
       if ((int)o->check < 0) {
-        fprintf(stderr, "cake-run: --check is gemm, copy, add, kmeans or "
-                        "none, not '%s'\n", optarg);
+        fprintf(stderr,
+                "cake-run: --check is gemm, gemm-tn, copy, add, kmeans "
+                "or "
+                "none, not '%s'\n",
+                optarg);
         return 2;
       }
       break;
@@ -269,15 +276,17 @@ static int timeKernel(CakeRtBundle *bundle, CakeRtArg *args, int n,
                       const Tensor *tensors, const RunOptions *o) {
   int status = 0;
   int iters = o->iters, warmup = o->warmup;
-  int isGemm = o->check == CHECK_GEMM, isCopy = o->check == CHECK_COPY;
+  int isGemm = o->check == CHECK_GEMM || o->check == CHECK_GEMM_TN;
+  int isCopy = o->check == CHECK_COPY;
   float ms = 0;
   if (cakeRtTime(bundle, args, n, NULL, warmup, iters, &ms) !=
       CAKE_RT_SUCCESS) {
     fprintf(stderr, "cake-run: %s\n", cakeRtLastError());
     status = 1;
   } else if (isGemm) {
-    double flops = 2.0 * (double)args[0].shape[0] * (double)args[1].shape[0] *
-                   (double)args[0].shape[1];
+    /* 2 M N K: C's elements times twice the length of A's other axis. */
+    double flops = 2.0 * (double)tensors[2].count *
+                   (double)args[0].shape[o->check == CHECK_GEMM ? 1 : 0];
     printf("time: %.4f ms (median of %d), %.1f TFLOP/s\n", ms, iters,
            flops / (ms * 1e-3) / 1e12);
   } else if (isCopy) {

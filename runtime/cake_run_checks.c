@@ -197,24 +197,34 @@ int prepareCheck(CheckKind kind, CakeRtArg *args, Tensor *tensors, int n,
     }
     return 0;
   case CHECK_GEMM:
-    if (n != 3 || args[0].rank != 2 || args[1].rank != 2 ||
-        args[2].rank != 2 || args[0].shape[1] != args[1].shape[1] ||
-        args[2].shape[0] != args[0].shape[0] ||
-        args[2].shape[1] != args[1].shape[0]) {
-      fprintf(stderr, "cake-run: --check gemm needs A MxK, B NxK, C MxN\n");
+  case CHECK_GEMM_TN: {
+    /* gemm: A M x K, B N x K; gemm-tn: A K x M, B K x N. */
+    int tn = kind == CHECK_GEMM_TN, mAxis = tn ? 1 : 0;
+    if (n != 3 || args[0].rank != 2 || args[1].rank != 2 || args[2].rank != 2 ||
+        args[0].shape[1 - mAxis] != args[1].shape[1 - mAxis] ||
+        args[2].shape[0] != args[0].shape[mAxis] ||
+        args[2].shape[1] != args[1].shape[mAxis]) {
+      fprintf(stderr,
+              tn ? "cake-run: --check gemm-tn needs A KxM, B KxN, C MxN\n"
+                 : "cake-run: --check gemm needs A MxK, B NxK, C MxN\n");
       return 2;
     }
     return poison(args, tensors, 2) ? 0 : 1;
   }
+  }
   return 0;
 }
 
-/* C = A B^T on sampled elements (the corners always) against a
- * double-precision reference; no element left unwritten. */
-static int verifyGemm(const CakeRtArg *args, Tensor *tensors) {
+/* C = A B^T (or, tn, C = A^T B) on sampled elements (the corners always)
+ * against a double-precision reference; no element left unwritten. */
+static int verifyGemm(const CakeRtArg *args, Tensor *tensors, int tn) {
   int status = 0;
   Tensor *A = &tensors[0], *B = &tensors[1], *C = &tensors[2];
-  int64_t M = args[0].shape[0], K = args[0].shape[1], N = args[1].shape[0];
+  int64_t M = args[2].shape[0], N = args[2].shape[1];
+  int64_t K = args[0].shape[tn ? 0 : 1];
+  /* Element (row, k) of A and (col, k) of B: strides of row/col and k. */
+  int64_t aRow = tn ? 1 : K, aK = tn ? M : 1;
+  int64_t bCol = tn ? 1 : K, bK = tn ? N : 1;
   if (!cuCheck(cuMemcpyDtoH(C->host, C->dev, C->count * (size_t)C->bytes),
                "cuMemcpyDtoH")) {
     status = 1;
@@ -234,16 +244,17 @@ static int verifyGemm(const CakeRtArg *args, Tensor *tensors) {
       }
       double ref = 0;
       for (int64_t k = 0; k < K; ++k)
-        ref += readElement(A, (size_t)(r * K + k)) *
-               readElement(B, (size_t)(c * K + k));
+        ref += readElement(A, (size_t)(r * aRow + k * aK)) *
+               readElement(B, (size_t)(c * bCol + k * bK));
       double got = readElement(C, (size_t)(r * N + c));
       num += (got - ref) * (got - ref);
       den += ref * ref;
     }
     double rel = sqrt(num / (den > 0 ? den : 1));
     int ok = unwritten == 0 && rel <= 1e-2;
-    printf("check gemm: %zu unwritten, rel_err %.3e over %d samples: %s\n",
-           unwritten, rel, samples, ok ? "PASS" : "FAIL");
+    printf("check %s: %zu unwritten, rel_err %.3e over %d samples: %s\n",
+           tn ? "gemm-tn" : "gemm", unwritten, rel, samples,
+           ok ? "PASS" : "FAIL");
     if (!ok)
       status = 1;
   }
@@ -332,7 +343,8 @@ int verifyResult(CheckKind kind, const CakeRtArg *args, Tensor *tensors,
   case CHECK_NONE:
     return 0;
   case CHECK_GEMM:
-    return verifyGemm(args, tensors);
+  case CHECK_GEMM_TN:
+    return verifyGemm(args, tensors, kind == CHECK_GEMM_TN);
   case CHECK_ADD:
     return verifyAdd(tensors);
   case CHECK_COPY:

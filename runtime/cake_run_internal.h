@@ -43,6 +43,7 @@ int fillRandom(Tensor *t);
 typedef enum {
   CHECK_NONE,
   CHECK_GEMM,
+  CHECK_GEMM_TN,
   CHECK_COPY,
   CHECK_ADD,
   CHECK_KMEANS

@@ -15,6 +15,11 @@ sums kernels run through cake-kmeans). Each run is a child process with `--timeo
 wall-clock limit; the table counts passes, wrong results, faults, hangs
 and arguments the runtime rejected (with the rule it names).
 
+C = Aᵀ·B bundles ("gemm_tn" in the entry, examples/gemm_tn) run with
+`--check gemm-tn` at two problems, ragged M, N and K included;
+examples/mma_chain_smem runs at 1000 rows for faults and hangs
+(bench/verify/check_chain.py checks its result).
+
 Attention-shaped bundles (Q, K, V, O of [B·H, S, D] and the scalar G,
 examples/attention/) run at 2×300×D, one ragged query and key tile, for
 faults and hangs (bench/attention/bench.py checks their results).
@@ -40,6 +45,10 @@ import sys
 def problems(bundle):
     args = bundle["args"]
     shapes = [a.get("shape") for a in args]
+    if "gemm_tn" in bundle.get("entry", ""):
+        # C = A^T B (examples/gemm_tn): A KxM, B KxN; ragged M, N and K.
+        return "gemm-tn", [["0=1000x712", "1=1000x320", "2=712x320"],
+                           ["0=4096x2048", "1=4096x2048", "2=2048x2048"]]
     if len(args) == 3 and all(s and len(s) == 2 for s in shapes):
         # Ragged against every tile, with rows a multiple of 16 bytes (TMA
         # needs that of every tensor it reads or writes, outputs included).
@@ -68,6 +77,10 @@ def problems(bundle):
         d = shapes[0][-1] or 128
         return "attention", [[f"{i}=2x300x{d}" for i in range(4)]
                              + ["scalar:4=1"]]
+    if "mma_chain" in bundle.get("entry", ""):
+        # examples/mma_chain_smem: for faults and hangs here, its result
+        # by bench/verify/check_chain.py.
+        return "chain", [["0=1000x64", "1=64x64", "2=1000x64", "3=1000x64"]]
     if len(args) == 1 and shapes[0] and len(shapes[0]) == 2:
         # A kernel that only writes its one tensor (examples/epilogue_smem):
         # run for faults and hangs.
@@ -105,7 +118,7 @@ def main():
                     else:
                         cmd += ["--arg", x]
                 cmd += ["--check",
-                        kind if kind in ("gemm", "copy", "add", "kmeans")
+                        kind if kind in ("gemm", "gemm-tn", "copy", "add", "kmeans")
                         else "none",
                         "--iters", "0", "--timeout-ms",
                         "60000" if a.wrap else "5000"]

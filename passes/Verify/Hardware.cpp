@@ -16,20 +16,22 @@ using namespace mlir::cake;
 using namespace mlir::cake::verify;
 
 LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
-  // Each ring's contiguous rows (K for A and a K-major B, N for an mn_major
-  // B) are one swizzle atom: what a shared-memory descriptor describes.
+  // Each ring's contiguous rows (K for a K-major operand, M or N for an
+  // mn_major one) are one swizzle atom: what a shared-memory descriptor
+  // describes.
   RingType a = op.getARing(), b = op.getB().getType();
-  for (RingType t : {a, b}) {
+  for (bool isB : {false, true}) {
+    RingType t = isB ? b : a;
     if (!t)
       continue; // A from registers
     int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
     if (t.getSwizzle() != 0 && rowBytes == t.getSwizzle())
       continue;
-    if (t == b && op.getMnMajor())
+    if (isB ? op.getMnMajor() : op.getAMnMajor())
       return emitRuleError(op, RuleId::HwWgmmaTranspose)
-             << "an mn_major B's rows of N must span exactly the swizzle "
-                "width; got "
-             << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+             << "an mn_major " << (isB ? "B's rows of N" : "A's rows of M")
+             << " must span exactly the swizzle width; got " << rowBytes
+             << "-byte rows with swizzle " << t.getSwizzle();
     return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
            << "wgmma operands must be K-major rows that span exactly the "
               "swizzle width; got "

@@ -172,3 +172,44 @@ cake.kernel @mn_major_atom_rows() attributes {target = #cake.target<"sm_90a">, s
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// [hw.wgmma-transpose]: an mn_major A's rows (of M) are one swizzle atom;
+// unswizzled rows are not one.
+cake.kernel @mn_major_a_unswizzled() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major A's rows of M must span exactly the swizzle width; got 128-byte rows with swizzle 0}}
+    %r = cake.mma wgmma %a[%s] mn_major, %b[%s] mn_major, %z : !cake.ring<2 x 64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// Near miss: 64 bf16 of M per row with the 128-byte swizzle, read by one
+// warpgroup; cake-verify accepts it.
+cake.kernel @mn_major_a_atom_rows() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r = cake.mma wgmma %a[%s] mn_major, %b[%s] mn_major, %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}

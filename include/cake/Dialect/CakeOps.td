@@ -586,11 +586,23 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
       per-slice advance (16 rows rather than 32 bytes) are derived; the
       tile's rows of N must span exactly the swizzle width
       [hw.wgmma-transpose].
+    - `mn_major` A (written after A's stage): the ring's tile is K×M with
+      M contiguous, for products over tokens of operands stored token by
+      token (a weight gradient Xᵀ · dY, a linear attention's state update
+      K̄ᵀ · V). Derived and checked as for B; its rows of M span the
+      swizzle width, so one warpgroup reads it (64 rows of 16-bit values
+      under the 128-byte swizzle).
 
     ```mlir
     %o1 = cake.mma wgmma %p, %v[%t] mn_major, %o
       : !cake.frag<128x128xbf16>, !cake.ring<2 x 128x64xbf16, swizzle = 128>,
         !cake.frag<128x64xf32>
+    ```
+
+    ```mlir
+    %s1 = cake.mma wgmma %k[%t] mn_major, %v[%t] mn_major, %s
+      : !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
     ```
 
     `negate` computes `result = acc - A · Bᵀ` at no cost (wgmma's operand
@@ -606,12 +618,14 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
                        AnyTypeOf<[Cake_RingType, Cake_FragType]>:$a,
                        Cake_RingType:$b, Cake_StageType:$bStage,
                        UnitAttr:$mn_major,
+                       UnitAttr:$a_mn_major,
                        Cake_FragType:$acc,
                        Optional<Cake_StageType>:$aStage,
                        OptionalAttr<Cake_WgmmaLayoutAttr>:$derived);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $kind (`negate` $negate^)? $a (`[` $aStage^ `]`)? `,` $b `[` $bStage `]`
+    $kind (`negate` $negate^)? $a (`[` $aStage^ `]`)?
+    (`mn_major` $a_mn_major^)? `,` $b `[` $bStage `]`
     (`mn_major` $mn_major^)? `,` $acc attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
@@ -627,9 +641,10 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
     }
     /// Whether A comes from registers (the RS form of wgmma).
     bool isAFromRegisters() { return static_cast<bool>(getAFragment()); }
-    /// A's element type and shape (M x K), ring or fragment.
+    /// A's element type and shape (M x K, whichever its major dimension),
+    /// ring or fragment.
     ::mlir::Type getAElementType();
-    ::llvm::ArrayRef<int64_t> getAShape();
+    ::llvm::SmallVector<int64_t, 2> getAShape();
     /// N and K of B's tile, whichever its major dimension.
     int64_t getN() {
       auto shape = getB().getType().getShape();

@@ -187,11 +187,15 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
           mode = fields->getSwizzleMode();
   int64_t k = op.getK();
   int64_t eltBytes = getElementBytes(abType);
-  int64_t aRowBytes = k * eltBytes;
-  // An mn_major B's rows are N long (one swizzle atom): a k16 slice is 16
-  // rows further on; a K-major operand's slice is 32 bytes along its row.
-  int64_t bRowBytes = op.getB().getType().getShape()[1] * eltBytes;
-  int64_t bSliceBytes = op.getMnMajor() ? instrK * bRowBytes : instrK * eltBytes;
+  // An mn_major operand's rows are M or N long (one swizzle atom): a k16
+  // slice is 16 rows further on; a K-major operand's slice is 32 bytes
+  // along its row.
+  auto sliceBytes = [&](RingType t, bool mnMajor) {
+    return mnMajor ? instrK * t.getShape()[1] * eltBytes : instrK * eltBytes;
+  };
+  int64_t bSliceBytes = sliceBytes(op.getB().getType(), op.getMnMajor());
+  int64_t aSliceBytes =
+      registerA ? 0 : sliceBytes(op.getARing(), op.getAMnMajor());
 
   const RingInfo &rb = rings[op.getB()];
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
@@ -199,9 +203,13 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   if (!registerA) {
     // Emitted in a fixed order (not nested calls, whose argument order the
     // C++ compiler picks): this warpgroup's rows, the stage, the ring.
+    // A K-major A's warpgroups own consecutive rows; an mn_major A is
+    // one swizzle atom wide, 64 rows for one warpgroup (hw.wgmma-transpose
+    // and the rows-per-warpgroup split leave no other), so it has no
+    // offset.
     const RingInfo &ra = rings[op.getA()];
-    Value wgOffset =
-        arith::MulIOp::create(b, loc(), wg, i32c(wgRows * aRowBytes));
+    int64_t wgBytes = op.getAMnMajor() ? 0 : wgRows * k * eltBytes;
+    Value wgOffset = arith::MulIOp::create(b, loc(), wg, i32c(wgBytes));
     Value tileBytes = i32c(ra.tileBytes);
     Value stageOffset = arith::MulIOp::create(
         b, loc(), map.lookup(op.getAStage()), tileBytes);
@@ -265,6 +273,9 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                  arith::AddIOp::create(b, loc(), i32c(orderBarrierBase), wg));
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, instrK);
+  // K-major is "row" for A and "col" for B; MN-major sets the transpose bit.
+  NVVM::MMALayout layoutA =
+      op.getAMnMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row;
   NVVM::MMALayout layoutB =
       op.getMnMajor() ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   for (int64_t kk = 0; kk < k / instrK; ++kk) {
@@ -274,14 +285,13 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
                                instrN);
       continue;
     }
-    Value da = descAt(aField, kk * instrK * eltBytes);
+    Value da = descAt(aField, kk * aSliceBytes);
     Value db = descAt(bField, kk * bSliceBytes);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
         NVVM::WGMMAScaleOut::one,
         op.getNegate() ? NVVM::WGMMAScaleIn::neg : NVVM::WGMMAScaleIn::one,
-        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, layoutB,
-        NVVM::MMAIntOverflowAttr());
+        NVVM::WGMMAScaleIn::one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   ++groupSeq;

@@ -236,3 +236,48 @@ cake.kernel @mn_shape() attributes {target = #cake.target<"sm_90a">, schedule = 
     %r = cake.mma wgmma %a, %b[%s] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 32x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
+
+// -----
+
+// [hw.wgmma-transpose]: an mn_major A only for 16-bit types.
+cake.kernel @mn_a_tf32() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 32x32xf32, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 32x32xf32, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<32x32xf32>
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major A needs wgmma on f16 or bf16 (the transpose bit exists for 16-bit types only), got wgmma on 'f32'}}
+    %r = cake.mma wgmma %a[%s] mn_major, %b[%s], %z : !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.frag<32x32xf32>
+  }
+}
+
+// -----
+
+// [hw.wgmma-transpose]: a register fragment A has no layout to choose.
+cake.kernel @mn_a_registers() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %b : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-transpose] mn_major describes how A is laid out in shared memory; a register fragment A has no such choice}}
+    %r = cake.mma wgmma %a mn_major, %b[%s], %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// An mn_major A is K x M: its rows are K's, its columns M's.
+cake.kernel @mn_a_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 32x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 32x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.mma-operands] expected A and B to share K, got A [32, 64] (mn_major: K x M) and B [64, 64]}}
+    %r = cake.mma wgmma %a[%s] mn_major, %b[%s], %z : !cake.ring<2 x 32x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+  }
+}

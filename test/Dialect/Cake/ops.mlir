@@ -222,6 +222,26 @@ cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule 
   }
 }
 
+// Both operands mn_major (C = Aᵀ · B over the tokens: a weight gradient,
+// KDA's K̄ᵀ · V_new): A is K x M, `mn_major` after its stage.
+// CHECK-LABEL: cake.kernel @both_mn_major
+// CHECK: cake.mma wgmma %{{.*}}[%[[S:.*]]] mn_major, %{{.*}}[%[[S]]] mn_major, %{{.*}} : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+// CHECK: cake.mma wgmma %{{.*}}[%[[S]]] mn_major, %{{.*}}[%[[S]]], %{{.*}} : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+cake.kernel @both_mn_major() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %c = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b, %c : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r = cake.mma wgmma %a[%s] mn_major, %b[%s] mn_major, %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    %z2 = cake.frag.zero : !cake.frag<64x128xf32>
+    %r2 = cake.mma wgmma %a[%s] mn_major, %c[%s], %z2 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
 // A tile loop that carries values to the next tile (a rotated loop: each
 // tile stores the previous tile's result, the last one after the loop).
 // CHECK-LABEL: cake.kernel @tiles_carry
