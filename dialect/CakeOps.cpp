@@ -702,6 +702,32 @@ LogicalResult FragScanOp::verify() {
   return success();
 }
 
+LogicalResult FragRowOp::verify() {
+  FragType in = getInput().getType(), out = getResult().getType();
+  if (in.getRank() != 2 || out.getRank() != 2)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.row takes an M x N fragment and gives a 1 x N one";
+  int64_t m = in.getShape()[0], n = in.getShape()[1];
+  if (out.getShape()[0] != 1 || out.getShape()[1] != n)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected a result of shape " << shapeStr({1, n}) << ", got "
+           << shapeStr(out.getShape());
+  if (getRow() < 0 || getRow() >= m)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "row " << getRow() << " is not a row of a fragment of " << m
+           << " rows";
+  if (out.getElementType() != in.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "frag.row keeps the element type: " << in.getElementType()
+           << " gives " << in.getElementType() << ", not "
+           << out.getElementType();
+  if (getElementBytes(in.getElementType()) != 4)
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "frag.row moves 32-bit values (f32, i32), not "
+           << in.getElementType();
+  return success();
+}
+
 LogicalResult FragIotaOp::verify() {
   FragType type = getResult().getType();
   if (!type.getElementType().isInteger(32))

@@ -301,6 +301,14 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   // combines or selects per pair of elements (KernelEmitter::emitScan).
   if (auto scan = dyn_cast<FragScanOp>(op))
     return alu(7.0 * double(fragElements(scan.getInput().getType())));
+  // Not calibrated: a store and a load per column and two named barriers,
+  // whose round trip is exposed like a dependent load's (cal.loadNs).
+  if (auto row = dyn_cast<FragRowOp>(op)) {
+    double ns = alu(2.0 * double(fragElements(row.getResult().getType())));
+    if (record)
+      work->cost.aluNs += cal.loadNs * mult;
+    return ns + cal.loadNs * mult;
+  }
   if (auto convert = dyn_cast<FragConvertOp>(op))
     return alu(double(fragElements(convert.getInput().getType())));
   if (auto load = dyn_cast<LoadOp>(op)) {

@@ -36,7 +36,7 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
   bool math = false;
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragScanOp, FragArgminOp, LoadOp, StoreOp,
+            FragReduceOp, FragScanOp, FragArgminOp, FragRowOp, LoadOp, StoreOp,
             SmemWriteOp, BarrierSyncOp>(op))
       math = true;
   });
@@ -67,10 +67,34 @@ SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
     layout.offsets[ring] = offset;
     offset += ring.getType().getRingBytes();
   }
+  kernel.walk([&](FragRowOp op) {
+    offset = alignTo(offset, 16);
+    layout.offsets[op] = offset;
+    offset += fragRowScratchBytes(op);
+  });
   // The dynamic shared-memory base is only guaranteed 16-byte aligned; the
   // kernel rounds it up to 1024, so it asks for that much more.
   layout.totalBytes = alignTo(offset, 16) + 1024;
   return layout;
+}
+
+int64_t mlir::cake::fragRowScratchBytes(FragRowOp op) {
+  FragType t = op.getResult().getType();
+  return t.getNumElements() * getElementBytes(t.getElementType());
+}
+
+DerivedBarriers mlir::cake::computeDerivedBarriers(KernelOp kernel) {
+  DerivedBarriers d;
+  kernel.walk([&](BarrierSyncOp bar) {
+    d.last = std::max<int64_t>(d.last, bar.getId());
+  });
+  for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
+    bool rows = false;
+    role.walk([&](FragRowOp) { rows = true; });
+    if (rows)
+      d.roleIds[role] = ++d.last;
+  }
+  return d;
 }
 
 LoopFragmentRegisters mlir::cake::loopFragmentRegisters(Operation *loop,

@@ -98,6 +98,32 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
+    // frag.row: its scratch after the rings and its role's named barrier.
+    DerivedBarriers barriers = computeDerivedBarriers(kernel);
+    if (barriers.last >= target->namedBarriers) {
+      emitRuleError(kernel, RuleId::SyncNamedBarrier)
+          << "the kernel's named barriers (cake.barrier.sync ids and one per "
+             "role with frag.row) reach id "
+          << barriers.last << ", past the " << target->namedBarriers - 1
+          << " a CTA of " << target->arch << " has";
+      return failure();
+    }
+    WalkResult rows = kernel.walk([&](FragRowOp op) {
+      auto role = op->getParentOfType<RoleOp>();
+      if (!role || !role.getWarpgroups()) {
+        emitRuleError(op, RuleId::DataflowFragmentLayout)
+            << "frag.row runs in a warpgroups(n) role, whose accumulator "
+               "layout it reads";
+        return WalkResult::interrupt();
+      }
+      op.setDerivedAttr(ScratchAttr::get(ctx, layout.offsets.lookup(op),
+                                         fragRowScratchBytes(op),
+                                         barriers.roleIds.lookup(role)));
+      return WalkResult::advance();
+    });
+    if (rows.wasInterrupted())
+      return failure();
+
     // Pipes: barrier offsets, arrival counts and transaction bytes.
     for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
       int64_t txBytes = 0;

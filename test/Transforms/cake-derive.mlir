@@ -102,3 +102,39 @@ cake.kernel @short_rows() attributes {target = #cake.target<"sm_90a">, schedule 
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// frag.row: a scratch per op after the rings (none here), 16-byte aligned,
+// its row's bytes long; one named barrier per role with frag.row, after
+// the kernel's explicit ids (2): role "a" gets 3, role "b" 4. 1280 bytes
+// of scratch + 1024 of base-alignment slack.
+// CHECK-LABEL: cake.kernel @rows
+// CHECK-SAME: smem_bytes = 2304
+// CHECK: cake.frag.row %{{.*}}[0] {derived = #cake.scratch<offset = 0, bytes = 512, barrier = 3>}
+// CHECK: cake.frag.row %{{.*}}[63] {derived = #cake.scratch<offset = 512, bytes = 512, barrier = 3>}
+// CHECK: cake.frag.row %{{.*}}[10] {derived = #cake.scratch<offset = 1024, bytes = 256, barrier = 4>}
+cake.kernel @rows() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    cake.barrier.sync id(2) threads(128)
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+    %r2 = cake.frag.row %z[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+  cake.role "b" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r = cake.frag.row %z[10] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+  }
+}
+
+// -----
+
+// [sync.named-barrier] the derived id would be 16: a CTA has ids 0..15.
+cake.kernel @rows_past_ids() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row) reach id 16, past the 15 a CTA of sm_90a has}}
+  cake.role "a" warpgroups(1) {
+    cake.barrier.sync id(15) threads(128)
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}

@@ -1053,3 +1053,27 @@ cake.kernel @self_staged_fenced() attributes {target = #cake.target<"sm_90a">, s
     cake.pipe.release %q, %v : !cake.pipe<1>
   }
 }
+
+// -----
+
+// [sync.named-barrier] frag.row's role needs a named barrier after the
+// explicit ids: with id 15 taken, it would be 16.
+cake.kernel @row_barrier_past_ids() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    cake.barrier.sync id(15) threads(128)
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[sync.named-barrier] frag.row needs a named barrier for its role: with the kernel's cake.barrier.sync ids that reaches id 16, past the 15 a CTA of sm_90a has}}
+    %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}
+
+// -----
+
+// Near miss: id 14 taken, frag.row's barrier is 15.
+cake.kernel @row_barrier_last_id() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    cake.barrier.sync id(14) threads(128)
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}

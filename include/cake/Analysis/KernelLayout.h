@@ -35,12 +35,26 @@ bool isCopyOnlyRole(RoleOp role);
 /// swizzle span) for swizzled layouts, 128 B for TMA destinations otherwise.
 int64_t ringAlignment(RingType type);
 
-/// Where cake-derive places barriers and rings in shared memory.
+/// Where cake-derive places barriers, rings and the scratch of fragment
+/// ops that move values between warps (frag.row) in shared memory.
 struct SharedMemoryLayout {
-  llvm::DenseMap<Operation *, int64_t> offsets; ///< pipes' barriers, rings
+  /// pipes' barriers, rings, frag.row scratch
+  llvm::DenseMap<Operation *, int64_t> offsets;
   int64_t totalBytes = 0; ///< dynamic shared memory to request
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
+
+/// Bytes of shared-memory scratch a frag.row needs: its row.
+int64_t fragRowScratchBytes(FragRowOp op);
+
+/// Named barrier ids the compiler derives: one per role with frag.row
+/// ops, after every cake.barrier.sync id of the kernel, in role order.
+/// `last` is the highest id in use, explicit or derived (0 if none).
+struct DerivedBarriers {
+  llvm::DenseMap<Operation *, int64_t> roleIds; ///< RoleOp -> id
+  int64_t last = 0;
+};
+DerivedBarriers computeDerivedBarriers(KernelOp kernel);
 
 /// Registers per thread that a fragment of `type` takes in a role of
 /// `threads` threads.

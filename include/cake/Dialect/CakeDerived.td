@@ -196,6 +196,24 @@ def Cake_WgmmaLayoutAttr : Cake_Attr<"WgmmaLayout", "wgmma_layout"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def Cake_ScratchAttr : Cake_Attr<"Scratch", "scratch"> {
+  let summary = "a fragment op's shared-memory scratch and named barrier (derived)";
+  let description = [{
+    Where an op that moves values between the warps of a role (frag.row)
+    puts them: a byte offset into the kernel's dynamic shared memory (after
+    the rings, 16-byte aligned, `bytes` long) and the named barrier its
+    role's threads meet on (one id per role, after every `cake.barrier.sync`
+    id of the kernel).
+
+    ```mlir
+    #cake.scratch<offset = 33792, bytes = 512, barrier = 1>
+    ```
+  }];
+  let parameters = (ins "int64_t":$offset, "int64_t":$bytes,
+                        "int64_t":$barrier);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Cake_TileExtentsAttr : Cake_Attr<"TileExtents", "tile_extents"> {
   let summary = "where the tile loop's extents come from (derived)";
   let description = [{

@@ -757,6 +757,36 @@ def Cake_FragScanOp : Cake_Op<"frag.scan",
   let hasVerifier = 1;
 }
 
+def Cake_FragRowOp : Cake_Op<"frag.row"> {
+  let summary = "one row of a fragment, for every row (a value per column)";
+  let description = [{
+    `%r = cake.frag.row %f[i]` is row i of an M×N accumulator-shaped
+    fragment as a 1×N fragment (a value per column), which broadcasts
+    against every row in `frag.map`: a chunk's last cumulative gate Γ_C
+    against each token's, a sub-block's reference row (docs/kda.md).
+
+    Row i lives in one warp (four lanes of it); every other warp of the
+    role needs it too. The lowering stores it from its owner lanes into a
+    shared-memory scratch, meets the role's threads on a named barrier,
+    reads each thread's columns back, and meets them again before the
+    scratch can be rewritten. The scratch's offset and the barrier's id
+    are derived (`#cake.scratch`); resource.smem-capacity counts the
+    scratch and sync.named-barrier the ids. 32-bit element types.
+
+    ```mlir
+    %last = cake.frag.row %g[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$input, I64Attr:$row,
+                       OptionalAttr<Cake_ScratchAttr>:$derived);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = [{
+    $input `[` $row `]` attr-dict `:` qualified(type($input)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
   let summary = "the minimum of each row and its column index";
   let description = [{

@@ -44,6 +44,8 @@ std::optional<LogicalResult> KernelEmitter::emitFragmentOp(Operation &op) {
     return emitReduce(r);
   if (auto sc = dyn_cast<FragScanOp>(op))
     return emitScan(sc);
+  if (auto r = dyn_cast<FragRowOp>(op))
+    return emitRow(r);
   if (auto c = dyn_cast<FragConvertOp>(op))
     return emitConvert(c);
   return std::nullopt;
@@ -504,6 +506,72 @@ LogicalResult KernelEmitter::emitScan(FragScanOp op) {
       running = combine(running, total);
     }
   }
+  map.map(op.getResult(), res);
+  return success();
+}
+
+/// Row i of the accumulator layout lives in warp (i / 16) of warpgroup
+/// (i / 64), lanes 4 (i % 8) .. 4 (i % 8) + 3, values 4 j + 2 h + e with
+/// h = (i % 16) / 8. Those four lanes store it to the derived scratch
+/// (column 8 j + 2 (l % 4) + e at 4 bytes a column); the role's threads
+/// meet on the derived named barrier; each reads its own columns
+/// (value 2 j + e of a 1 x N fragment); they meet again so that the next
+/// frag.row of the role cannot overwrite the scratch under a slow reader.
+LogicalResult KernelEmitter::emitRow(FragRowOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getInput().getType(), op);
+  FailureOr<FragInfo> out = fragInfo(op.getType(), op);
+  if (failed(in) || failed(out))
+    return failure();
+  if (in->layout != FragLayout::Acc || out->layout != FragLayout::Col)
+    return op.emitError("frag.row is lowered from an accumulator-shaped "
+                        "fragment to a 1 x N one");
+  FailureOr<ScratchAttr> scratch = derived(op);
+  if (failed(scratch))
+    return failure();
+  int64_t row = op.getRow(), n = op.getType().getShape()[1];
+  int64_t ownerWarp = 4 * (row / 64) + (row % 64) / 16, h = (row % 16) / 8;
+  Type elt = op.getType().getElementType();
+  Value lane = role->lane;
+  Value quad = arith::RemUIOp::create(b, loc(), lane, i32c(4));
+  Value colBase = arith::MulIOp::create(b, loc(), quad, i32c(8));
+  Value base =
+      arith::AddIOp::create(b, loc(), colBase, i32c(scratch->getOffset()));
+  auto at = [&](int64_t j, int64_t e) {
+    return smemAt(arith::AddIOp::create(b, loc(), base, i32c(4 * (8 * j + e))));
+  };
+  Value isWarp = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                       role->warpInRole, i32c(ownerWarp));
+  Value isLanes = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::DivUIOp::create(b, loc(), lane, i32c(4)), i32c(row % 8));
+  auto owner = scf::IfOp::create(
+      b, loc(), arith::AndIOp::create(b, loc(), isWarp, isLanes),
+      /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(owner.thenBlock());
+    Value acc = map.lookup(op.getInput());
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e)
+        LLVM::StoreOp::create(
+            b, loc(),
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e),
+            at(j, e));
+  }
+  Value id = i32c(scratch->getBarrier());
+  Value threads = i32c(role->role.getNumWarps() * 32);
+  auto meet = [&] {
+    NVVM::BarrierOp::create(b, loc(), Type(), id, threads,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  meet();
+  Value res = LLVM::UndefOp::create(b, loc(), out->type);
+  for (int64_t j = 0; j < n / 8; ++j)
+    for (int64_t e = 0; e < 2; ++e)
+      res = LLVM::InsertValueOp::create(
+          b, loc(), res, LLVM::LoadOp::create(b, loc(), elt, at(j, e)),
+          2 * j + e);
+  meet();
   map.map(op.getResult(), res);
   return success();
 }

@@ -218,6 +218,7 @@ private:
                                           Value colBase);
   LogicalResult emitReduce(FragReduceOp op);
   LogicalResult emitScan(FragScanOp op);
+  LogicalResult emitRow(FragRowOp op);
 
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).

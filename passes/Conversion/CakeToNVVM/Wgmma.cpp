@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "cake/Analysis/KernelLayout.h"
 #include "cake/Analysis/MmaChains.h"
 #include "cake/Target/TargetInfo.h"
 #include "cake/Verify/Checks.h"
@@ -141,9 +142,8 @@ LogicalResult KernelEmitter::startWarpgroupOrder(RoleOp r) {
   }
   if (orderedFirst.empty())
     return success();
-  int32_t maxId = 0;
-  kernel.walk(
-      [&](BarrierSyncOp bar) { maxId = std::max<int32_t>(maxId, bar.getId()); });
+  // After the explicit ids and those derived for frag.row.
+  int64_t maxId = computeDerivedBarriers(kernel).last;
   orderBarrierBase = maxId + 1;
   const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
   if (target && orderBarrierBase + orderWarpgroups > target->namedBarriers)

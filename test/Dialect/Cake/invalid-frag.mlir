@@ -195,3 +195,53 @@ cake.kernel @scan_kind() attributes {target = #cake.target<"sm_90a">, schedule =
     %s = cake.frag.scan prod %a : !cake.frag<64x64xf32>
   }
 }
+
+// -----
+
+cake.kernel @row_out_of_range() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] row 64 is not a row of a fragment of 64 rows}}
+    %r = cake.frag.row %z[64] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @row_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected a result of shape [1, 128], got [1, 64]}}
+    %r = cake.frag.row %z[3] : !cake.frag<64x128xf32> -> !cake.frag<1x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @row_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.element-type] frag.row keeps the element type: 'f32' gives 'f32', not 'i32'}}
+    %r = cake.frag.row %z[3] : !cake.frag<64x128xf32> -> !cake.frag<1x128xi32>
+  }
+}
+
+// -----
+
+cake.kernel @row_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xbf16>
+    // expected-error @+1 {{[dataflow.element-type] frag.row moves 32-bit values (f32, i32), not 'bf16'}}
+    %r = cake.frag.row %z[3] : !cake.frag<64x128xbf16> -> !cake.frag<1x128xbf16>
+  }
+}
+
+// -----
+
+// Near miss: the last row of an i32 fragment.
+cake.kernel @row_i32() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xi32>
+    %r = cake.frag.row %z[63] : !cake.frag<64x128xi32> -> !cake.frag<1x128xi32>
+  }
+}

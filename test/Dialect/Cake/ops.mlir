@@ -222,6 +222,16 @@ cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule 
   }
 }
 
+// frag.row: one row as a value per column.
+// CHECK-LABEL: cake.kernel @frag_row
+// CHECK: cake.frag.row %{{.*}}[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+cake.kernel @frag_row() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "use" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x128xf32>
+    %r = cake.frag.row %z[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}
+
 // Both operands mn_major (C = Aᵀ · B over the tokens: a weight gradient,
 // KDA's K̄ᵀ · V_new): A is K x M, `mn_major` after its stage.
 // CHECK-LABEL: cake.kernel @both_mn_major
