@@ -699,6 +699,11 @@ LogicalResult FragScanOp::verify() {
   if (!isa<FloatType>(elt))
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "frag.scan takes float fragments, not " << elt;
+  if (getDown() && getElementBytes(elt) != 4)
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "frag.scan down moves 32-bit column totals between warps "
+              "(f32), not "
+           << elt;
   return success();
 }
 

@@ -17,9 +17,9 @@ and arguments the runtime rejected (with the rule it names).
 
 C = Aᵀ·B bundles ("gemm_tn" in the entry, examples/gemm_tn) run with
 `--check gemm-tn` at two problems, ragged M, N and K included;
-examples/mma_chain_smem and examples/frag_row run at 1000 rows for
-faults and hangs (bench/verify/check_chain.py and check_row.py check
-their results).
+examples/mma_chain_smem, frag_row and chunk_gates run at 1000 rows for
+faults and hangs (bench/verify/check_chain.py, check_row.py and
+check_gates.py check their results).
 
 Attention-shaped bundles (Q, K, V, O of [B·H, S, D] and the scalar G,
 examples/attention/) run at 2×300×D, one ragged query and key tile, for
@@ -78,9 +78,9 @@ def problems(bundle):
         d = shapes[0][-1] or 128
         return "attention", [[f"{i}=2x300x{d}" for i in range(4)]
                              + ["scalar:4=1"]]
-    if bundle.get("entry", "") == "frag_row":
-        # examples/frag_row: for faults and hangs here, its result by
-        # bench/verify/check_row.py.
+    if bundle.get("entry", "") in ("frag_row", "chunk_gates"):
+        # examples/frag_row, chunk_gates: for faults and hangs here, their
+        # results by bench/verify/check_row.py and check_gates.py.
         return "row", [["0=1000x64", "1=128x64", "2=1000x128"]]
     if "mma_chain" in bundle.get("entry", ""):
         # examples/mma_chain_smem: for faults and hangs here, its result

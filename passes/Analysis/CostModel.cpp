@@ -299,8 +299,17 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     return alu(double(fragElements(reduce.getInput().getType())));
   // Counted from the lowering, not calibrated: 4 shuffles and about 10
   // combines or selects per pair of elements (KernelEmitter::emitScan).
-  if (auto scan = dyn_cast<FragScanOp>(op))
-    return alu(7.0 * double(fragElements(scan.getInput().getType())));
+  // Down the columns: 4 shuffles and selects per element in the warp, the
+  // warps' totals through scratch (not calibrated: one exposed round trip,
+  // cal.loadNs, as for frag.row).
+  if (auto scan = dyn_cast<FragScanOp>(op)) {
+    double ns = alu(7.0 * double(fragElements(scan.getInput().getType())));
+    if (!scan.getDown())
+      return ns;
+    if (record)
+      work->cost.aluNs += cal.loadNs * mult;
+    return ns + cal.loadNs * mult;
+  }
   // Not calibrated: a store and a load per column and two named barriers,
   // whose round trip is exposed like a dependent load's (cal.loadNs).
   if (auto row = dyn_cast<FragRowOp>(op)) {

@@ -67,10 +67,12 @@ SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
     layout.offsets[ring] = offset;
     offset += ring.getType().getRingBytes();
   }
-  kernel.walk([&](FragRowOp op) {
-    offset = alignTo(offset, 16);
-    layout.offsets[op] = offset;
-    offset += fragRowScratchBytes(op);
+  kernel.walk([&](Operation *op) {
+    if (int64_t bytes = fragScratchBytes(op)) {
+      offset = alignTo(offset, 16);
+      layout.offsets[op] = offset;
+      offset += bytes;
+    }
   });
   // The dynamic shared-memory base is only guaranteed 16-byte aligned; the
   // kernel rounds it up to 1024, so it asks for that much more.
@@ -78,9 +80,20 @@ SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
   return layout;
 }
 
-int64_t mlir::cake::fragRowScratchBytes(FragRowOp op) {
-  FragType t = op.getResult().getType();
-  return t.getNumElements() * getElementBytes(t.getElementType());
+int64_t mlir::cake::fragScratchBytes(Operation *op) {
+  if (auto row = dyn_cast<FragRowOp>(op)) {
+    FragType t = row.getResult().getType();
+    return t.getNumElements() * getElementBytes(t.getElementType());
+  }
+  if (auto scan = dyn_cast<FragScanOp>(op); scan && scan.getDown()) {
+    auto role = op->getParentOfType<RoleOp>();
+    FragType t = scan.getInput().getType();
+    if (!role || t.getRank() != 2)
+      return 0;
+    return role.getNumWarps() * t.getShape()[1] *
+           getElementBytes(t.getElementType());
+  }
+  return 0;
 }
 
 DerivedBarriers mlir::cake::computeDerivedBarriers(KernelOp kernel) {
@@ -89,9 +102,9 @@ DerivedBarriers mlir::cake::computeDerivedBarriers(KernelOp kernel) {
     d.last = std::max<int64_t>(d.last, bar.getId());
   });
   for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
-    bool rows = false;
-    role.walk([&](FragRowOp) { rows = true; });
-    if (rows)
+    bool scratch = false;
+    role.walk([&](Operation *op) { scratch |= fragScratchBytes(op) > 0; });
+    if (scratch)
       d.roleIds[role] = ++d.last;
   }
   return d;

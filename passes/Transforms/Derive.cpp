@@ -103,22 +103,29 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     if (barriers.last >= target->namedBarriers) {
       emitRuleError(kernel, RuleId::SyncNamedBarrier)
           << "the kernel's named barriers (cake.barrier.sync ids and one per "
-             "role with frag.row) reach id "
+             "role with frag.row or frag.scan down) reach id "
           << barriers.last << ", past the " << target->namedBarriers - 1
           << " a CTA of " << target->arch << " has";
       return failure();
     }
-    WalkResult rows = kernel.walk([&](FragRowOp op) {
+    WalkResult rows = kernel.walk([&](Operation *op) {
+      int64_t bytes = fragScratchBytes(op);
+      if (!bytes)
+        return WalkResult::advance();
       auto role = op->getParentOfType<RoleOp>();
       if (!role || !role.getWarpgroups()) {
         emitRuleError(op, RuleId::DataflowFragmentLayout)
-            << "frag.row runs in a warpgroups(n) role, whose accumulator "
-               "layout it reads";
+            << "'" << op->getName()
+            << "' runs in a warpgroups(n) role, whose accumulator layout it "
+               "reads";
         return WalkResult::interrupt();
       }
-      op.setDerivedAttr(ScratchAttr::get(ctx, layout.offsets.lookup(op),
-                                         fragRowScratchBytes(op),
-                                         barriers.roleIds.lookup(role)));
+      auto scratch = ScratchAttr::get(ctx, layout.offsets.lookup(op), bytes,
+                                      barriers.roleIds.lookup(role));
+      if (auto row = dyn_cast<FragRowOp>(op))
+        row.setDerivedAttr(scratch);
+      else
+        cast<FragScanOp>(op).setDerivedAttr(scratch);
       return WalkResult::advance();
     });
     if (rows.wasInterrupted())

@@ -96,9 +96,9 @@ bool verify::checkSharedMemory(KernelFacts &f) {
   for (auto ring : f.kernel.getBody().getOps<RingOp>())
     d.attachNote(ring.getLoc()) << DiagRing{f.ringIndex.lookup(ring)} << " of "
                                 << ring.getType().getRingBytes() << " bytes";
-  f.kernel.walk([&](FragRowOp op) {
-    d.attachNote(op.getLoc())
-        << "frag.row's scratch of " << fragRowScratchBytes(op) << " bytes";
+  f.kernel.walk([&](Operation *op) {
+    if (int64_t bytes = fragScratchBytes(op))
+      d.attachNote(op->getLoc()) << "scratch of " << bytes << " bytes";
   });
   d.attachNote(f.kernel.getLoc()) << "hint: fewer stages or smaller tiles";
   return false;

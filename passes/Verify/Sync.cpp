@@ -173,13 +173,14 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
   // The ids derived for frag.row come after the explicit ones.
   DerivedBarriers derived = computeDerivedBarriers(f.kernel);
   if (!derived.roleIds.empty() && derived.last >= f.target->namedBarriers) {
-    FragRowOp first;
-    f.kernel.walk([&](FragRowOp op) {
-      if (!first)
+    Operation *first = nullptr;
+    f.kernel.walk([&](Operation *op) {
+      if (!first && fragScratchBytes(op))
         first = op;
     });
     emitRuleError(first, RuleId::SyncNamedBarrier)
-        << "frag.row needs a named barrier for its role: with the kernel's "
+        << "'" << first->getName()
+        << "' needs a named barrier for its role: with the kernel's "
            "cake.barrier.sync ids that reaches id "
         << derived.last << ", past the " << f.target->namedBarriers - 1
         << " a CTA of " << f.target->arch << " has";

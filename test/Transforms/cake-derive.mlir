@@ -131,10 +131,27 @@ cake.kernel @rows() attributes {target = #cake.target<"sm_90a">, schedule = #cak
 
 // [sync.named-barrier] the derived id would be 16: a CTA has ids 0..15.
 cake.kernel @rows_past_ids() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
-  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row) reach id 16, past the 15 a CTA of sm_90a has}}
+  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row or frag.scan down) reach id 16, past the 15 a CTA of sm_90a has}}
   cake.role "a" warpgroups(1) {
     cake.barrier.sync id(15) threads(128)
     %z = cake.frag.zero : !cake.frag<64x128xf32>
     %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
+  }
+}
+
+// -----
+
+// frag.scan down: a row of column totals per warp of the role (8 warps x
+// 64 columns x 4 bytes = 2048), then frag.row's 256; both on the role's
+// one derived barrier (1: no explicit ids). 2304 + 1024 of slack.
+// CHECK-LABEL: cake.kernel @scan_down
+// CHECK-SAME: smem_bytes = 3328
+// CHECK: cake.frag.scan sum %{{.*}} down {derived = #cake.scratch<offset = 0, bytes = 2048, barrier = 1>}
+// CHECK: cake.frag.row %{{.*}}[127] {derived = #cake.scratch<offset = 2048, bytes = 256, barrier = 1>}
+cake.kernel @scan_down() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "g" warpgroups(2) {
+    %z = cake.frag.zero : !cake.frag<128x64xf32>
+    %s = cake.frag.scan sum %z down : !cake.frag<128x64xf32>
+    %r = cake.frag.row %s[127] : !cake.frag<128x64xf32> -> !cake.frag<1x64xf32>
   }
 }

@@ -1062,7 +1062,7 @@ cake.kernel @row_barrier_past_ids() attributes {target = #cake.target<"sm_90a">,
   cake.role "a" warpgroups(1) {
     cake.barrier.sync id(15) threads(128)
     %z = cake.frag.zero : !cake.frag<64x128xf32>
-    // expected-error @+1 {{[sync.named-barrier] frag.row needs a named barrier for its role: with the kernel's cake.barrier.sync ids that reaches id 16, past the 15 a CTA of sm_90a has}}
+    // expected-error @+1 {{[sync.named-barrier] 'cake.frag.row' needs a named barrier for its role: with the kernel's cake.barrier.sync ids that reaches id 16, past the 15 a CTA of sm_90a has}}
     %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
   }
 }

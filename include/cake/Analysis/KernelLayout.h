@@ -44,11 +44,14 @@ struct SharedMemoryLayout {
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 
-/// Bytes of shared-memory scratch a frag.row needs: its row.
-int64_t fragRowScratchBytes(FragRowOp op);
+/// Bytes of shared-memory scratch an op that moves values between the
+/// warps of its role needs (0 for every other op): frag.row its row,
+/// frag.scan down a row of column totals per warp of the role.
+int64_t fragScratchBytes(Operation *op);
 
-/// Named barrier ids the compiler derives: one per role with frag.row
-/// ops, after every cake.barrier.sync id of the kernel, in role order.
+/// Named barrier ids the compiler derives: one per role with ops that need
+/// scratch (frag.row, frag.scan down), after every cake.barrier.sync id of
+/// the kernel, in role order.
 /// `last` is the highest id in use, explicit or derived (0 if none).
 struct DerivedBarriers {
   llvm::DenseMap<Operation *, int64_t> roleIds; ///< RoleOp -> id

@@ -747,13 +747,26 @@ def Cake_FragScanOp : Cake_Op<"frag.scan",
     lowering scans each pair in place, the pairs' totals across the quad
     by shuffles, and carries each group's total to the next.
 
+    With `down`, each column is scanned down the rows instead:
+    c[i][j] = f[0][j] + ... + f[i][j], a cumulative gate when the chunk's
+    tokens are the rows of the tile as loaded. A warp's 16 rows are
+    scanned by shuffles across its lanes; each warp's column totals go
+    through a derived shared-memory scratch (4 bytes per column and warp)
+    between two meetings of the role's threads on a derived named barrier,
+    as for frag.row, and each warp adds those of the warps above it.
+
     ```mlir
     %g = cake.frag.scan sum %a : !cake.frag<128x64xf32>
+    %gamma = cake.frag.scan sum %gate down : !cake.frag<64x128xf32>
     ```
   }];
-  let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input);
+  let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input,
+                       UnitAttr:$down,
+                       OptionalAttr<Cake_ScratchAttr>:$derived);
   let results = (outs Cake_FragType:$result);
-  let assemblyFormat = "$kind $input attr-dict `:` qualified(type($input))";
+  let assemblyFormat = [{
+    $kind $input (`down` $down^)? attr-dict `:` qualified(type($input))
+  }];
   let hasVerifier = 1;
 }
 

@@ -460,6 +460,8 @@ LogicalResult KernelEmitter::emitScan(FragScanOp op) {
                     : APFloat::getInf(sem, /*Negative=*/true);
   Value identity =
       arith::ConstantOp::create(b, loc(), elt, b.getFloatAttr(elt, idv));
+  if (op.getDown())
+    return emitScanDown(op, identity);
   Value lane = role->lane;
   Value q = arith::RemUIOp::create(b, loc(), lane, i32c(4));
   // Lane l - off of this quad (this lane where there is none: q < off),
@@ -558,20 +560,120 @@ LogicalResult KernelEmitter::emitRow(FragRowOp op) {
             LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e),
             at(j, e));
   }
-  Value id = i32c(scratch->getBarrier());
-  Value threads = i32c(role->role.getNumWarps() * 32);
-  auto meet = [&] {
-    NVVM::BarrierOp::create(b, loc(), Type(), id, threads,
-                            NVVM::BarrierReductionAttr(), Value());
-  };
-  meet();
+  meetRole(scratch->getBarrier());
   Value res = LLVM::UndefOp::create(b, loc(), out->type);
   for (int64_t j = 0; j < n / 8; ++j)
     for (int64_t e = 0; e < 2; ++e)
       res = LLVM::InsertValueOp::create(
           b, loc(), res, LLVM::LoadOp::create(b, loc(), elt, at(j, e)),
           2 * j + e);
-  meet();
+  meetRole(scratch->getBarrier());
+  map.map(op.getResult(), res);
+  return success();
+}
+
+/// bar.sync on `barrierId` for every thread of the role.
+void KernelEmitter::meetRole(int64_t barrierId) {
+  NVVM::BarrierOp::create(b, loc(), Type(), i32c(barrierId),
+                          i32c(role->role.getNumWarps() * 32),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+/// Each column scanned down the rows. A thread holds rows r = l / 4 and
+/// r + 8 (h = 0, 1) of its warp's 16, columns 8 j + 2 (l % 4) + e. Per
+/// value: an inclusive scan over the 8 lanes of a column (l % 4 fixed) by
+/// shuffles from l - 4, l - 8, l - 16; rows 8..15 then take rows 0..7's
+/// total (lane 28 + l % 4). Each warp's column totals (its row 15) go to
+/// the derived scratch, [warp][column], between two meetings of the
+/// role's threads; every thread combines the totals of the warps before
+/// its own (rows are ordered by the warp's index in the role).
+LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
+  FailureOr<ScratchAttr> scratch = derived(op);
+  if (failed(scratch))
+    return failure();
+  auto combine = [&](Value a, Value c) {
+    return combineFloats(op.getKind(), a, c);
+  };
+  Type elt = op.getInput().getType().getElementType();
+  int64_t n = op.getInput().getType().getShape()[1];
+  int64_t warps = role->role.getNumWarps();
+  Value lane = role->lane;
+  Value rowInGroup = arith::DivUIOp::create(b, loc(), lane, i32c(4));
+  Value q = arith::RemUIOp::create(b, loc(), lane, i32c(4));
+  Value has[3], src[3];
+  for (int k = 0; k < 3; ++k) {
+    int32_t off = 1 << k; // rows above, 4 lanes a row
+    has[k] = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                   rowInGroup, i32c(off));
+    src[k] = arith::SelectOp::create(
+        b, loc(), has[k], arith::SubIOp::create(b, loc(), lane, i32c(4 * off)),
+        lane);
+  }
+  Value lastRowLane = arith::AddIOp::create(b, loc(), q, i32c(28));
+  auto shuffle = [&](Value v, Value from) {
+    return gpu::ShuffleOp::create(b, loc(), v, from, i32c(32),
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  };
+  Value acc = map.lookup(op.getInput());
+  SmallVector<Value> x(n / 2);
+  for (int64_t i = 0; i < n / 2; ++i)
+    x[i] = LLVM::ExtractValueOp::create(b, loc(), acc, i);
+  for (int64_t i = 0; i < n / 2; ++i)
+    for (int k = 0; k < 3; ++k) {
+      Value y = shuffle(x[i], src[k]);
+      x[i] = arith::SelectOp::create(b, loc(), has[k], combine(y, x[i]), x[i]);
+    }
+  // Rows 8..15 (h = 1, values 4 j + 2 + e) after rows 0..7 (4 j + e).
+  for (int64_t j = 0; j < n / 8; ++j)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value top = shuffle(x[4 * j + e], lastRowLane);
+      x[4 * j + 2 + e] = combine(top, x[4 * j + 2 + e]);
+    }
+  // Warp totals: row 15 (lanes 28..31, h = 1) into scratch[warp][column].
+  Value colBytes = arith::MulIOp::create(b, loc(), q, i32c(8));
+  Value warpBytes =
+      arith::MulIOp::create(b, loc(), role->warpInRole, i32c(4 * n));
+  Value mine = arith::AddIOp::create(
+      b, loc(), arith::AddIOp::create(b, loc(), colBytes, warpBytes),
+      i32c(scratch->getOffset()));
+  Value isLastRow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          rowInGroup, i32c(7));
+  auto writer = scf::IfOp::create(b, loc(), isLastRow, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(writer.thenBlock());
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e)
+        LLVM::StoreOp::create(b, loc(), x[4 * j + 2 + e],
+                              smemAt(arith::AddIOp::create(
+                                  b, loc(), mine, i32c(4 * (8 * j + e)))));
+  }
+  meetRole(scratch->getBarrier());
+  // The totals of the warps before this one, per column.
+  Value colBase =
+      arith::AddIOp::create(b, loc(), colBytes, i32c(scratch->getOffset()));
+  SmallVector<Value> before(n / 4, identity);
+  for (int64_t w = 0; w + 1 < warps; ++w) {
+    Value earlier = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          i32c(w), role->warpInRole);
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value t = LLVM::LoadOp::create(
+            b, loc(), elt,
+            smemAt(arith::AddIOp::create(b, loc(), colBase,
+                                         i32c(4 * (w * n + 8 * j + e)))));
+        Value &p = before[2 * j + e];
+        p = arith::SelectOp::create(b, loc(), earlier, combine(p, t), p);
+      }
+  }
+  meetRole(scratch->getBarrier());
+  Value res = LLVM::UndefOp::create(b, loc(), acc.getType());
+  for (int64_t i = 0; i < n / 2; ++i) {
+    int64_t j = i / 4, e = i % 2;
+    res = LLVM::InsertValueOp::create(b, loc(), res,
+                                      combine(before[2 * j + e], x[i]), i);
+  }
   map.map(op.getResult(), res);
   return success();
 }

@@ -219,6 +219,8 @@ private:
   LogicalResult emitReduce(FragReduceOp op);
   LogicalResult emitScan(FragScanOp op);
   LogicalResult emitRow(FragRowOp op);
+  LogicalResult emitScanDown(FragScanOp op, Value identity);
+  void meetRole(int64_t barrierId);
 
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).

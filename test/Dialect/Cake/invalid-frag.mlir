@@ -245,3 +245,13 @@ cake.kernel @row_i32() attributes {target = #cake.target<"sm_90a">, schedule = #
     %r = cake.frag.row %z[63] : !cake.frag<64x128xi32> -> !cake.frag<1x128xi32>
   }
 }
+
+// -----
+
+cake.kernel @scan_down_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    // expected-error @+1 {{[dataflow.element-type] frag.scan down moves 32-bit column totals between warps (f32), not 'bf16'}}
+    %s = cake.frag.scan sum %a down : !cake.frag<64x64xbf16>
+  }
+}
