@@ -699,6 +699,14 @@ LogicalResult FragScanOp::verify() {
   if (!isa<FloatType>(elt))
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "frag.scan takes float fragments, not " << elt;
+  // Lowered on accumulator-shaped fragments (64 W x N): a row (1 x N) or a
+  // column (M x 1) fragment has no lanes to scan across.
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  if (shape.size() != 2 || shape[0] == 1 || shape[1] == 1)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.scan takes an accumulator-shaped fragment (M x N, both "
+              "above 1), not "
+           << shapeStr(shape);
   if (getDown() && getElementBytes(elt) != 4)
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "frag.scan down moves 32-bit column totals between warps "
@@ -713,6 +721,11 @@ LogicalResult FragRowOp::verify() {
     return emitRuleError(*this, RuleId::DataflowFragmentShape)
            << "frag.row takes an M x N fragment and gives a 1 x N one";
   int64_t m = in.getShape()[0], n = in.getShape()[1];
+  if (m == 1 || n == 1)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.row takes an accumulator-shaped fragment (M x N, both "
+              "above 1), not "
+           << shapeStr(in.getShape());
   if (out.getShape()[0] != 1 || out.getShape()[1] != n)
     return emitRuleError(*this, RuleId::DataflowFragmentShape)
            << "expected a result of shape " << shapeStr({1, n}) << ", got "
@@ -723,9 +736,8 @@ LogicalResult FragRowOp::verify() {
            << " rows";
   if (out.getElementType() != in.getElementType())
     return emitRuleError(*this, RuleId::DataflowElementType)
-           << "frag.row keeps the element type: " << in.getElementType()
-           << " gives " << in.getElementType() << ", not "
-           << out.getElementType();
+           << "frag.row keeps the element type: expected "
+           << in.getElementType() << ", got " << out.getElementType();
   if (getElementBytes(in.getElementType()) != 4)
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "frag.row moves 32-bit values (f32, i32), not "

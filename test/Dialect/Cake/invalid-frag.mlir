@@ -221,7 +221,7 @@ cake.kernel @row_shape() attributes {target = #cake.target<"sm_90a">, schedule =
 cake.kernel @row_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %z = cake.frag.zero : !cake.frag<64x128xf32>
-    // expected-error @+1 {{[dataflow.element-type] frag.row keeps the element type: 'f32' gives 'f32', not 'i32'}}
+    // expected-error @+1 {{[dataflow.element-type] frag.row keeps the element type: expected 'f32', got 'i32'}}
     %r = cake.frag.row %z[3] : !cake.frag<64x128xf32> -> !cake.frag<1x128xi32>
   }
 }
@@ -253,5 +253,25 @@ cake.kernel @scan_down_bf16() attributes {target = #cake.target<"sm_90a">, sched
     %a = cake.frag.zero : !cake.frag<64x64xbf16>
     // expected-error @+1 {{[dataflow.element-type] frag.scan down moves 32-bit column totals between warps (f32), not 'bf16'}}
     %s = cake.frag.scan sum %a down : !cake.frag<64x64xbf16>
+  }
+}
+
+// -----
+
+cake.kernel @scan_row_fragment() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<1x64xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.scan takes an accumulator-shaped fragment (M x N, both above 1), not [1, 64]}}
+    %s = cake.frag.scan sum %a down : !cake.frag<1x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @row_of_row_fragment() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<1x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.row takes an accumulator-shaped fragment (M x N, both above 1), not [1, 128]}}
+    %r = cake.frag.row %a[0] : !cake.frag<1x128xf32> -> !cake.frag<1x128xf32>
   }
 }
