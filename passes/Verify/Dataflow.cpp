@@ -119,10 +119,10 @@ static std::optional<TmaCopy> tmaCopy(Operation *op) {
 /// dataflow.tile-coverage along a loop: the copies of one iteration of an
 /// scf.for with a constant step S, at coordinates `iv`, `iv + c` (c a
 /// constant) or `iv + v` (v anything else, one group per v), together move
-/// boxes that tile [iv, iv + S) exactly in that dimension, per tensor and
-/// other coordinates. A box narrower than the step skips part of every
-/// step (a GEMM's K loop stepping past half of K); a wider one reads the
-/// next step's elements twice: wrong results, no fault.
+/// boxes that tile [iv, iv + S) exactly in that dimension, per tensor (and
+/// ring, for loads), block and other coordinates. A box narrower than the step
+/// skips part of every step (a GEMM's K loop stepping past half of K); a wider
+/// one reads the next step's elements twice: wrong results, no fault.
 static bool checkLoopCoverage(KernelFacts &f) {
   bool ok = true;
   f.kernel.walk([&](scf::ForOp loop) {
@@ -158,8 +158,10 @@ static bool checkLoopCoverage(KernelFacts &f) {
             symbolic = other;
         }
         // A load of the same box into two rings is two copies, not an
-        // overlap: loads are grouped per ring too.
-        Key key{ptr(copy->tensor), ptr(copy->ring), uintptr_t(i),
+        // overlap: loads are grouped per ring too; and per block, since
+        // copies on the two branches of an scf.if never both run.
+        Key key{ptr(copy->tensor), ptr(copy->ring),
+                reinterpret_cast<uintptr_t>(op->getBlock()), uintptr_t(i),
                 ptr(symbolic)};
         for (auto [j, other] : llvm::enumerate(copy->coords))
           key.push_back(j == i ? 0 : ptr(other));

@@ -442,3 +442,44 @@ cake.kernel @k_step_two_boxes(%A: !cake.global<?x?xbf16>)
     }
   }
 }
+
+// -----
+
+// Near miss: the same box on both branches of an scf.if (only one runs per
+// step), each tiling the step.
+cake.kernel @k_step_branches(%A: !cake.global<?x?xbf16>, %flag: index)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.acquire %p : !cake.pipe<2>
+        %first = arith.cmpi eq, %flag, %c0 : index
+        scf.if %first {
+          cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        } else {
+          cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        }
+        cake.pipe.commit %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "use" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m) in (%M) {
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.wait %p : !cake.pipe<2>
+        cake.pipe.release %p, %s : !cake.pipe<2>
+      }
+    }
+  }
+}
+
