@@ -2,9 +2,11 @@
 
 Only what the benchmark scripts need: the CakeRtArg struct, a loader that
 declares the functions' signatures, a tensor-to-argument helper for torch
-tensors, and CUDA-event timing (median of many launches).
+tensors, a bundle loader and a checked launch of torch tensors, and
+CUDA-event timing (median of many launches).
 """
 import ctypes
+import sys
 
 import torch
 
@@ -36,6 +38,23 @@ def tensor_arg(t):
     for i, d in enumerate(t.shape):
         a.shape[i] = d
     return a
+
+
+def load_bundle(rt, path):
+    """The bundle at `path`, or exit with the runtime's error."""
+    h = ctypes.c_void_p()
+    if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+        sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
+    return h
+
+
+def launch_checked(rt, h, tensors, label, timeout_ms=10000):
+    """One launch on torch tensors (every argument a tensor), synchronized
+    within `timeout_ms`; exits with the runtime's error on failure."""
+    cargs = (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
+    if (rt.cakeRtLaunch(h, cargs, len(tensors), None) != 0 or
+            rt.cakeRtSynchronize(None, timeout_ms) != 0):
+        sys.exit(f"{label}: {rt.cakeRtLastError().decode()}")
 
 
 def time_ms(fn, iters=50, warmup=10):

@@ -12,14 +12,13 @@ the comparison is bit for bit). Rows: 1000 (a ragged last tile) and 4096.
 Exits non-zero on any difference.
 """
 import argparse
-import ctypes
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_rt import load_runtime, tensor_arg  # noqa: E402
+from cake_rt import launch_checked, load_bundle, load_runtime  # noqa: E402
 
 
 def main():
@@ -32,15 +31,10 @@ def main():
     for spec in args.bundles:
         path, _, kind = spec.partition(":")
         kind = kind or "sum"
-        h = ctypes.c_void_p()
-        if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
-            sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
+        h = load_bundle(rt, path)
         for rows in (1000, 4096):
             out = torch.full((rows, 64), float("nan"), device="cuda")
-            cargs = (type(tensor_arg(out)) * 1)(tensor_arg(out))
-            if (rt.cakeRtLaunch(h, cargs, 1, None) != 0 or
-                    rt.cakeRtSynchronize(None, 10000) != 0):
-                sys.exit(f"{path}: {rt.cakeRtLastError().decode()}")
+            launch_checked(rt, h, [out], path)
             i = torch.arange(rows, device="cuda")[:, None]
             j = torch.arange(64, device="cuda")[None, :]
             x = ((7 * i + 3 * j) % 11 - 5).float()
