@@ -96,3 +96,31 @@ cake.kernel @padded_launch(%A: !cake.global<?x?xbf16>) attributes {target = #cak
   cake.role "log" warps(1) {}
   cake.role "spare" warpgroups(1) {}
 }
+
+// -----
+
+// [resource.smem-capacity] counts the scratch of ops that move values
+// between warps: 7 stages of 256x64 bf16 (229376 B) + 1024 B of alignment
+// slack fit; a scan down a 64x256 f32 fragment adds 4 warps x 256 x 4 B.
+// expected-error @+2 {{[resource.smem-capacity] barriers and rings need 234496 bytes of shared memory (with alignment), more than the 232448 a CTA of sm_90a can have}}
+// expected-note @+1 {{hint: fewer stages or smaller tiles}}
+cake.kernel @scratch_past_smem() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{ring #0 of 229376 bytes}}
+  %a = cake.ring : !cake.ring<7 x 256x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x256xf32>
+    // expected-note @+1 {{scratch of 4096 bytes}}
+    %s = cake.frag.scan sum %z down : !cake.frag<64x256xf32>
+  }
+}
+
+// -----
+
+// Near miss: frag.row's scratch of one 256-column row (1024 B) still fits.
+cake.kernel @scratch_fits() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<7 x 256x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x256xf32>
+    %r = cake.frag.row %z[0] : !cake.frag<64x256xf32> -> !cake.frag<1x256xf32>
+  }
+}
