@@ -745,6 +745,21 @@ LogicalResult FragRowOp::verify() {
   return success();
 }
 
+LogicalResult FragTrilInverseOp::verify() {
+  FragType in = getInput().getType();
+  // One warpgroup's 64-row slab, square: the lowering solves each column
+  // of T in the registers of two threads.
+  if (in.getRank() != 2 || in.getShape()[0] != 64 || in.getShape()[1] != 64)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.tril_inverse takes a 64 x 64 fragment (one warpgroup's "
+              "rows, square), not "
+           << shapeStr(in.getShape());
+  if (!in.getElementType().isF32())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "frag.tril_inverse solves in f32, not " << in.getElementType();
+  return success();
+}
+
 LogicalResult FragIotaOp::verify() {
   FragType type = getResult().getType();
   if (!type.getElementType().isInteger(32))

@@ -318,6 +318,16 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       work->cost.aluNs += cal.loadNs * mult;
     return ns + cal.loadNs * mult;
   }
+  // Counted from the lowering (Solve.cpp), not calibrated: per column of
+  // T, two lanes of about 1280 FMAs, 350 loads and 160 selects and
+  // shuffles; 64 diagonal-block columns of about 170; five meetings of the
+  // role, each exposed like a dependent load (cal.loadNs).
+  if (isa<FragTrilInverseOp>(op)) {
+    double ns = alu(128.0 * 1790.0 + 64.0 * 170.0);
+    if (record)
+      work->cost.aluNs += 5.0 * cal.loadNs * mult;
+    return ns + 5.0 * cal.loadNs * mult;
+  }
   if (auto convert = dyn_cast<FragConvertOp>(op))
     return alu(double(fragElements(convert.getInput().getType())));
   if (auto load = dyn_cast<LoadOp>(op)) {

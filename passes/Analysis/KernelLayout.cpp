@@ -36,8 +36,8 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
   bool math = false;
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragScanOp, FragArgminOp, FragRowOp, LoadOp, StoreOp,
-            SmemWriteOp, BarrierSyncOp>(op))
+            FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
+            FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, BarrierSyncOp>(op))
       math = true;
   });
   return !math;
@@ -93,6 +93,8 @@ int64_t mlir::cake::fragScratchBytes(Operation *op) {
     return role.getNumWarps() * t.getShape()[1] *
            getElementBytes(t.getElementType());
   }
+  if (isa<FragTrilInverseOp>(op))
+    return kTrilInverseRows * kTrilInverseStride * 4;
   return 0;
 }
 

@@ -98,12 +98,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
-    // frag.row: its scratch after the rings and its role's named barrier.
+    // frag.row, frag.scan down, frag.tril_inverse: a scratch after the
+    // rings and their role's named barrier.
     DerivedBarriers barriers = computeDerivedBarriers(kernel);
     if (barriers.last >= target->namedBarriers) {
       emitRuleError(kernel, RuleId::SyncNamedBarrier)
           << "the kernel's named barriers (cake.barrier.sync ids and one per "
-             "role with frag.row or frag.scan down) reach id "
+             "role with frag.row, frag.scan down or frag.tril_inverse) reach "
+             "id "
           << barriers.last << ", past the " << target->namedBarriers - 1
           << " a CTA of " << target->arch << " has";
       return failure();
@@ -124,6 +126,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
                                       barriers.roleIds.lookup(role));
       if (auto row = dyn_cast<FragRowOp>(op))
         row.setDerivedAttr(scratch);
+      else if (auto inverse = dyn_cast<FragTrilInverseOp>(op))
+        inverse.setDerivedAttr(scratch);
       else
         cast<FragScanOp>(op).setDerivedAttr(scratch);
       return WalkResult::advance();

@@ -170,7 +170,8 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
       }
     }
   }
-  // The ids derived for frag.row come after the explicit ones.
+  // The ids derived for ops with a scratch (frag.row, frag.scan down,
+  // frag.tril_inverse) come after the explicit ones.
   DerivedBarriers derived = computeDerivedBarriers(f.kernel);
   if (!derived.roleIds.empty() && derived.last >= f.target->namedBarriers) {
     Operation *first = nullptr;

@@ -131,7 +131,7 @@ cake.kernel @rows() attributes {target = #cake.target<"sm_90a">, schedule = #cak
 
 // [sync.named-barrier] the derived id would be 16: a CTA has ids 0..15.
 cake.kernel @rows_past_ids() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
-  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row or frag.scan down) reach id 16, past the 15 a CTA of sm_90a has}}
+  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row, frag.scan down or frag.tril_inverse) reach id 16, past the 15 a CTA of sm_90a has}}
   cake.role "a" warpgroups(1) {
     cake.barrier.sync id(15) threads(128)
     %z = cake.frag.zero : !cake.frag<64x128xf32>
@@ -153,5 +153,22 @@ cake.kernel @scan_down() attributes {target = #cake.target<"sm_90a">, schedule =
     %z = cake.frag.zero : !cake.frag<128x64xf32>
     %s = cake.frag.scan sum %z down : !cake.frag<128x64xf32>
     %r = cake.frag.row %s[127] : !cake.frag<128x64xf32> -> !cake.frag<1x64xf32>
+  }
+}
+
+// -----
+
+// frag.tril_inverse: its matrix, 64 rows of 68 floats (17408 bytes), after
+// frag.row's 256 and 16-byte aligned; both on the role's one derived
+// barrier. 17664 + 1024 of slack.
+// CHECK-LABEL: cake.kernel @tril_inverse
+// CHECK-SAME: smem_bytes = 18688
+// CHECK: cake.frag.row %{{.*}}[63] {derived = #cake.scratch<offset = 0, bytes = 256, barrier = 1>}
+// CHECK: cake.frag.tril_inverse %{{.*}} {derived = #cake.scratch<offset = 256, bytes = 17408, barrier = 1>}
+cake.kernel @tril_inverse() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "solve" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %r = cake.frag.row %z[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+    %t = cake.frag.tril_inverse %z : !cake.frag<64x64xf32>
   }
 }

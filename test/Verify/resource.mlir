@@ -124,3 +124,36 @@ cake.kernel @scratch_fits() attributes {target = #cake.target<"sm_90a">, schedul
     %r = cake.frag.row %z[0] : !cake.frag<64x256xf32> -> !cake.frag<1x256xf32>
   }
 }
+
+// -----
+
+// [resource.smem-capacity] counts frag.tril_inverse's matrix (64 rows of
+// 68 floats, 17408 B): 6 stages of 256x64 bf16 (196608 B), three solves
+// and 1024 B of alignment slack are past the limit.
+// expected-error @+2 {{[resource.smem-capacity] barriers and rings need 249856 bytes of shared memory (with alignment), more than the 232448 a CTA of sm_90a can have}}
+// expected-note @+1 {{hint: fewer stages or smaller tiles}}
+cake.kernel @solves_past_smem() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  // expected-note @+1 {{ring #0 of 196608 bytes}}
+  %a = cake.ring : !cake.ring<6 x 256x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-note @+1 {{scratch of 17408 bytes}}
+    %t0 = cake.frag.tril_inverse %z : !cake.frag<64x64xf32>
+    // expected-note @+1 {{scratch of 17408 bytes}}
+    %t1 = cake.frag.tril_inverse %t0 : !cake.frag<64x64xf32>
+    // expected-note @+1 {{scratch of 17408 bytes}}
+    %t2 = cake.frag.tril_inverse %t1 : !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// Near miss: two solves fill shared memory to the byte (232448 B).
+cake.kernel @solves_fit() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<6 x 256x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    %t0 = cake.frag.tril_inverse %z : !cake.frag<64x64xf32>
+    %t1 = cake.frag.tril_inverse %t0 : !cake.frag<64x64xf32>
+  }
+}

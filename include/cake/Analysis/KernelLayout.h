@@ -46,8 +46,14 @@ SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 
 /// Bytes of shared-memory scratch an op that moves values between the
 /// warps of its role needs (0 for every other op): frag.row its row,
-/// frag.scan down a row of column totals per warp of the role.
+/// frag.scan down a row of column totals per warp of the role,
+/// frag.tril_inverse its matrix (rows of kTrilInverseStride floats).
 int64_t fragScratchBytes(Operation *op);
+
+/// frag.tril_inverse's scratch: 64 rows of 68 floats. 16-byte aligned rows
+/// for vector loads; the padding spreads a column's rows over banks.
+constexpr int64_t kTrilInverseRows = 64;
+constexpr int64_t kTrilInverseStride = 68;
 
 /// Named barrier ids the compiler derives: one per role with ops that need
 /// scratch (frag.row, frag.scan down), after every cake.barrier.sync id of

@@ -199,8 +199,8 @@ def Cake_WgmmaLayoutAttr : Cake_Attr<"WgmmaLayout", "wgmma_layout"> {
 def Cake_ScratchAttr : Cake_Attr<"Scratch", "scratch"> {
   let summary = "a fragment op's shared-memory scratch and named barrier (derived)";
   let description = [{
-    Where an op that moves values between the warps of a role (frag.row)
-    puts them: a byte offset into the kernel's dynamic shared memory (after
+    Where an op that moves values between the warps of a role (frag.row,
+    frag.scan down, frag.tril_inverse) puts them: a byte offset into the kernel's dynamic shared memory (after
     the rings, 16-byte aligned, `bytes` long) and the named barrier its
     role's threads meet on (one id per role, after every `cake.barrier.sync`
     id of the kernel).

@@ -800,6 +800,39 @@ def Cake_FragRowOp : Cake_Op<"frag.row"> {
   let hasVerifier = 1;
 }
 
+def Cake_FragTrilInverseOp : Cake_Op<"frag.tril_inverse",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "the inverse of I + (the strictly lower triangle of a fragment)";
+  let description = [{
+    `%t = cake.frag.tril_inverse %l` gives T = (I + L)⁻¹, where L is the
+    strictly lower triangle of the 64 × 64 fp32 fragment `%l`: its diagonal
+    and upper triangle are not read, so the product that forms L needs no
+    mask. T is unit lower triangular (ones on the diagonal, zeros above).
+    It is the solve of a chunked delta rule (KDA's T = (I + L)⁻¹ with
+    L = strict_tril(Diag(β)·K̃K̂ᵀ), docs/kda.md): W = T·βK̃ and U = T·βV
+    follow as wgmma with T as a register A operand.
+
+    The lowering is exact forward substitution in fp32 (no tensor-core
+    rounding): the fragment goes to a derived shared-memory scratch (row
+    stride 68 floats); the four 16 × 16 diagonal blocks are inverted, one
+    column per thread; then each of T's 64 columns is solved block by block
+    (T_b = −D_b · Σ_k L_bk T_k) by two threads holding eight rows each and
+    exchanging them by shuffles; T goes back to the scratch and each thread
+    reads its values in the accumulator layout. The role's threads meet on
+    the derived named barrier between the steps (`#cake.scratch`, as for
+    frag.row); resource.smem-capacity counts the scratch.
+
+    ```mlir
+    %t = cake.frag.tril_inverse %l : !cake.frag<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$input,
+                       OptionalAttr<Cake_ScratchAttr>:$derived);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+}
+
 def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
   let summary = "the minimum of each row and its column index";
   let description = [{

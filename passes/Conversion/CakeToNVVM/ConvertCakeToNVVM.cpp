@@ -364,7 +364,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
     &KernelEmitter::emitScheduleOp, &KernelEmitter::emitScalarOp,
     &KernelEmitter::emitPipeOp,     &KernelEmitter::emitTmaOp,
     &KernelEmitter::emitMmaOp,      &KernelEmitter::emitFragmentOp,
-    &KernelEmitter::emitMemoryOp,
+    &KernelEmitter::emitSolveOp,    &KernelEmitter::emitMemoryOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {

@@ -4,7 +4,7 @@
 // one emitter per op family. The files of this folder implement it:
 // ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
 // dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Fragments.cpp,
-// Epilogue.cpp and Scalars.cpp.
+// Solve.cpp, Epilogue.cpp and Scalars.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,6 +221,10 @@ private:
   LogicalResult emitRow(FragRowOp op);
   LogicalResult emitScanDown(FragScanOp op, Value identity);
   void meetRole(int64_t barrierId);
+
+  // Triangular solves of fragments (Solve.cpp): frag.tril_inverse.
+  std::optional<LogicalResult> emitSolveOp(Operation &op);
+  LogicalResult emitTrilInverse(FragTrilInverseOp op);
 
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).

@@ -275,3 +275,33 @@ cake.kernel @row_of_row_fragment() attributes {target = #cake.target<"sm_90a">, 
     %r = cake.frag.row %a[0] : !cake.frag<1x128xf32> -> !cake.frag<1x128xf32>
   }
 }
+
+// -----
+
+cake.kernel @tril_inverse_not_square() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "s" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.tril_inverse takes a 64 x 64 fragment (one warpgroup's rows, square), not [64, 128]}}
+    %t = cake.frag.tril_inverse %a : !cake.frag<64x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @tril_inverse_two_slabs() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "s" warpgroups(2) {
+    %a = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.tril_inverse takes a 64 x 64 fragment (one warpgroup's rows, square), not [128, 128]}}
+    %t = cake.frag.tril_inverse %a : !cake.frag<128x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @tril_inverse_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "s" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xbf16>
+    // expected-error @+1 {{[dataflow.element-type] frag.tril_inverse solves in f32, not 'bf16'}}
+    %t = cake.frag.tril_inverse %a : !cake.frag<64x64xbf16>
+  }
+}
