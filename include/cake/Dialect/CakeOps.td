@@ -438,7 +438,12 @@ def Cake_LoadOp : Cake_Op<"load", [AttrSizedOperandSegments,
     Loads the box at `coords` into a fragment. The fragment's shape, with unit
     dimensions dropped until it has the tensor's rank, is the box. Elements
     outside the tensor take the value `pad` (zero when absent), so a tail
-    tile can be made neutral for the reduction that follows.
+    tile can be made neutral for the reduction that follows. A row (M x 1)
+    or column (1 x N) fragment reads along the innermost dimension; an
+    accumulator-shaped one (64 W x N) reads a tile of the two innermost
+    dimensions (the outer coordinates select the plane), each thread its
+    own rows and column pairs, without branches: a chunk's keys or gates
+    into registers for the math before an MMA.
 
     ```mlir
     %inf = arith.constant 0x7F800000 : f32

@@ -56,8 +56,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   if (failed(info))
     return failure();
   if (info->layout == FragLayout::Acc)
-    return op.emitError("loads into accumulator-shaped fragments are not "
-                        "lowered yet (row and column fragments are)");
+    return emitAccLoad(op, *info);
   const TensorParams &tp = tensors[op.getSrc()];
   // The fragment runs along the innermost dimension; the outer coordinates
   // select one line of the tensor.
@@ -162,6 +161,111 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   }
   Value out = ifFull.getResult(0);
   map.map(op.getResult(), out);
+  return success();
+}
+
+/// A tile of the tensor's two innermost dimensions (the outer coordinates
+/// select the plane, as for stores) into the accumulator layout: each
+/// thread loads its pairs of columns in its two rows. Nothing branches: an
+/// element past the tensor's end loads from row or column 0 instead and
+/// takes the pad (a divergent branch beside wgmma groups in flight would
+/// serialize them, as for stores). Pairs load as one vector where the rows
+/// have an even length, so that they stay aligned.
+LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
+  FragType ft = op.getType();
+  int64_t rank = op.getSrc().getType().getRank();
+  if (rank < 2)
+    return op.emitError("loads of accumulator-shaped fragments read tensors "
+                        "of rank 2 or more");
+  const TensorParams &tp = tensors[op.getSrc()];
+  Type elt = ft.getElementType();
+  int64_t n = ft.getShape()[1];
+  ValueRange coords = op.getCoords();
+  Value plane = idxc(0);
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    Value stride = tp.dims[i + 1];
+    for (int64_t j = i + 2; j < rank; ++j)
+      stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
+    Value term =
+        arith::MulIOp::create(b, loc(), map.lookupOrDefault(coords[i]), stride);
+    plane = arith::AddIOp::create(b, loc(), plane, term);
+  }
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  Value row0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(threadRow()));
+  Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value col0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 1]),
+      idx(arith::MulIOp::create(b, loc(), quad, i32c(2))));
+  Value rows = tp.dims[rank - 2], cols = tp.dims[rank - 1];
+  Value pad = op.getPad()
+                  ? map.lookupOrDefault(op.getPad())
+                  : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
+                        .getResult();
+  Value zero = idxc(0);
+  auto ult = [&](Value a, Value c) {
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, a, c)
+        .getResult();
+  };
+  auto loadAt = [&](Value rowBase, Value col, Type type) {
+    Value lin = arith::AddIOp::create(b, loc(), rowBase, col);
+    Value ptr = LLVM::GEPOp::create(
+        b, loc(), globalPtrTy(), elt, tp.ptr,
+        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
+    return LLVM::LoadOp::create(b, loc(), type, ptr).getResult();
+  };
+  auto pairTy = VectorType::get({2}, elt);
+  auto loadAll = [&](bool pairs) {
+    Value out = LLVM::UndefOp::create(b, loc(), info.type);
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
+      Value rowOk = ult(row, rows);
+      Value rowBase = arith::AddIOp::create(
+          b, loc(), plane,
+          arith::MulIOp::create(
+              b, loc(), arith::SelectOp::create(b, loc(), rowOk, row, zero),
+              cols));
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t e = 0; e < 2; e += pairs ? 2 : 1) {
+          // With rows of even length an even column inside the row has its
+          // pair inside too.
+          Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * j + e));
+          Value ok = arith::AndIOp::create(b, loc(), rowOk, ult(col, cols));
+          Value at = arith::SelectOp::create(b, loc(), ok, col, zero);
+          if (!pairs) {
+            Value v = arith::SelectOp::create(b, loc(), ok,
+                                              loadAt(rowBase, at, elt), pad);
+            out = LLVM::InsertValueOp::create(b, loc(), out, v,
+                                              4 * j + 2 * h + e);
+            continue;
+          }
+          Value vec = loadAt(rowBase, at, pairTy);
+          for (int64_t k = 0; k < 2; ++k) {
+            Value v = arith::SelectOp::create(
+                b, loc(), ok,
+                LLVM::ExtractElementOp::create(b, loc(), vec, i32c(k)), pad);
+            out = LLVM::InsertValueOp::create(b, loc(), out, v,
+                                              4 * j + 2 * h + k);
+          }
+        }
+    }
+    return out;
+  };
+  Value even = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), cols, idxc(2)), zero);
+  auto ifEven = scf::IfOp::create(b, loc(), TypeRange{info.type}, even,
+                                  /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifEven.thenBlock());
+    scf::YieldOp::create(b, loc(), ValueRange{loadAll(/*pairs=*/true)});
+    b.setInsertionPointToStart(ifEven.elseBlock());
+    scf::YieldOp::create(b, loc(), ValueRange{loadAll(/*pairs=*/false)});
+  }
+  map.map(op.getResult(), ifEven.getResult(0));
   return success();
 }
 

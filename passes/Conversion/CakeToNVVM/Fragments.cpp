@@ -200,12 +200,17 @@ LogicalResult KernelEmitter::emitFragMap(FragMapOp op) {
         continue;
       }
       Operation *copy = b.clone(inner, scalar);
+      // Ops such as arith.extf and arith.truncf take fast-math flags but
+      // may carry none.
       if (auto fm = dyn_cast<arith::ArithFastMathInterface>(copy);
-          fm && fpContract)
+          fm && fpContract) {
+        arith::FastMathFlagsAttr had = fm.getFastMathFlagsAttr();
+        arith::FastMathFlags flags =
+            had ? had.getValue() : arith::FastMathFlags::none;
         copy->setAttr(fm.getFastMathAttrName(),
                       arith::FastMathFlagsAttr::get(
-                          ctx, fm.getFastMathFlagsAttr().getValue() |
-                                   arith::FastMathFlags::contract));
+                          ctx, flags | arith::FastMathFlags::contract));
+      }
     }
     auto yield = cast<FragYieldOp>(body.getTerminator());
     for (auto [r, v] : llvm::enumerate(yield.getValues()))

@@ -232,6 +232,7 @@ private:
   Value threadRow();
   Value outerOffset(const TensorParams &tp, ValueRange coords);
   LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
   LogicalResult emitStore(StoreOp op);
   LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
   LogicalResult emitSmemWrite(SmemWriteOp op);
