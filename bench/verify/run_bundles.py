@@ -17,9 +17,10 @@ and arguments the runtime rejected (with the rule it names).
 
 C = Aᵀ·B bundles ("gemm_tn" in the entry, examples/gemm_tn) run with
 `--check gemm-tn` at two problems, ragged M, N and K included;
-examples/mma_chain_smem, frag_row, chunk_gates and chunk_solve run at
-1000 rows for faults and hangs (bench/verify/check_chain.py, check_row.py,
-check_gates.py and check_solve.py check their results).
+examples/mma_chain_smem, frag_row, chunk_gates, chunk_solve and
+kda_chunk_intra run at 1000 rows for faults and hangs
+(bench/verify/check_chain.py, check_row.py, check_gates.py,
+check_solve.py and check_kda_intra.py check their results).
 
 Attention-shaped bundles (Q, K, V, O of [B·H, S, D] and the scalar G,
 examples/attention/) run at 2×300×D, one ragged query and key tile, for
@@ -82,6 +83,11 @@ def problems(bundle):
         # examples/frag_row, chunk_gates: for faults and hangs here, their
         # results by bench/verify/check_row.py and check_gates.py.
         return "row", [["0=1000x64", "1=128x64", "2=1000x128"]]
+    if bundle.get("entry", "") == "kda_chunk_intra":
+        # examples/kda_chunk_intra: for faults and hangs here, its results
+        # by bench/verify/check_kda_intra.py.
+        return "kda-intra", [["0=1000x128", "1=1000x128", "2=1000",
+                              "3=1000x64", "4=1000x128", "5=1000x64"]]
     if bundle.get("entry", "") == "chunk_solve":
         # examples/chunk_solve: for faults and hangs here, its results by
         # bench/verify/check_solve.py.
