@@ -102,6 +102,40 @@ def fla_call(chunk_kda, x, torch):
     return run
 
 
+def cake_prep(x, torch):
+    """The preprocessing examples/kda/kda_fwd leaves to its caller today
+    (docs/kda.md): q, k L2-normalized in bf16, the log decay in fp32, beta
+    = sigmoid(b) as [H, T], all [T, H*128]; the fp32 state as [H*128, 128]."""
+    from reference import gate, l2_normalize
+    q, k, v = x["q"][0], x["k"][0], x["v"][0]
+    T, H, D = q.shape
+    return [l2_normalize(q).bfloat16().view(T, H * D),
+            l2_normalize(k).bfloat16().view(T, H * D),
+            gate(x["g"][0], x["A_log"], x["dt_bias"],
+                 LOWER_BOUND).contiguous().view(T, H * D),
+            torch.sigmoid(x["beta"][0].float()).T.contiguous(),
+            v.contiguous().view(T, H * D),
+            x["h0"][0].float().contiguous().view(H * D, D)]
+
+
+def cake_call(rt, h, x, torch, prep_each_call):
+    """examples/kda/kda_fwd: one sequence, fp32 state. With prep_each_call
+    the timed call includes cake_prep (torch ops), else only the kernel."""
+    from cake_rt import CakeRtArg, tensor_arg
+    T, H, D = x["q"].shape[1:]
+    o = torch.empty(T, H * D, device=x["q"].device)
+    sn = torch.empty(H * D, D, device=x["q"].device)
+    ins = cake_prep(x, torch)
+
+    def run():
+        tensors = (cake_prep(x, torch) if prep_each_call else ins) + [o, sn]
+        cargs = (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
+        if rt.cakeRtLaunch(h, cargs, len(tensors), None) != 0:
+            sys.exit(f"kda_fwd: {rt.cakeRtLastError().decode()}")
+        return o.view(1, T, H, D), sn.view(1, H, D, D)
+    return run
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--peers-dir", required=True,
@@ -112,6 +146,12 @@ def main():
     p.add_argument("--cases", default="fixed,mixed,uniform")
     p.add_argument("--states", default="bf16,fp32")
     p.add_argument("--impls", default="flashkda,fla")
+    p.add_argument("--cake-bundle", default="",
+                   help="examples/kda/kda_fwd's bundle: adds 'cake' (the "
+                   "kernel on preprocessed inputs) and 'cake+prep' (with "
+                   "the preprocessing in torch) on one-sequence fp32-state "
+                   "rows")
+    p.add_argument("--runtime", default="", help="libcake_runtime.so")
     p.add_argument("--out", default="")
     p.add_argument("--check-only", action="store_true",
                    help="run the short checks only (peers, and the chunked "
@@ -134,6 +174,11 @@ def main():
     if "fla" in impls:
         from fla.ops.kda import chunk_kda
         mods["fla"] = chunk_kda
+    cake = None
+    if args.cake_bundle:
+        from cake_rt import load_bundle, load_runtime
+        rt = load_runtime(args.runtime)
+        cake = (rt, load_bundle(rt, args.cake_bundle))
     dev = torch.device("cuda")
     versions = {}
     vf = os.path.join(args.peers_dir, "VERSIONS")
@@ -153,6 +198,9 @@ def main():
                                           torch)
         if "fla" in mods and state == "fp32":
             r["fla"] = fla_call(mods["fla"], x, torch)
+        if cake and state == "fp32" and x["cu"] is None:
+            r["cake"] = cake_call(*cake, x, torch, prep_each_call=False)
+            r["cake+prep"] = cake_call(*cake, x, torch, prep_each_call=True)
         return r
 
     def check(x, run, ref_o, ref_s):
@@ -177,6 +225,20 @@ def main():
             print(f"check [300, 77] H=4 {state} state: {name}: out err "
                   f"{eo:.2e} (max abs {mx:.2e}), state err {es:.2e}: "
                   f"{'ok' if ok else 'WRONG'}")
+
+    if cake:
+        # examples/kda/kda_fwd runs one sequence: [377] against the
+        # recurrence on the same inputs.
+        torch.manual_seed(1)
+        xc = make_inputs([377], 4, 128, dev, torch, F)
+        rco, rcs = kda_recurrent(xc["q"], xc["k"], xc["v"], xc["g"],
+                                 xc["beta"], xc["scale"], xc["A_log"],
+                                 xc["dt_bias"], LOWER_BOUND, xc["h0"], None)
+        eo, es, mx = check(xc, cake_call(*cake, xc, torch, False), rco, rcs)
+        ok = eo <= OUT_TOL
+        failed += not ok
+        print(f"check [377] H=4 fp32 state: cake: out err {eo:.2e} (max abs "
+              f"{mx:.2e}), state err {es:.2e}: {'ok' if ok else 'WRONG'}")
 
     # The chunked form (the spec of a Cake kernel, reference.py) against
     # the recurrence: the ragged check, and one sequence whose gates all
