@@ -489,6 +489,22 @@ LogicalResult StoreOp::verify() {
                        getCoords().size());
 }
 
+/// An index from an integer tensor, the element itself from an f32 one.
+LogicalResult ScalarLoadOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location,
+    ValueRange operands, DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto src = operands.empty() ? GlobalType()
+                              : dyn_cast<GlobalType>(operands[0].getType());
+  if (!src)
+    return emitOptionalError(location, "'cake.scalar.load' op expected a "
+                                       "global tensor");
+  Type elt = src.getElementType();
+  inferredReturnTypes.push_back(elt.isF32() ? elt
+                                            : IndexType::get(context));
+  return success();
+}
+
 LogicalResult ScalarLoadOp::verify() {
   GlobalType src = getSrc().getType();
   if ((int64_t)getCoords().size() != src.getRank())
@@ -496,9 +512,11 @@ LogicalResult ScalarLoadOp::verify() {
            << "expected " << src.getRank() << " coordinates for a rank-"
            << src.getRank() << " tensor, got " << getCoords().size();
   if (!src.getElementType().isSignlessInteger(32) &&
-      !src.getElementType().isSignlessInteger(64))
+      !src.getElementType().isSignlessInteger(64) &&
+      !src.getElementType().isF32())
     return emitRuleError(*this, RuleId::DataflowElementType)
-           << "expected an i32 or i64 tensor for an index, got "
+           << "expected an i32 or i64 tensor (for an index) or an f32 one, "
+              "got "
            << src.getElementType();
   return success();
 }

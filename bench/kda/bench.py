@@ -102,34 +102,29 @@ def fla_call(chunk_kda, x, torch):
     return run
 
 
-def cake_prep(x, torch):
-    """The preprocessing examples/kda/kda_fwd leaves to its caller today
-    (docs/kda.md): q, k L2-normalized in bf16, the log decay in fp32, beta
-    = sigmoid(b) as [H, T], all [T, H*128]; the fp32 state as [H*128, 128]."""
-    from reference import gate, l2_normalize
-    q, k, v = x["q"][0], x["k"][0], x["v"][0]
+def cake_args(x, torch):
+    """examples/kda/kda_fwd's arguments: FlashKDA's inputs as they are
+    (q, k, v, g [T, H*128], b [T, H], A_log, dt_bias), the initial state
+    in fp32 as [H*128, 128] (its [N, H, V, K] with N = 1)."""
+    q = x["q"][0]
     T, H, D = q.shape
-    return [l2_normalize(q).bfloat16().view(T, H * D),
-            l2_normalize(k).bfloat16().view(T, H * D),
-            gate(x["g"][0], x["A_log"], x["dt_bias"],
-                 LOWER_BOUND).contiguous().view(T, H * D),
-            torch.sigmoid(x["beta"][0].float()).T.contiguous(),
-            v.contiguous().view(T, H * D),
+    return [q.view(T, H * D), x["k"][0].view(T, H * D),
+            x["v"][0].view(T, H * D), x["g"][0].view(T, H * D),
+            x["beta"][0].view(T, H), x["A_log"], x["dt_bias"],
             x["h0"][0].float().contiguous().view(H * D, D)]
 
 
-def cake_call(rt, h, x, torch, prep_each_call):
-    """examples/kda/kda_fwd: one sequence, fp32 state. With prep_each_call
-    the timed call includes cake_prep (torch ops), else only the kernel."""
+def cake_call(rt, h, x, torch):
+    """examples/kda/kda_fwd: one sequence, fp32 state, the preprocessing
+    in the kernel."""
     from cake_rt import CakeRtArg, tensor_arg
     T, H, D = x["q"].shape[1:]
     o = torch.empty(T, H * D, device=x["q"].device)
     sn = torch.empty(H * D, D, device=x["q"].device)
-    ins = cake_prep(x, torch)
+    tensors = cake_args(x, torch) + [o, sn]
+    cargs = (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
 
     def run():
-        tensors = (cake_prep(x, torch) if prep_each_call else ins) + [o, sn]
-        cargs = (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
         if rt.cakeRtLaunch(h, cargs, len(tensors), None) != 0:
             sys.exit(f"kda_fwd: {rt.cakeRtLastError().decode()}")
         return o.view(1, T, H, D), sn.view(1, H, D, D)
@@ -147,10 +142,8 @@ def main():
     p.add_argument("--states", default="bf16,fp32")
     p.add_argument("--impls", default="flashkda,fla")
     p.add_argument("--cake-bundle", default="",
-                   help="examples/kda/kda_fwd's bundle: adds 'cake' (the "
-                   "kernel on preprocessed inputs) and 'cake+prep' (with "
-                   "the preprocessing in torch) on one-sequence fp32-state "
-                   "rows")
+                   help="examples/kda/kda_fwd's bundle: adds 'cake' on the "
+                   "one-sequence fp32-state rows")
     p.add_argument("--runtime", default="", help="libcake_runtime.so")
     p.add_argument("--out", default="")
     p.add_argument("--check-only", action="store_true",
@@ -199,8 +192,7 @@ def main():
         if "fla" in mods and state == "fp32":
             r["fla"] = fla_call(mods["fla"], x, torch)
         if cake and state == "fp32" and x["cu"] is None:
-            r["cake"] = cake_call(*cake, x, torch, prep_each_call=False)
-            r["cake+prep"] = cake_call(*cake, x, torch, prep_each_call=True)
+            r["cake"] = cake_call(*cake, x, torch)
         return r
 
     def check(x, run, ref_o, ref_s):
@@ -234,7 +226,7 @@ def main():
         rco, rcs = kda_recurrent(xc["q"], xc["k"], xc["v"], xc["g"],
                                  xc["beta"], xc["scale"], xc["A_log"],
                                  xc["dt_bias"], LOWER_BOUND, xc["h0"], None)
-        eo, es, mx = check(xc, cake_call(*cake, xc, torch, False), rco, rcs)
+        eo, es, mx = check(xc, cake_call(*cake, xc, torch), rco, rcs)
         ok = eo <= OUT_TOL
         failed += not ok
         print(f"check [377] H=4 fp32 state: cake: out err {eo:.2e} (max abs "

@@ -57,40 +57,59 @@ def exp_times(x, d, scale=None):
 
 def half(h):
     c = f"%ch{h}"
-    s = f"""      // Channels {64 * h}..{64 * h + 63}: Γ, its reference rows and last row.
-      %a{h} = cake.load %G[%t0, {c}] : {G2F} -> {F}
+    s = f"""      // Channels {64 * h}..{64 * h + 63}: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
+      // Γ, its reference rows and last row.
+      %gw{h} = cake.load %G[%t0, {c}] : {G2} -> {FB}
+      %dt{h} = cake.load %Dt[%h, %dc{h}] : !cake.global<?x?xf32> -> {ROW}
+      %a{h} = cake.frag.map %gw{h}, %dt{h}, %rows
+          : ({FB}, {ROW}, {COLI}) -> {F} {{
+      ^bb0(%x: bf16, %d: f32, %r: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %xd = arith.addf %xf, %d : f32
+        %z = arith.mulf %xd, %ealog : f32
+        %ze = arith.mulf %z, %nlog2e : f32
+        %ez = math.exp2 %ze : f32
+        %den = arith.addf %ez, %one : f32
+        %sig = arith.divf %lb, %den : f32
+        // No decay past the sequence's end: Γ_C is the last token's.
+        %in = arith.cmpi ult, %r, %lefti : i32
+        %zf = arith.constant 0.0 : f32
+        %ai = arith.select %in, %sig, %zf : f32
+        cake.frag.yield %ai : f32
+      }}
       %g{h} = cake.frag.scan sum %a{h} down : {F}
       %x{h} = cake.frag.row %g{h}[16] : {F} -> {ROW}
       %y{h} = cake.frag.row %g{h}[48] : {F} -> {ROW}
       %gc{h} = cake.frag.row %g{h}[63] : {F} -> {ROW}
-      %k{h} = cake.load %K[%t0, {c}] : {G2} -> {FB}
-      %q{h} = cake.load %Q[%t0, {c}] : {G2} -> {FB}
 """
     ref = ("        %top = arith.cmpi ult, %r, %c32i : i32\n"
            "        %ref = arith.select %top, %x, %y : f32\n"
            "        %d = arith.subf %g, %ref : f32\n")
     # A operands from registers: k and s·q against their row's reference.
-    s += gated(f"ka{h}", None, [f"k{h}", f"g{h}", f"x{h}", f"y{h}", "rows"],
-               [FB, F, ROW, ROW, COLI],
-               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32",
-                ref + exp_times("%k", "%d")), write=False)
-    s += gated(f"qa{h}", None, [f"q{h}", f"g{h}", f"x{h}", f"y{h}", "rows"],
-               [FB, F, ROW, ROW, COLI],
-               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32",
-                ref + exp_times("%k", "%d", "%scale")), write=False)
+    # (The L2 norms come in as the per-row factors %rk and %rqs = s / |q|.)
+    s += gated(f"ka{h}", None,
+               [f"k{h}", f"g{h}", f"x{h}", f"y{h}", "rows", "rk"],
+               [FB, F, ROW, ROW, COLI, COLF],
+               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
+                ref + exp_times("%k", "%d", "%n")), write=False)
+    s += gated(f"qa{h}", None,
+               [f"q{h}", f"g{h}", f"x{h}", f"y{h}", "rows", "rqs"],
+               [FB, F, ROW, ROW, COLI, COLF],
+               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
+                ref + exp_times("%k", "%d", "%n")), write=False)
     # Q̃ = s·q ⊙ e^Γ, the A operand of Q̃·S.
-    s += gated(f"qt{h}", None, [f"q{h}", f"g{h}"], [FB, F],
-               ("%k: bf16, %g: f32", exp_times("%k", "%g", "%scale")),
+    s += gated(f"qt{h}", None, [f"q{h}", f"g{h}", "rqs"], [FB, F, COLF],
+               ("%k: bf16, %g: f32, %n: f32", exp_times("%k", "%g", "%n")),
                write=False)
     # B operands: k ⊙ e^(Γ_ref − Γ) for both references, β ⊙ k ⊙ e^Γ and
     # K̄ = k ⊙ e^(Γ_C − Γ).
     for n, r in (("x", "x"), ("y", "y"), ("b", "gc")):
-        s += gated(f"k{n}{h}", None, [f"k{h}", f"g{h}", f"{r}{h}"],
-                   [FB, F, ROW],
-                   ("%k: bf16, %g: f32, %r: f32",
+        s += gated(f"k{n}{h}", None, [f"k{h}", f"g{h}", f"{r}{h}", "rk"],
+                   [FB, F, ROW, COLF],
+                   ("%k: bf16, %g: f32, %r: f32, %n: f32",
                     "        %d = arith.subf %r, %g : f32\n"
-                    + exp_times("%k", "%d")))
-    s += gated(f"kt{h}", None, [f"k{h}", f"g{h}", "beta"], [FB, F, COLF],
+                    + exp_times("%k", "%d", "%n")))
+    s += gated(f"kt{h}", None, [f"k{h}", f"g{h}", "brk"], [FB, F, COLF],
                ("%k: bf16, %g: f32, %b: f32",
                 "        %e = arith.mulf %g, %log2e : f32\n"
                 "        %f = math.exp2 %e : f32\n"
@@ -100,6 +119,37 @@ def half(h):
                 "        %t = arith.truncf %v : f32 to bf16\n"
                 "        cake.frag.yield %t : bf16"))
     return s
+
+
+def norms():
+    """%rk = 1/|k|, %rqs = s/|q| and %brk = β/|k| per token (eps 1e-6)."""
+    out = ""
+    for x in ("k", "q"):
+        for h in (0, 1):
+            out += f"""      %{x}sq{h} = cake.frag.map %{x}{h} : ({FB}) -> {F} {{
+      ^bb0(%x: bf16):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %xf : f32
+        cake.frag.yield %y : f32
+      }}
+      %{x}n{h} = cake.frag.reduce sum %{x}sq{h} : {F} -> {COLF}
+"""
+    out += f"""      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
+          : ({COLF}, {COLF}, {COLF}, {COLF}, {COLF}) -> ({COLF}, {COLF}, {COLF}) {{
+      ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
+        %ks = arith.addf %a, %b : f32
+        %ke = arith.addf %ks, %eps : f32
+        %kr = math.sqrt %ke : f32
+        %ki = arith.divf %one, %kr : f32
+        %qs = arith.addf %c, %d : f32
+        %qe = arith.addf %qs, %eps : f32
+        %qr = math.sqrt %qe : f32
+        %qi = arith.divf %scale, %qr : f32
+        %bk = arith.mulf %bb, %ki : f32
+        cake.frag.yield %ki, %qi, %bk : f32, f32, f32
+      }}
+"""
+    return out
 
 
 def main():
@@ -116,12 +166,14 @@ def main():
 //   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃), U = T·(β ⊙ v);
 //   V_new = U − W·S; O = Q̃·S + A_qk·V_new;
 //   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄.
-// Inputs are preprocessed for now (q, k L2-normalized in bf16, the log
-// decay a in fp32, β = sigmoid(b)), [T, H·128] with β as [H, T]; the state
-// in and out as [H·128, 128] fp32. Checked on the GPU by
+// The preprocessing is fused: q and k L2-normalized (eps 1e-6), β =
+// sigmoid(b), a = −5·sigmoid(e^A_log_h·(g + dt_bias_h)), scale 1/√128.
+// Inputs as FlashKDA takes them: q, k, v, g [T, H·128] and b [T, H] in
+// bf16, A_log [H] and dt_bias [H, 128] in fp32; the state in and out as
+// [H·128, 128] fp32 ([H, V, K]). Checked on the GPU by
 // bench/kda/check_fwd.py.
-cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %G: {G2F},
-                     %Beta: !cake.global<?x?xf32>, %V: {G2},
+cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
+                     %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                      %S0: !cake.global<?x128xf32>, %O: {G2F},
                      %SN: !cake.global<?x128xf32>)
     attributes {{target = #cake.target<"sm_90a">,
@@ -132,7 +184,7 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %G: {G2F},
   %pb = cake.pipe %s_vn : {R}
 
   cake.role "chunks" warpgroups(1) {{
-    %H = cake.dim %Beta, 0 : !cake.global<?x?xf32>
+    %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %Vd = cake.dim %S0, 1 : !cake.global<?x128xf32>
     %T = cake.dim %Q, 0 : {G2}
     %c0 = arith.constant 0 : index
@@ -141,11 +193,25 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %G: {G2F},
     %c32i = arith.constant 32 : i32
     %log2e = arith.constant 1.44269504 : f32
     %scale = arith.constant 0.0883883476 : f32
+    %nlog2e = arith.constant -1.44269504 : f32
+    %one = arith.constant 1.0 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %lb = arith.constant -5.0 : f32
+    %c8 = arith.constant 8 : index
+    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     cake.tiles (%h, %vb) in (%H, %Vd) {{
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
       %srow = arith.addi %ch0, %vb : index
+      %dc0 = arith.constant 0 : index
+      %dc1 = arith.constant 64 : index
+      %hr = arith.remui %h, %c8 : index
+      %hb = arith.subi %h, %hr : index
+      %hsel = arith.index_cast %hr : index to i32
+      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
+      %al2 = arith.mulf %alog, %log2e : f32
+      %ealog = math.exp2 %al2 : f32
       %init0 = cake.load %S0[%srow, %c0] : !cake.global<?x128xf32> -> {F}
       %init1 = cake.load %S0[%srow, %c64] : !cake.global<?x128xf32> -> {F}
       %rows = cake.frag.iota : {COLI}
@@ -153,8 +219,34 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %G: {G2F},
       %fin:2 = scf.for %t0 = %c0 to %T step %c64
           iter_args(%s0 = %init0, %s1 = %init1) -> ({F}, {F}) {{
       %s = cake.pipe.acquire %pa : !cake.pipe<1>
-      %beta = cake.load %Beta[%h, %t0] : !cake.global<?x?xf32> -> {COLF}
-{half(0)}{half(1)}      %vv = cake.load %V[%t0, %vcol] : {G2} -> {FB}
+      %left = arith.subi %T, %t0 : index
+      %lefti = arith.index_cast %left : index to i32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
+      %bt = cake.load %B[%t0, %hb] : {G2} -> !cake.frag<64x8xbf16>
+      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
+      ^bb0(%x: bf16, %c: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %is = arith.cmpi eq, %c, %hsel : i32
+        %zf = arith.constant 0.0 : f32
+        %y = arith.select %is, %xf, %zf : f32
+        cake.frag.yield %y : f32
+      }}
+      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> {COLF}
+      %beta = cake.frag.map %bs : ({COLF}) -> {COLF} {{
+      ^bb0(%x: f32):
+        %xe = arith.mulf %x, %nlog2e : f32
+        %ex = math.exp2 %xe : f32
+        %den = arith.addf %ex, %one : f32
+        %sig = arith.divf %one, %den : f32
+        cake.frag.yield %sig : f32
+      }}
+      // q and k, L2-normalized over their 128 channels: per-row factors.
+      %k0 = cake.load %K[%t0, %ch0] : {G2} -> {FB}
+      %k1 = cake.load %K[%t0, %ch1] : {G2} -> {FB}
+      %q0 = cake.load %Q[%t0, %ch0] : {G2} -> {FB}
+      %q1 = cake.load %Q[%t0, %ch1] : {G2} -> {FB}
+{norms()}{half(0)}{half(1)}      %vv = cake.load %V[%t0, %vcol] : {G2} -> {FB}
       %bv = cake.frag.map %vv, %beta : ({FB}, {COLF}) -> {FB} {{
       ^bb0(%x: bf16, %b: f32):
         %xf = arith.extf %x : bf16 to f32

@@ -8,12 +8,14 @@
 //   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃), U = T·(β ⊙ v);
 //   V_new = U − W·S; O = Q̃·S + A_qk·V_new;
 //   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄.
-// Inputs are preprocessed for now (q, k L2-normalized in bf16, the log
-// decay a in fp32, β = sigmoid(b)), [T, H·128] with β as [H, T]; the state
-// in and out as [H·128, 128] fp32. Checked on the GPU by
+// The preprocessing is fused: q and k L2-normalized (eps 1e-6), β =
+// sigmoid(b), a = −5·sigmoid(e^A_log_h·(g + dt_bias_h)), scale 1/√128.
+// Inputs as FlashKDA takes them: q, k, v, g [T, H·128] and b [T, H] in
+// bf16, A_log [H] and dt_bias [H, 128] in fp32; the state in and out as
+// [H·128, 128] fp32 ([H, V, K]). Checked on the GPU by
 // bench/kda/check_fwd.py.
-cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G: !cake.global<?x?xf32>,
-                     %Beta: !cake.global<?x?xf32>, %V: !cake.global<?x?xbf16>,
+cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
+                     %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                      %S0: !cake.global<?x128xf32>, %O: !cake.global<?x?xf32>,
                      %SN: !cake.global<?x128xf32>)
     attributes {target = #cake.target<"sm_90a">,
@@ -45,7 +47,7 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
   %pb = cake.pipe %s_vn : !cake.ring<1 x 64x64xbf16, swizzle = 128>
 
   cake.role "chunks" warpgroups(1) {
-    %H = cake.dim %Beta, 0 : !cake.global<?x?xf32>
+    %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %Vd = cake.dim %S0, 1 : !cake.global<?x128xf32>
     %T = cake.dim %Q, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
@@ -54,11 +56,25 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
     %c32i = arith.constant 32 : i32
     %log2e = arith.constant 1.44269504 : f32
     %scale = arith.constant 0.0883883476 : f32
+    %nlog2e = arith.constant -1.44269504 : f32
+    %one = arith.constant 1.0 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %lb = arith.constant -5.0 : f32
+    %c8 = arith.constant 8 : index
+    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     cake.tiles (%h, %vb) in (%H, %Vd) {
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
       %srow = arith.addi %ch0, %vb : index
+      %dc0 = arith.constant 0 : index
+      %dc1 = arith.constant 64 : index
+      %hr = arith.remui %h, %c8 : index
+      %hb = arith.subi %h, %hr : index
+      %hsel = arith.index_cast %hr : index to i32
+      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
+      %al2 = arith.mulf %alog, %log2e : f32
+      %ealog = math.exp2 %al2 : f32
       %init0 = cake.load %S0[%srow, %c0] : !cake.global<?x128xf32> -> !cake.frag<64x64xf32>
       %init1 = cake.load %S0[%srow, %c64] : !cake.global<?x128xf32> -> !cake.frag<64x64xf32>
       %rows = cake.frag.iota : !cake.frag<64x1xi32>
@@ -66,18 +82,102 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
       %fin:2 = scf.for %t0 = %c0 to %T step %c64
           iter_args(%s0 = %init0, %s1 = %init1) -> (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>) {
       %s = cake.pipe.acquire %pa : !cake.pipe<1>
-      %beta = cake.load %Beta[%h, %t0] : !cake.global<?x?xf32> -> !cake.frag<64x1xf32>
-      // Channels 0..63: Γ, its reference rows and last row.
-      %a0 = cake.load %G[%t0, %ch0] : !cake.global<?x?xf32> -> !cake.frag<64x64xf32>
+      %left = arith.subi %T, %t0 : index
+      %lefti = arith.index_cast %left : index to i32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
+      %bt = cake.load %B[%t0, %hb] : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
+      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
+      ^bb0(%x: bf16, %c: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %is = arith.cmpi eq, %c, %hsel : i32
+        %zf = arith.constant 0.0 : f32
+        %y = arith.select %is, %xf, %zf : f32
+        cake.frag.yield %y : f32
+      }
+      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> !cake.frag<64x1xf32>
+      %beta = cake.frag.map %bs : (!cake.frag<64x1xf32>) -> !cake.frag<64x1xf32> {
+      ^bb0(%x: f32):
+        %xe = arith.mulf %x, %nlog2e : f32
+        %ex = math.exp2 %xe : f32
+        %den = arith.addf %ex, %one : f32
+        %sig = arith.divf %one, %den : f32
+        cake.frag.yield %sig : f32
+      }
+      // q and k, L2-normalized over their 128 channels: per-row factors.
+      %k0 = cake.load %K[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %k1 = cake.load %K[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %q0 = cake.load %Q[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %q1 = cake.load %Q[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %xf : f32
+        cake.frag.yield %y : f32
+      }
+      %kn0 = cake.frag.reduce sum %ksq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %ksq1 = cake.frag.map %k1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %xf : f32
+        cake.frag.yield %y : f32
+      }
+      %kn1 = cake.frag.reduce sum %ksq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %qsq0 = cake.frag.map %q0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %xf : f32
+        cake.frag.yield %y : f32
+      }
+      %qn0 = cake.frag.reduce sum %qsq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %qsq1 = cake.frag.map %q1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %xf : f32
+        cake.frag.yield %y : f32
+      }
+      %qn1 = cake.frag.reduce sum %qsq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
+          : (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) {
+      ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
+        %ks = arith.addf %a, %b : f32
+        %ke = arith.addf %ks, %eps : f32
+        %kr = math.sqrt %ke : f32
+        %ki = arith.divf %one, %kr : f32
+        %qs = arith.addf %c, %d : f32
+        %qe = arith.addf %qs, %eps : f32
+        %qr = math.sqrt %qe : f32
+        %qi = arith.divf %scale, %qr : f32
+        %bk = arith.mulf %bb, %ki : f32
+        cake.frag.yield %ki, %qi, %bk : f32, f32, f32
+      }
+      // Channels 0..63: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
+      // Γ, its reference rows and last row.
+      %gw0 = cake.load %G[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %dt0 = cake.load %Dt[%h, %dc0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %a0 = cake.frag.map %gw0, %dt0, %rows
+          : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16, %d: f32, %r: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %xd = arith.addf %xf, %d : f32
+        %z = arith.mulf %xd, %ealog : f32
+        %ze = arith.mulf %z, %nlog2e : f32
+        %ez = math.exp2 %ze : f32
+        %den = arith.addf %ez, %one : f32
+        %sig = arith.divf %lb, %den : f32
+        // No decay past the sequence's end: Γ_C is the last token's.
+        %in = arith.cmpi ult, %r, %lefti : i32
+        %zf = arith.constant 0.0 : f32
+        %ai = arith.select %in, %sig, %zf : f32
+        cake.frag.yield %ai : f32
+      }
       %g0 = cake.frag.scan sum %a0 down : !cake.frag<64x64xf32>
       %x0 = cake.frag.row %g0[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %y0 = cake.frag.row %g0[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %gc0 = cake.frag.row %g0[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %k0 = cake.load %K[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q0 = cake.load %Q[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %ka0 = cake.frag.map %k0, %g0, %x0, %y0, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32):
+      %ka0 = cake.frag.map %k0, %g0, %x0, %y0, %rows, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32):
         %top = arith.cmpi ult, %r, %c32i : i32
         %ref = arith.select %top, %x, %y : f32
         %d = arith.subf %g, %ref : f32
@@ -85,71 +185,75 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      %qa0 = cake.frag.map %q0, %g0, %x0, %y0, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %ref = arith.select %top, %x, %y : f32
-        %d = arith.subf %g, %ref : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %scale : f32
+        %w = arith.mulf %v, %n : f32
         %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
-      %qt0 = cake.frag.map %q0, %g0
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32):
+      %qa0 = cake.frag.map %q0, %g0, %x0, %y0, %rows, %rqs
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32):
+        %top = arith.cmpi ult, %r, %c32i : i32
+        %ref = arith.select %top, %x, %y : f32
+        %d = arith.subf %g, %ref : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      %qt0 = cake.frag.map %q0, %g0, %rqs
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %n: f32):
         %e = arith.mulf %g, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %scale : f32
+        %w = arith.mulf %v, %n : f32
         %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
-      %kx0 = cake.frag.map %k0, %g0, %x0
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %kx0 = cake.frag.map %k0, %g0, %x0, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %kx0 -> %s_kx0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %ky0 = cake.frag.map %k0, %g0, %y0
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %ky0 = cake.frag.map %k0, %g0, %y0, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %ky0 -> %s_ky0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kb0 = cake.frag.map %k0, %g0, %gc0
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %kb0 = cake.frag.map %k0, %g0, %gc0, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %kb0 -> %s_kb0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kt0 = cake.frag.map %k0, %g0, %beta
+      %kt0 = cake.frag.map %k0, %g0, %brk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %g: f32, %b: f32):
         %e = arith.mulf %g, %log2e : f32
@@ -161,17 +265,33 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
         cake.frag.yield %t : bf16
       }
       cake.smem.write %kt0 -> %s_kt0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      // Channels 64..127: Γ, its reference rows and last row.
-      %a1 = cake.load %G[%t0, %ch1] : !cake.global<?x?xf32> -> !cake.frag<64x64xf32>
+      // Channels 64..127: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
+      // Γ, its reference rows and last row.
+      %gw1 = cake.load %G[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %dt1 = cake.load %Dt[%h, %dc1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %a1 = cake.frag.map %gw1, %dt1, %rows
+          : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
+      ^bb0(%x: bf16, %d: f32, %r: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %xd = arith.addf %xf, %d : f32
+        %z = arith.mulf %xd, %ealog : f32
+        %ze = arith.mulf %z, %nlog2e : f32
+        %ez = math.exp2 %ze : f32
+        %den = arith.addf %ez, %one : f32
+        %sig = arith.divf %lb, %den : f32
+        // No decay past the sequence's end: Γ_C is the last token's.
+        %in = arith.cmpi ult, %r, %lefti : i32
+        %zf = arith.constant 0.0 : f32
+        %ai = arith.select %in, %sig, %zf : f32
+        cake.frag.yield %ai : f32
+      }
       %g1 = cake.frag.scan sum %a1 down : !cake.frag<64x64xf32>
       %x1 = cake.frag.row %g1[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %y1 = cake.frag.row %g1[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %gc1 = cake.frag.row %g1[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %k1 = cake.load %K[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q1 = cake.load %Q[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %ka1 = cake.frag.map %k1, %g1, %x1, %y1, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32):
+      %ka1 = cake.frag.map %k1, %g1, %x1, %y1, %rows, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32):
         %top = arith.cmpi ult, %r, %c32i : i32
         %ref = arith.select %top, %x, %y : f32
         %d = arith.subf %g, %ref : f32
@@ -179,71 +299,75 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %G:
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      %qa1 = cake.frag.map %q1, %g1, %x1, %y1, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %ref = arith.select %top, %x, %y : f32
-        %d = arith.subf %g, %ref : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %scale : f32
+        %w = arith.mulf %v, %n : f32
         %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
-      %qt1 = cake.frag.map %q1, %g1
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32):
+      %qa1 = cake.frag.map %q1, %g1, %x1, %y1, %rows, %rqs
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32):
+        %top = arith.cmpi ult, %r, %c32i : i32
+        %ref = arith.select %top, %x, %y : f32
+        %d = arith.subf %g, %ref : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      %qt1 = cake.frag.map %q1, %g1, %rqs
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %n: f32):
         %e = arith.mulf %g, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %scale : f32
+        %w = arith.mulf %v, %n : f32
         %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
-      %kx1 = cake.frag.map %k1, %g1, %x1
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %kx1 = cake.frag.map %k1, %g1, %x1, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %kx1 -> %s_kx1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %ky1 = cake.frag.map %k1, %g1, %y1
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %ky1 = cake.frag.map %k1, %g1, %y1, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %ky1 -> %s_ky1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kb1 = cake.frag.map %k1, %g1, %gc1
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32):
+      %kb1 = cake.frag.map %k1, %g1, %gc1, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
         %e = arith.mulf %d, %log2e : f32
         %f = math.exp2 %e : f32
         %xf = arith.extf %k : bf16 to f32
         %v = arith.mulf %xf, %f : f32
-        %t = arith.truncf %v : f32 to bf16
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
       cake.smem.write %kb1 -> %s_kb1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kt1 = cake.frag.map %k1, %g1, %beta
+      %kt1 = cake.frag.map %k1, %g1, %brk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %g: f32, %b: f32):
         %e = arith.mulf %g, %log2e : f32

@@ -479,14 +479,16 @@ def Cake_StoreOp : Cake_Op<"store"> {
   let hasVerifier = 1;
 }
 
-def Cake_ScalarLoadOp : Cake_Op<"scalar.load"> {
-  let summary = "load one integer of a global tensor as an index";
+def Cake_ScalarLoadOp : Cake_Op<"scalar.load",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "load one element of a global tensor, the same in every thread";
   let description = [{
     Reads the element at `coords` (one per dimension) of an integer tensor
     (i32 or i64) and gives it as an `index`, the same value in every thread
     of the role: a work-list entry that becomes a tile coordinate or a
     loop's bound. Coordinates outside the tensor read 0, so a padded work
-    list holds empty units.
+    list holds empty units. Of an f32 tensor it gives the f32: a per-head
+    parameter (KDA's A_log) for `frag.map` to broadcast.
 
     The verifier compares trip counts across roles through these loads: two
     `cake.scalar.load`s of the same kernel argument at coordinates with
@@ -505,7 +507,7 @@ def Cake_ScalarLoadOp : Cake_Op<"scalar.load"> {
     ```
   }];
   let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords);
-  let results = (outs Index:$result);
+  let results = (outs AnyTypeOf<[Index, F32]>:$result);
   let assemblyFormat = [{
     $src `[` $coords `]` attr-dict `:` qualified(type($src))
   }];

@@ -60,6 +60,10 @@ LogicalResult KernelEmitter::emitScalarLoad(ScalarLoadOp op) {
         ValueRange{arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
                        .getResult()});
   }
+  if (elt.isF32()) {
+    map.map(op.getResult(), ifOp.getResult(0));
+    return success();
+  }
   map.map(op.getResult(), arith::IndexCastOp::create(
                               b, loc(), b.getIndexType(), ifOp.getResult(0)));
   return success();

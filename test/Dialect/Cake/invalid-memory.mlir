@@ -182,11 +182,11 @@ cake.kernel @scalar_load_coords(%W: !cake.global<?x4xi32>) attributes {target = 
 
 // -----
 
-cake.kernel @scalar_load_float(%W: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+cake.kernel @scalar_load_half(%W: !cake.global<?xf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{[dataflow.element-type] expected an i32 or i64 tensor for an index, got 'f32'}}
-    %v = cake.scalar.load %W[%c0] : !cake.global<?xf32>
+    // expected-error @+1 {{[dataflow.element-type] expected an i32 or i64 tensor (for an index) or an f32 one, got 'f16'}}
+    %v = cake.scalar.load %W[%c0] : !cake.global<?xf16>
   }
 }
 

@@ -302,3 +302,15 @@ cake.kernel @tril_inverse() attributes {target = #cake.target<"sm_90a">, schedul
     %t = cake.frag.tril_inverse %z : !cake.frag<64x64xf32>
   }
 }
+
+// scalar.load of an f32 tensor gives the f32 (a per-head parameter).
+// CHECK-LABEL: cake.kernel @scalar_load_f32
+// CHECK: %[[A:.*]] = cake.scalar.load %{{.*}}[%{{.*}}] : !cake.global<?xf32>
+// CHECK: cake.frag.splat %[[A]] : !cake.frag<64x64xf32>
+cake.kernel @scalar_load_f32(%A: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %a = cake.scalar.load %A[%c0] : !cake.global<?xf32>
+    %f = cake.frag.splat %a : !cake.frag<64x64xf32>
+  }
+}
