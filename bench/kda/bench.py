@@ -4,6 +4,7 @@
     python3 bench/kda/bench.py --peers-dir /tmp/kda-peers [--rounds 5]
         [--iters 20] [--heads 96,64] [--cases fixed,mixed,uniform]
         [--states bf16,fp32] [--impls flashkda,fla] [--out results.json]
+        [--cake-bundle .device/bundles/kda_fwd.json --runtime LIB]
 
 The issue's rows: T = 8192 tokens, K = V = 128, bf16, H = 96 and 64, as
 one sequence [8192] ("fixed"), six sequences [1300, 547, 2048, 963, 271,
@@ -29,6 +30,10 @@ calls after a warm-up; FlashKDA reads its initial state and writes the
 final one to another buffer and fla returns a new one, so no call sees a
 state another left behind. fla (pure Python, Triton) takes the state in
 fp32 only: its rows are the fp32-state rows.
+
+Cake: with --cake-bundle, examples/kda/kda_fwd (one sequence, fp32 state,
+the preprocessing in the kernel) runs as "cake" on the rows it covers
+(fixed, fp32 state), after a short check of its own ([377], H = 4).
 
 Peers: FlashKDA (MoonshotAI/FlashKDA, built for sm_90a against CUTLASS
 v4.3.2 by build-peers.sh) and fla's chunk_kda (fla-org/flash-linear-
