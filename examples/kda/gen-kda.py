@@ -60,7 +60,7 @@ def half(h):
     s = f"""      // Channels {64 * h}..{64 * h + 63}: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
       %gw{h} = cake.load %G[%t0, {c}] : {G2} -> {FB}
-      %dt{h} = cake.load %Dt[%h, %dc{h}] : !cake.global<?x?xf32> -> {ROW}
+      %dt{h} = cake.load %Dt[%h, {"%c0" if h == 0 else "%c64"}] : !cake.global<?x?xf32> -> {ROW}
       %a{h} = cake.frag.map %gw{h}, %dt{h}, %rows
           : ({FB}, {ROW}, {COLI}) -> {F} {{
       ^bb0(%x: bf16, %d: f32, %r: i32):
@@ -204,8 +204,6 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
       %srow = arith.addi %ch0, %vb : index
-      %dc0 = arith.constant 0 : index
-      %dc1 = arith.constant 64 : index
       %hr = arith.remui %h, %c8 : index
       %hb = arith.subi %h, %hr : index
       %hsel = arith.index_cast %hr : index to i32

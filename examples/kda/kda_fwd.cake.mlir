@@ -67,8 +67,6 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V:
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
       %srow = arith.addi %ch0, %vb : index
-      %dc0 = arith.constant 0 : index
-      %dc1 = arith.constant 64 : index
       %hr = arith.remui %h, %c8 : index
       %hb = arith.subi %h, %hr : index
       %hsel = arith.index_cast %hr : index to i32
@@ -154,7 +152,7 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V:
       // Channels 0..63: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
       %gw0 = cake.load %G[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dt0 = cake.load %Dt[%h, %dc0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %dt0 = cake.load %Dt[%h, %c0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %a0 = cake.frag.map %gw0, %dt0, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):
@@ -268,7 +266,7 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V:
       // Channels 64..127: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
       %gw1 = cake.load %G[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dt1 = cake.load %Dt[%h, %dc1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %dt1 = cake.load %Dt[%h, %c64] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %a1 = cake.frag.map %gw1, %dt1, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):

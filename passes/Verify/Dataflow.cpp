@@ -90,8 +90,28 @@ struct TmaCopy {
   Value ring; // a load's destination; null for a store
   OperandRange coords;
   SmallVector<int64_t> extents;
+  bool registers = false; // a cake.store of a register fragment
 };
 } // namespace
+
+/// A register fragment's cake.store as a box (the fragment's shape with
+/// unit dimensions dropped to the tensor's rank, as cake.load documents):
+/// along a loop it must tile the step as a TMA store does.
+static std::optional<TmaCopy> registerStore(Operation *op) {
+  auto store = dyn_cast<StoreOp>(op);
+  if (!store)
+    return std::nullopt;
+  SmallVector<int64_t> box;
+  for (int64_t d : store.getValue().getType().getShape())
+    if (d != 1)
+      box.push_back(d);
+  int64_t rank = store.getCoords().size();
+  if (int64_t(box.size()) > rank)
+    return std::nullopt; // dataflow.box-shape's to report
+  SmallVector<int64_t> extents(rank - box.size(), 1);
+  llvm::append_range(extents, box);
+  return TmaCopy{store.getDst(), Value(), store.getCoords(), extents, true};
+}
 
 static std::optional<TmaCopy> tmaCopy(Operation *op) {
   Value ringValue, tensor;
@@ -122,7 +142,9 @@ static std::optional<TmaCopy> tmaCopy(Operation *op) {
 /// boxes that tile [iv, iv + S) exactly in that dimension, per tensor (and
 /// ring, for loads), block and other coordinates. A box narrower than the step
 /// skips part of every step (a GEMM's K loop stepping past half of K); a wider
-/// one reads the next step's elements twice: wrong results, no fault.
+/// one reads the next step's elements twice: wrong results, no fault. Register
+/// stores (cake.store) are held to the same, as dataflow.store-coverage: a
+/// chunk loop's output tile wider than its step is written twice.
 static bool checkLoopCoverage(KernelFacts &f) {
   bool ok = true;
   f.kernel.walk([&](scf::ForOp loop) {
@@ -142,6 +164,8 @@ static bool checkLoopCoverage(KernelFacts &f) {
     };
     loop.getBody()->walk([&](Operation *op) {
       std::optional<TmaCopy> copy = tmaCopy(op);
+      if (!copy)
+        copy = registerStore(op);
       if (!copy)
         return;
       for (auto [i, coord] : llvm::enumerate(copy->coords)) {
@@ -177,7 +201,10 @@ static bool checkLoopCoverage(KernelFacts &f) {
         return std::get<0>(x) < std::get<0>(y);
       });
       auto report = [&](Operation *op) {
-        InFlightDiagnostic d = emitRuleError(op, RuleId::DataflowTileCoverage);
+        // Register stores write the output: theirs is store-coverage.
+        InFlightDiagnostic d =
+            emitRuleError(op, isa<StoreOp>(op) ? RuleId::DataflowStoreCoverage
+                                               : RuleId::DataflowTileCoverage);
         d << "coordinate " << dim
           << " follows the loop's induction variable, which steps by " << *step
           << ", but ";

@@ -483,3 +483,42 @@ cake.kernel @k_step_branches(%A: !cake.global<?x?xbf16>, %flag: index)
   }
 }
 
+
+// -----
+
+// [dataflow.store-coverage] along a loop: a chunk loop stepping by 32 that
+// stores a 64-row output tile from registers writes every row twice (the
+// mutation "one role's K step 64 -> 32" of examples/kda/kda_fwd).
+cake.kernel @register_store_past_step(%X: !cake.global<?x64xf32>, %O: !cake.global<?x64xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "chunks" warpgroups(1) {
+    %H = cake.dim %X, 1 : !cake.global<?x64xf32>
+    %T = cake.dim %X, 0 : !cake.global<?x64xf32>
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    cake.tiles (%h) in (%H) {
+      scf.for %t0 = %c0 to %T step %c32 {
+        %x = cake.load %X[%t0, %c0] : !cake.global<?x64xf32> -> !cake.frag<64x64xf32>
+        // expected-error @+1 {{[dataflow.store-coverage] coordinate 0 follows the loop's induction variable, which steps by 32, but the boxes reach +64: each runs into the next step's}}
+        cake.store %x -> %O[%t0, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x64xf32>
+      }
+    }
+  }
+}
+
+// -----
+
+// Near miss: the same loop stepping by the tile's 64 rows.
+cake.kernel @register_store_per_step(%X: !cake.global<?x64xf32>, %O: !cake.global<?x64xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "chunks" warpgroups(1) {
+    %H = cake.dim %X, 1 : !cake.global<?x64xf32>
+    %T = cake.dim %X, 0 : !cake.global<?x64xf32>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%h) in (%H) {
+      scf.for %t0 = %c0 to %T step %c64 {
+        %x = cake.load %X[%t0, %c0] : !cake.global<?x64xf32> -> !cake.frag<64x64xf32>
+        cake.store %x -> %O[%t0, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x64xf32>
+      }
+    }
+  }
+}
