@@ -20,7 +20,9 @@
 //     (the op in a loop) from overwriting it under a slow reader.
 //
 // Every product is an fp32 FMA: the solve is as exact as fla's and
-// FlashKDA's references, with no tensor-core rounding.
+// FlashKDA's references, with no tensor-core rounding. Ops are created one
+// argument at a time, so the IR does not depend on the host compiler's
+// order of evaluating a call's arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,16 +94,18 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
   Value laneRow = arith::DivUIOp::create(b, loc(), lane, i32c(4));
   Value laneCol = mul(arith::RemUIOp::create(b, loc(), lane, i32c(4)), 8);
   Value accRow = arith::AddIOp::create(b, loc(), mul(warp, 16), laneRow);
+  Value laneBase = arith::AddIOp::create(b, loc(), base, laneCol);
   Value accBase =
-      arith::AddIOp::create(b, loc(), mul(accRow, rowBytes),
-                            arith::AddIOp::create(b, loc(), base, laneCol));
+      arith::AddIOp::create(b, loc(), mul(accRow, rowBytes), laneBase);
   auto accOffset = [&](int64_t index) {
     int64_t jj = index / 4, hh = (index / 2) % 2, e = index % 2;
     return add(accBase, 8 * hh * rowBytes + 4 * (8 * jj + e));
   };
   Value input = map.lookup(op.getInput());
-  for (int64_t i = 0; i < info->count; ++i)
-    store(LLVM::ExtractValueOp::create(b, loc(), input, i), accOffset(i));
+  for (int64_t i = 0; i < info->count; ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), input, i);
+    store(v, accOffset(i));
+  }
   meetRole(scratch->getBarrier());
 
   // 2. Thread 16 b + c (< 64) solves column c of (I + L_bb) x = e_c by
@@ -119,8 +123,8 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
     Value blk = arith::DivUIOp::create(b, loc(), thread, i32c(16));
     Value c = arith::RemUIOp::create(b, loc(), thread, i32c(16));
     // X[16 b][16 b]
-    Value blockBase = add(mul(blk, 16 * rowBytes + 16 * 4), 0);
-    blockBase = arith::AddIOp::create(b, loc(), blockBase, base);
+    Value blockBase =
+        arith::AddIOp::create(b, loc(), mul(blk, 16 * rowBytes + 16 * 4), base);
     SmallVector<Value> x;
     for (int64_t i = 0; i < 16; ++i) {
       SmallVector<Value> row;
@@ -169,8 +173,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
   SmallVector<Value> mineByBlock; // rows 16 bi + 8 h + ii, block by block
   for (int64_t bi = 0; bi < blocks; ++bi) {
     // r = Σ_{k < 16 bi} L[16 bi + i][k] t_k for this lane's eight rows.
-    Value rowsBase = arith::AddIOp::create(b, loc(), mul(half, rowBytes),
-                                           i32c(16 * bi * rowBytes));
+    Value rowsBase = add(mul(half, rowBytes), 16 * bi * rowBytes);
     rowsBase = arith::AddIOp::create(b, loc(), rowsBase, base);
     SmallVector<Value> r;
     for (int64_t ii = 0; ii < 8; ++ii) {
@@ -191,8 +194,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
       exchange(r, rFull);
     // u = −D_bi · r for rows i = 8 h + ii, with D[i][c'] = X[16 bi + c']
     // [16 bi + i] below the diagonal (c' < i) and 1 on it.
-    Value dBase = arith::AddIOp::create(b, loc(), mul(half, 4),
-                                        i32c(16 * bi * rowBytes + 64 * bi));
+    Value dBase = add(mul(half, 4), 16 * bi * rowBytes + 64 * bi);
     dBase = arith::AddIOp::create(b, loc(), dBase, base);
     SmallVector<SmallVector<Value>> dRows(16);
     for (int64_t cc = 0; bi > 0 && cc < 15; ++cc) {
@@ -218,9 +220,9 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
       }
       Value u = arith::NegFOp::create(b, loc(), s);
       Value i = arith::AddIOp::create(b, loc(), half, i32c(ii));
-      Value dc = select(
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ugt, i, c),
-          load(add(colBase, 4 * ii)), zero);
+      Value isBelow =
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ugt, i, c);
+      Value dc = select(isBelow, load(add(colBase, 4 * ii)), zero);
       dc = select(
           arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, i, c), one,
           dc);
@@ -234,9 +236,9 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
 
   // 4. T into X (each lane its eight rows of every block), then read back
   // in the accumulator layout.
-  Value colJ = arith::AddIOp::create(
-      b, loc(), mul(arith::AddIOp::create(b, loc(), mul(warp, 16), c), 4),
-      arith::AddIOp::create(b, loc(), mul(half, rowBytes), base));
+  Value j = arith::AddIOp::create(b, loc(), mul(warp, 16), c);
+  Value halfBase = arith::AddIOp::create(b, loc(), mul(half, rowBytes), base);
+  Value colJ = arith::AddIOp::create(b, loc(), mul(j, 4), halfBase);
   for (int64_t bi = 0; bi < blocks; ++bi)
     for (int64_t ii = 0; ii < 8; ++ii)
       store(mineByBlock[8 * bi + ii], add(colJ, (16 * bi + ii) * rowBytes));
