@@ -40,6 +40,25 @@ Value KernelEmitter::outerOffset(const TensorParams &tp, ValueRange coords) {
   return off;
 }
 
+/// The element offset of the plane that the outer coordinates (all but the
+/// last two) select in a tensor of rank 3 or more; null for rank 2. A tile
+/// of the two innermost dimensions is loaded or stored within it.
+Value KernelEmitter::planeOffset(const TensorParams &tp, ValueRange coords) {
+  int64_t rank = coords.size();
+  if (rank <= 2)
+    return Value();
+  Value plane = idxc(0);
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    Value stride = tp.dims[i + 1];
+    for (int64_t j = i + 2; j < rank; ++j)
+      stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
+    Value term =
+        arith::MulIOp::create(b, loc(), map.lookupOrDefault(coords[i]), stride);
+    plane = arith::AddIOp::create(b, loc(), plane, term);
+  }
+  return plane;
+}
+
 /// Row (within the role's 64 W rows) and column offsets of this thread.
 Value KernelEmitter::threadRow() {
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
@@ -181,15 +200,7 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
   Type elt = ft.getElementType();
   int64_t n = ft.getShape()[1];
   ValueRange coords = op.getCoords();
-  Value plane = idxc(0);
-  for (int64_t i = 0; i < rank - 2; ++i) {
-    Value stride = tp.dims[i + 1];
-    for (int64_t j = i + 2; j < rank; ++j)
-      stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
-    Value term =
-        arith::MulIOp::create(b, loc(), map.lookupOrDefault(coords[i]), stride);
-    plane = arith::AddIOp::create(b, loc(), plane, term);
-  }
+  Value plane = planeOffset(tp, coords);
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
@@ -222,11 +233,10 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
     for (int64_t h = 0; h < 2; ++h) {
       Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
       Value rowOk = ult(row, rows);
-      Value rowBase = arith::AddIOp::create(
-          b, loc(), plane,
-          arith::MulIOp::create(
-              b, loc(), arith::SelectOp::create(b, loc(), rowOk, row, zero),
-              cols));
+      Value rowAt = arith::SelectOp::create(b, loc(), rowOk, row, zero);
+      Value rowBase = arith::MulIOp::create(b, loc(), rowAt, cols);
+      if (plane)
+        rowBase = arith::AddIOp::create(b, loc(), plane, rowBase);
       for (int64_t j = 0; j < n / 8; ++j)
         for (int64_t e = 0; e < 2; e += pairs ? 2 : 1) {
           // With rows of even length an even column inside the row has its
@@ -323,18 +333,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   Type elt = ft.getElementType();
   int64_t n = ft.getShape()[1];
   ValueRange coords = op.getCoords();
-  Value plane;
-  if (rank > 2) {
-    plane = idxc(0);
-    for (int64_t i = 0; i < rank - 2; ++i) {
-      Value stride = tp.dims[i + 1];
-      for (int64_t j = i + 2; j < rank; ++j)
-        stride = arith::MulIOp::create(b, loc(), stride, tp.dims[j]);
-      Value term = arith::MulIOp::create(
-          b, loc(), map.lookupOrDefault(coords[i]), stride);
-      plane = arith::AddIOp::create(b, loc(), plane, term);
-    }
-  }
+  Value plane = planeOffset(tp, coords);
 
   // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
   // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),

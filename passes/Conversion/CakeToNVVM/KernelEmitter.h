@@ -231,6 +231,7 @@ private:
   std::optional<LogicalResult> emitMemoryOp(Operation &op);
   Value threadRow();
   Value outerOffset(const TensorParams &tp, ValueRange coords);
+  Value planeOffset(const TensorParams &tp, ValueRange coords);
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
   LogicalResult emitStore(StoreOp op);
