@@ -1,9 +1,9 @@
 //===- Epilogue.cpp - Fragments to and from memory ------------------------===//
 //
 // Global loads into row and column fragments (full tiles without masks,
-// column pairs as vector loads), stores of accumulators and row fragments
-// with bounds masks, and smem.write of a fragment into a ring stage in the
-// ring's swizzle, for a TMA store or an mma to read.
+// column pairs as vector loads), stores of accumulators, row and column
+// fragments with bounds masks, and smem.write of a fragment into a ring stage
+// in the ring's swizzle, for a TMA store or an mma to read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -263,52 +263,128 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
     }
     return out;
   };
+  // The whole tile inside the tensor and rows of even length (the common
+  // case, uniform across the role): one unguarded pair load each, no
+  // bounds arithmetic. Otherwise one branch on the rows' parity.
+  auto loadInside = [&]() {
+    Value out = LLVM::UndefOp::create(b, loc(), info.type);
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
+      Value rowBase = arith::MulIOp::create(b, loc(), row, cols);
+      if (plane)
+        rowBase = arith::AddIOp::create(b, loc(), plane, rowBase);
+      Value lin = arith::AddIOp::create(b, loc(), rowBase, col0);
+      Value rowPtr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                         ValueRange{arith::IndexCastOp::create(
+                                             b, loc(), b.getI64Type(), lin)});
+      for (int64_t j = 0; j < n / 8; ++j) {
+        Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, rowPtr,
+                                        ValueRange{i32c(8 * j)});
+        Value vec = LLVM::LoadOp::create(b, loc(), pairTy, ptr);
+        for (int64_t k = 0; k < 2; ++k) {
+          Value v = LLVM::ExtractElementOp::create(b, loc(), vec, i32c(k));
+          out =
+              LLVM::InsertValueOp::create(b, loc(), out, v, 4 * j + 2 * h + k);
+        }
+      }
+    }
+    return out;
+  };
   Value even = arith::CmpIOp::create(
       b, loc(), arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc(), cols, idxc(2)), zero);
-  auto ifEven = scf::IfOp::create(b, loc(), TypeRange{info.type}, even,
-                                  /*withElse=*/true);
+  Value rowEnd = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 2]), idxc(ft.getShape()[0]));
+  Value colEnd = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 1]), idxc(n));
+  Value rowsInside =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, rowEnd, rows);
+  Value colsInside =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, colEnd, cols);
+  Value inside = arith::AndIOp::create(
+      b, loc(), arith::AndIOp::create(b, loc(), rowsInside, colsInside), even);
+  auto ifInside = scf::IfOp::create(b, loc(), TypeRange{info.type}, inside,
+                                    /*withElse=*/true);
   {
     OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifInside.thenBlock());
+    scf::YieldOp::create(b, loc(), ValueRange{loadInside()});
+    b.setInsertionPointToStart(ifInside.elseBlock());
+    auto ifEven = scf::IfOp::create(b, loc(), TypeRange{info.type}, even,
+                                    /*withElse=*/true);
+    scf::YieldOp::create(b, loc(), ifEven.getResults());
     b.setInsertionPointToStart(ifEven.thenBlock());
     scf::YieldOp::create(b, loc(), ValueRange{loadAll(/*pairs=*/true)});
     b.setInsertionPointToStart(ifEven.elseBlock());
     scf::YieldOp::create(b, loc(), ValueRange{loadAll(/*pairs=*/false)});
   }
-  map.map(op.getResult(), ifEven.getResult(0));
+  map.map(op.getResult(), ifInside.getResult(0));
   return success();
 }
 
-LogicalResult KernelEmitter::emitRowStore(StoreOp op, const FragInfo &info) {
+/// A row (M x 1) or column (1 x N) fragment into one line of the tensor.
+/// Every thread holds a copy of its values: in a row fragment the four
+/// lanes of a quad share rows (lane l % 4 == 0 writes); in a column
+/// fragment every row holder has the same columns (lanes 0..3 of the
+/// role's first warp write, two columns of each 8 apiece).
+LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
   const TensorParams &tp = tensors[op.getDst()];
   Type elt = op.getValue().getType().getElementType();
   Value lineBase = outerOffset(tp, op.getCoords());
-  // The 4 lanes of a quad hold the same rows: lane l % 4 == 0 writes.
+  bool col = info.layout == FragLayout::Col;
   Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
-  Value writer =
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, quad, i32c(0));
+  Value writer;
+  if (col) {
+    Value firstWarp = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                            role->warpInRole, i32c(0));
+    Value firstQuad = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                            role->lane, i32c(4));
+    writer = arith::AndIOp::create(b, loc(), firstWarp, firstQuad);
+  } else {
+    writer = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, quad,
+                                   i32c(0));
+  }
   Value start = map.lookupOrDefault(op.getCoords().back());
-  Value row0 = threadRow();
+  Value first = col ? arith::MulIOp::create(b, loc(), quad, i32c(2)).getResult()
+                    : threadRow();
   Value val = map.lookup(op.getValue());
-  for (int64_t h = 0; h < 2; ++h) {
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32)
+    return op.emitError("stores of row and column fragments take 16- or "
+                        "32-bit elements, got ")
+           << elt;
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
+                     std::to_string(bits) + " [$1], $2; }";
+  std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
+  for (int64_t k = 0; k < info.count; ++k) {
+    // Element k: columns in pairs 8 apart, or rows 8 apart.
+    int64_t step = col ? 8 * (k / 2) + k % 2 : 8 * k;
     Value pos = arith::AddIOp::create(
         b, loc(), start,
         arith::IndexCastOp::create(
             b, loc(), b.getIndexType(),
-            arith::AddIOp::create(b, loc(), row0, i32c(8 * h))));
+            arith::AddIOp::create(b, loc(), first, i32c(step))));
     Value ok = arith::AndIOp::create(
         b, loc(), writer,
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, pos,
                               tp.dims.back()));
-    auto ifOp = scf::IfOp::create(b, loc(), ok, /*withElse=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    // Predicated, not branched around (see emitStore: no divergent branch
+    // while wgmma groups may be in flight).
     Value lin = arith::AddIOp::create(b, loc(), lineBase, pos);
     Value ptr = LLVM::GEPOp::create(
         b, loc(), globalPtrTy(), elt, tp.ptr,
         ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
-    LLVM::StoreOp::create(b, loc(),
-                          LLVM::ExtractValueOp::create(b, loc(), val, h), ptr);
+    Value v = LLVM::ExtractValueOp::create(b, loc(), val, k);
+    Value bitsOfV =
+        LLVM::BitcastOp::create(b, loc(), b.getIntegerType(bits), v);
+    Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
+    SmallVector<Value> operands{pred, ptr, bitsOfV};
+    LLVM::InlineAsmOp::create(
+        b, loc(), TypeRange{}, operands, text, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
   }
   return success();
 }
@@ -318,10 +394,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   FailureOr<FragInfo> info = fragInfo(ft, op);
   if (failed(info))
     return failure();
-  if (info->layout == FragLayout::Row)
-    return emitRowStore(op, *info);
-  if (info->layout != FragLayout::Acc)
-    return op.emitError("stores of column fragments are not lowered yet");
+  if (info->layout == FragLayout::Row || info->layout == FragLayout::Col)
+    return emitLineStore(op, *info);
   // The fragment is a tile of the tensor's two innermost dimensions; the
   // outer coordinates (a batch, a head) select one such plane.
   GlobalType gt = op.getDst().getType();

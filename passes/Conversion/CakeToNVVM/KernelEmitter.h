@@ -235,7 +235,7 @@ private:
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
   LogicalResult emitStore(StoreOp op);
-  LogicalResult emitRowStore(StoreOp op, const FragInfo &info);
+  LogicalResult emitLineStore(StoreOp op, const FragInfo &info);
   LogicalResult emitSmemWrite(SmemWriteOp op);
 
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
