@@ -378,6 +378,18 @@ LogicalResult TilesOp::verify() {
            << "expected " << kernel.getTileShape().size()
            << " extents to match the schedule's tile "
            << shapeStr(kernel.getTileShape()) << ", got " << n;
+  // The launcher sizes the grid from the arguments alone: an extent
+  // computed in the kernel (a quotient, a sum) has no value on the host.
+  if (kernel)
+    for (auto [i, e] : llvm::enumerate(getExtents())) {
+      auto arg = dyn_cast<BlockArgument>(e);
+      bool isArg = arg && arg.getOwner() == &kernel.getBody().front();
+      if (!isArg && !e.getDefiningOp<DimOp>())
+        return emitRuleError(*this, RuleId::SyncTilesSchedule)
+               << "expected extent #" << i
+               << " to be a kernel argument or a cake.dim of one, so the "
+                  "launcher can size the grid";
+    }
   return success();
 }
 

@@ -30,7 +30,8 @@ static const TargetInfo kTargets[] = {
 llvm::ArrayRef<TargetInfo> mlir::cake::getAllTargets() { return kTargets; }
 
 int64_t mlir::cake::launchBaselineRegisters(const TargetInfo &target,
-                                            int64_t threads) {
+                                            int64_t threads,
+                                            int64_t ctasPerSM) {
   int64_t cap = target.maxRegistersPerThread / 8 * 8;
   if (threads <= 0)
     return cap;
@@ -38,7 +39,9 @@ int64_t mlir::cake::launchBaselineRegisters(const TargetInfo &target,
   // warpgroups (ptxas 13.0: 416 and 448 threads compile to at most 128
   // registers, as 512 do), with or without setmaxnreg.
   int64_t rounded = (threads + 127) / 128 * 128;
-  return std::min<int64_t>(cap, target.registersPerSM / rounded / 8 * 8);
+  return std::min<int64_t>(cap, target.registersPerSM /
+                                    std::max<int64_t>(1, ctasPerSM) / rounded /
+                                    8 * 8);
 }
 
 const TargetInfo *mlir::cake::lookupTarget(llvm::StringRef arch) {

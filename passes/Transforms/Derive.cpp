@@ -14,6 +14,7 @@
 #include "cake/Analysis/KernelLayout.h"
 #include "cake/Passes.h"
 #include "cake/Target/TargetInfo.h"
+#include "cake/Transforms/Decisions.h"
 #include "cake/Verify/Checks.h"
 #include "cake/Verify/Rules.h"
 
@@ -67,7 +68,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
              << target->maxThreadsPerBlock;
     // Registers per thread at launch: what the register file gives each of
     // `threads` threads, in the allocation granularity of 8.
-    int64_t baseline = launchBaselineRegisters(*target, threads);
+    int64_t baseline =
+        launchBaselineRegisters(*target, threads, getCtasPerSM(kernel));
     for (auto [role, first] : llvm::zip(roles, warps.firstWarp)) {
       SetmaxnregAction action = SetmaxnregAction::none;
       if (auto r = role.getRegs())

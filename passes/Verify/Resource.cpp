@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuleChecks.h"
-
+#include "cake/Transforms/Decisions.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -42,13 +42,33 @@ bool verify::checkRoleResources(KernelFacts &f) {
   }
   if (threads == 0)
     return ok;
+  // Several resident CTAs: their threads fit the SM, and no role moves
+  // registers (setmaxnreg's pool is sized for one CTA per SM).
+  int64_t ctas = getCtasPerSM(f.kernel);
+  if (ctas < 1 || ctas * threads > target->maxThreadsPerSM) {
+    emitRuleError(f.kernel, RuleId::ResourceThreads)
+        << "cake.ctas_per_sm = " << ctas << " asks for "
+        << (ctas < 1 ? "no CTA" : "more threads than an SM holds") << " ("
+        << threads << " threads a CTA, " << target->maxThreadsPerSM
+        << " an SM of " << target->arch << ")";
+    return false;
+  }
+  if (ctas > 1)
+    for (RoleOp role : f.roles)
+      if (role.getRegs()) {
+        emitRuleError(role, RuleId::ResourceRegisterBudget)
+            << DiagRole{role.getName()} << " asks for regs(" << *role.getRegs()
+            << ") in a kernel of cake.ctas_per_sm = " << ctas
+            << ": setmaxnreg's pool is sized for one CTA per SM";
+        ok = false;
+      }
   // setmaxnreg moves registers between warpgroups of one CTA through a
   // per-CTA pool (PTX ISA, setmaxnreg): a role that asks for more only gets
   // what others gave back. The CTA is launched with `threads` x the launch
   // baseline registers (ptxas is held to the baseline), and every warp not
   // asking keeps the baseline, so the sum at the budgets must fit that
   // allocation, not just the register file, or setmaxnreg.inc waits forever.
-  int64_t baseline = launchBaselineRegisters(*target, threads);
+  int64_t baseline = launchBaselineRegisters(*target, threads, ctas);
   int64_t allocation = threads * baseline;
   bool anyRegs = false;
   int64_t budgeted = 0, registers = 0;
@@ -85,6 +105,17 @@ bool verify::checkRoleResources(KernelFacts &f) {
 /// resource.smem-capacity
 bool verify::checkSharedMemory(KernelFacts &f) {
   int64_t bytes = computeSharedMemoryLayout(f.kernel).totalBytes;
+  int64_t ctas = getCtasPerSM(f.kernel);
+  int64_t perSM = ctas * (bytes + f.target->smemReservedPerBlock);
+  if (ctas > 1 && bytes <= f.target->smemPerBlockOptIn &&
+      perSM > f.target->smemPerSM) {
+    emitRuleError(f.kernel, RuleId::ResourceSmemCapacity)
+        << "cake.ctas_per_sm = " << ctas << " CTAs of " << bytes
+        << " bytes of shared memory (and " << f.target->smemReservedPerBlock
+        << " the driver keeps for each) need " << perSM << ", more than the "
+        << f.target->smemPerSM << " an SM of " << f.target->arch << " has";
+    return false;
+  }
   if (bytes <= f.target->smemPerBlockOptIn)
     return true;
   InFlightDiagnostic d = emitRuleError(f.kernel, RuleId::ResourceSmemCapacity)
@@ -114,7 +145,8 @@ bool verify::checkSharedMemory(KernelFacts &f) {
 bool verify::checkFragmentRegisters(KernelFacts &f) {
   bool ok = true;
   int64_t allThreads = f.launchWarps * 32;
-  int64_t baseline = launchBaselineRegisters(*f.target, allThreads);
+  int64_t baseline =
+      launchBaselineRegisters(*f.target, allThreads, getCtasPerSM(f.kernel));
   for (RoleOp role : f.roles) {
     int64_t threads = role.getNumWarps() * 32;
     int64_t budget = role.getRegs() ? int64_t(*role.getRegs()) : baseline;

@@ -157,3 +157,55 @@ cake.kernel @solves_fit() attributes {target = #cake.target<"sm_90a">, schedule 
     %t1 = cake.frag.tril_inverse %t0 : !cake.frag<64x64xf32>
   }
 }
+
+// -----
+
+// [resource.smem-capacity] with cake.ctas_per_sm: three CTAs of 80 KiB of
+// rings (82944 B with slack, 1024 B reserved each) do not fit
+// an SM's 233472 B.
+// expected-error @+1 {{[resource.smem-capacity] cake.ctas_per_sm = 3 CTAs of 82944 bytes of shared memory (and 1024 the driver keeps for each) need 251904, more than the 233472 an SM of sm_90a has}}
+cake.kernel @ctas_past_smem() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.ctas_per_sm = 3} {
+  %a = cake.ring : !cake.ring<5 x 128x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// Near miss: two such CTAs fit.
+cake.kernel @ctas_fit() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.ctas_per_sm = 2} {
+  %a = cake.ring : !cake.ring<5 x 128x64xbf16, swizzle = 128>
+  cake.role "r" warps(1) {}
+}
+
+// -----
+
+// [resource.threads]: three CTAs of 768 threads are more than an SM holds.
+// expected-error @+1 {{[resource.threads] cake.ctas_per_sm = 3 asks for more threads than an SM holds (768 threads a CTA, 2048 an SM of sm_90a)}}
+cake.kernel @ctas_past_threads() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.ctas_per_sm = 3} {
+  cake.role "r" warpgroups(6) {}
+}
+
+// -----
+
+// [resource.register-budget]: setmaxnreg's pool is sized for one CTA.
+cake.kernel @ctas_with_regs() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.ctas_per_sm = 2} {
+  // expected-error @+1 {{[resource.register-budget] role "r" asks for regs(40) in a kernel of cake.ctas_per_sm = 2: setmaxnreg's pool is sized for one CTA per SM}}
+  cake.role "r" warpgroups(1) regs(40) {}
+}
+
+// -----
+
+// [resource.fragment-registers] against the share of two CTAs: 256
+// threads leave 128 registers a thread, and a 64x256 fp32 accumulator
+// carried across a loop needs 128 + 16.
+cake.kernel @ctas_fragment_registers(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.ctas_per_sm = 2} {
+  cake.role "r" warpgroups(2) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = cake.frag.zero : !cake.frag<128x256xf32>
+    // expected-error @+1 {{[resource.fragment-registers]}}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (!cake.frag<128x256xf32>) {
+      scf.yield %a : !cake.frag<128x256xf32>
+    }
+  }
+}

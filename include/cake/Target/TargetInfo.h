@@ -41,8 +41,10 @@ struct TargetInfo {
 /// setmaxnreg moves away from, and what ptxas compiles all of it to): the
 /// register file shared evenly over the threads rounded up to whole
 /// warpgroups, in the allocation granularity of 8, capped by the
-/// per-thread limit.
-int64_t launchBaselineRegisters(const TargetInfo &target, int64_t threads);
+/// per-thread limit. With `ctasPerSM` > 1, the register file is shared by
+/// that many such CTAs.
+int64_t launchBaselineRegisters(const TargetInfo &target, int64_t threads,
+                                int64_t ctasPerSM = 1);
 
 /// Bytes of K one tensor-core instruction consumes per operand row: 32 for
 /// wgmma, tcgen05 and mma.sync alike (k16 for 16-bit types, k32 for 8-bit,

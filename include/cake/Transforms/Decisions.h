@@ -10,10 +10,27 @@
 #ifndef CAKE_TRANSFORMS_DECISIONS_H
 #define CAKE_TRANSFORMS_DECISIONS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir {
 namespace cake {
+
+/// The kernel attribute (an integer) by which a kernel asks for that many
+/// resident CTAs per SM (default 1): ptxas is held to the registers that
+/// many CTAs leave each thread (.minnctapersm), cake-verify checks that
+/// their shared memory and threads fit the SM (resource.*), and roles may
+/// not ask for regs() (setmaxnreg's pool is sized for one CTA).
+inline constexpr llvm::StringLiteral kCtasPerSMAttrName = "cake.ctas_per_sm";
+
+/// The kernel's `cake.ctas_per_sm`, 1 when absent; the raw value (which
+/// cake-verify range-checks) when present.
+inline int64_t getCtasPerSM(Operation *kernel) {
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(kCtasPerSMAttrName))
+    return a.getInt();
+  return 1;
+}
 
 /// The kernel attribute (a bool) by which cake-set-mma-chain records
 /// whether the lowering keeps straight-line wgmma chains in flight; it

@@ -94,8 +94,11 @@ LogicalResult KernelEmitter::emit() {
   auto block = b.getDenseI64ArrayAttr(layout.getBlock());
   int32_t threads = block[0];
   func->setAttr("nvvm.maxntid", b.getDenseI32ArrayAttr({threads, 1, 1}));
-  // One CTA per SM at launch is what lets ptxas honour setmaxnreg.
-  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+  // One CTA per SM at launch is what lets ptxas honour setmaxnreg; a
+  // kernel asking for more (cake.ctas_per_sm) holds ptxas to their share
+  // of the register file.
+  func->setAttr("nvvm.minctasm",
+                b.getI32IntegerAttr(int32_t(getCtasPerSM(kernel))));
   // The LLVM function's denormal mode: NVPTX then selects the .ftz forms.
   if (flushDenormals)
     func->setAttr("denormal_fp_math_f32", b.getStringAttr("preserve-sign"));

@@ -99,6 +99,28 @@ cake.kernel @tiles_rank(%n: index) attributes {target = #cake.target<"sm_90a">, 
 
 // -----
 
+cake.kernel @tiles_extent(%X: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %n = cake.dim %X, 0 : !cake.global<?xf32>
+    %c2 = arith.constant 2 : index
+    %h = arith.divui %n, %c2 : index
+    // expected-error @+1 {{[sync.tiles-schedule] expected extent #0 to be a kernel argument or a cake.dim of one, so the launcher can size the grid}}
+    cake.tiles (%m) in (%h) {}
+  }
+}
+
+// -----
+
+// The near miss: a cake.dim of an argument sizes the grid.
+cake.kernel @tiles_extent_dim(%X: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %n = cake.dim %X, 0 : !cake.global<?xf32>
+    cake.tiles (%m) in (%n) {}
+  }
+}
+
+// -----
+
 cake.kernel @tiles_four(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     // expected-error @+1 {{expected 1 to 3 tile dimensions, got 4}}
