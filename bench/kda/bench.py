@@ -4,7 +4,8 @@
     python3 bench/kda/bench.py --peers-dir /tmp/kda-peers [--rounds 5]
         [--iters 20] [--heads 96,64] [--cases fixed,mixed,uniform]
         [--states bf16,fp32] [--impls flashkda,fla] [--out results.json]
-        [--cake-bundle .device/bundles/kda_fwd.json --runtime LIB]
+        [--cake-bundle .device/bundles/kda_intra.json,.device/bundles/kda_recur.json
+         --runtime LIB]
 
 The issue's rows: T = 8192 tokens, K = V = 128, bf16, H = 96 and 64, as
 one sequence [8192] ("fixed"), six sequences [1300, 547, 2048, 963, 271,
@@ -31,9 +32,11 @@ final one to another buffer and fla returns a new one, so no call sees a
 state another left behind. fla (pure Python, Triton) takes the state in
 fp32 only: its rows are the fp32-state rows.
 
-Cake: with --cake-bundle, examples/kda/kda_fwd (one sequence, fp32 state,
-the preprocessing in the kernel) runs as "cake" on the rows it covers
-(fixed, fp32 state), after a short check of its own ([377], H = 4).
+Cake: with --cake-bundle, Cake's forward (one sequence, fp32 state, the
+preprocessing in the kernels) runs as "cake" on the rows it covers (fixed,
+fp32 state), after a short check of its own ([377], H = 4): two bundles
+(comma-separated) are the split forward, examples/kda/kda_intra then
+kda_recur (cake_kda.py); one is the fused examples/kda/kda_fwd.
 
 Peers: FlashKDA (MoonshotAI/FlashKDA, built for sm_90a against CUTLASS
 v4.3.2 by build-peers.sh) and fla's chunk_kda (fla-org/flash-linear-
@@ -147,7 +150,8 @@ def main():
     p.add_argument("--states", default="bf16,fp32")
     p.add_argument("--impls", default="flashkda,fla")
     p.add_argument("--cake-bundle", default="",
-                   help="examples/kda/kda_fwd's bundle: adds 'cake' on the "
+                   help="kda_intra's and kda_recur's bundles (comma-"
+                   "separated), or kda_fwd's: adds 'cake' on the "
                    "one-sequence fp32-state rows")
     p.add_argument("--runtime", default="", help="libcake_runtime.so")
     p.add_argument("--out", default="")
@@ -174,9 +178,15 @@ def main():
         mods["fla"] = chunk_kda
     cake = None
     if args.cake_bundle:
-        from cake_rt import load_bundle, load_runtime
-        rt = load_runtime(args.runtime)
-        cake = (rt, load_bundle(rt, args.cake_bundle))
+        bundles = args.cake_bundle.split(",")
+        if len(bundles) == 2:
+            from cake_kda import CakeKda
+            cake = CakeKda(args.runtime, *bundles).prepare
+        else:
+            from cake_rt import load_bundle, load_runtime
+            rt = load_runtime(args.runtime)
+            h = load_bundle(rt, bundles[0])
+            cake = lambda x: cake_call(rt, h, x, torch)  # noqa: E731
     dev = torch.device("cuda")
     versions = {}
     vf = os.path.join(args.peers_dir, "VERSIONS")
@@ -197,7 +207,7 @@ def main():
         if "fla" in mods and state == "fp32":
             r["fla"] = fla_call(mods["fla"], x, torch)
         if cake and state == "fp32" and x["cu"] is None:
-            r["cake"] = cake_call(*cake, x, torch)
+            r["cake"] = cake(x)
         return r
 
     def check(x, run, ref_o, ref_s):
@@ -231,7 +241,7 @@ def main():
         rco, rcs = kda_recurrent(xc["q"], xc["k"], xc["v"], xc["g"],
                                  xc["beta"], xc["scale"], xc["A_log"],
                                  xc["dt_bias"], LOWER_BOUND, xc["h0"], None)
-        eo, es, mx = check(xc, cake_call(*cake, xc, torch), rco, rcs)
+        eo, es, mx = check(xc, cake(xc), rco, rcs)
         ok = eo <= OUT_TOL
         failed += not ok
         print(f"check [377] H=4 fp32 state: cake: out err {eo:.2e} (max abs "

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Runs examples/kda/kda_fwd.cake.mlir on the GPU and checks it against the
-token recurrence.
+"""Runs Cake's KDA forward on the GPU and checks it against the token
+recurrence: examples/kda/kda_fwd (one bundle) or the split forward,
+examples/kda/kda_intra then kda_recur (two bundles, bench/kda/cake_kda.py).
 
     python3 bench/kda/check_fwd.py --runtime .device/lib/libcake_runtime.so \
-        BUNDLE [--shapes 1000x2 4096x4 ...] [--gates random|floor]
+        BUNDLE [RECUR_BUNDLE] [--shapes 1000x2 4096x4 ...] [--gates random|floor]
 
 Each shape is T tokens x H heads (K = V = 128, one sequence). Inputs as
 FlashKDA's benchmark makes them (bench/kda/bench.py's make_inputs: q, k
@@ -36,10 +37,19 @@ def main():
     ap.add_argument("--runtime", required=True)
     ap.add_argument("--shapes", nargs="+", default=["64x1", "1000x2", "2048x4"])
     ap.add_argument("--gates", choices=["random", "floor"], default="random")
-    ap.add_argument("bundle")
+    ap.add_argument("bundles", nargs="+",
+                    help="kda_fwd's bundle, or kda_intra's and kda_recur's")
     args = ap.parse_args()
-    rt = load_runtime(args.runtime)
-    h = load_bundle(rt, args.bundle)
+    if len(args.bundles) > 2:
+        sys.exit("check_fwd: one bundle (kda_fwd) or two (kda_intra, kda_recur)")
+    split = len(args.bundles) == 2
+    if split:
+        from cake_kda import CakeKda
+        fwd = CakeKda(args.runtime, *args.bundles)
+    else:
+        rt = load_runtime(args.runtime)
+        h = load_bundle(rt, args.bundles[0])
+    name = "kda_intra+kda_recur" if split else "kda_fwd"
     import torch.nn.functional as F
     torch.manual_seed(20261202)
     failed = 0
@@ -50,12 +60,24 @@ def main():
         if args.gates == "floor":
             x["g"] = torch.full_like(x["g"], 20.0)
         s0 = torch.randn(H, 128, 128, device=dev)
-        o = torch.full((T, H * 128), float("nan"), device=dev)
-        sn = torch.full((H * 128, 128), float("nan"), device=dev)
-        launch_checked(rt, h, [x["q"].view(T, H * 128), x["k"].view(T, H * 128),
-                               x["v"].view(T, H * 128), x["g"].view(T, H * 128),
-                               x["beta"].view(T, H), x["A_log"], x["dt_bias"],
-                               s0.view(H * 128, 128), o, sn], args.bundle)
+        if split:
+            run = fwd.prepare(x, s0)
+            o, sn = run()
+            o.fill_(float("nan"))
+            sn.fill_(float("nan"))
+            run()
+            torch.cuda.synchronize()
+            o, sn = o.float(), sn.view(H * 128, 128)
+        else:
+            o = torch.full((T, H * 128), float("nan"), device=dev)
+            sn = torch.full((H * 128, 128), float("nan"), device=dev)
+            launch_checked(rt, h, [x["q"].view(T, H * 128),
+                                   x["k"].view(T, H * 128),
+                                   x["v"].view(T, H * 128),
+                                   x["g"].view(T, H * 128),
+                                   x["beta"].view(T, H), x["A_log"],
+                                   x["dt_bias"], s0.view(H * 128, 128), o, sn],
+                           args.bundles[0])
         want_o, want_s = kda_recurrent(
             x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"],
             x["A_log"], x["dt_bias"], LOWER_BOUND, s0[None], None)
@@ -65,7 +87,7 @@ def main():
         rel_s = err_ratio(got_s, want_s)
         ok = unwritten == 0 and rel_o <= OUT_TOL
         failed += not ok
-        print(f"kda_fwd T={T} H={H} gates {args.gates}: {unwritten} unwritten, "
+        print(f"{name} T={T} H={H} gates {args.gates}: {unwritten} unwritten, "
               f"out err {rel_o:.2e}, state err {rel_s:.2e}: "
               f"{'PASS' if ok else 'WRONG'}")
     return 1 if failed else 0

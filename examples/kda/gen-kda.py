@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
-"""Writes examples/kda/kda_fwd.cake.mlir: KDA's chunked forward (docs/kda.md)
-for one (head, 64-column V block) per CTA, 64-token chunks, one warpgroup.
+"""Writes KDA's chunked forward (docs/kda.md) in Cake IR, 64-token chunks:
 
-    python3 examples/kda/gen-kda.py > examples/kda/kda_fwd.cake.mlir
+    python3 examples/kda/gen-kda.py fused > examples/kda/kda_fwd.cake.mlir
+    python3 examples/kda/gen-kda.py intra > examples/kda/kda_intra.cake.mlir
+    python3 examples/kda/gen-kda.py recur > examples/kda/kda_recur.cake.mlir
+
+`fused` is the whole forward in one kernel, one (head, 64-column V block)
+per CTA and one warpgroup, the intra-chunk work on the chain of chunks.
+`intra` and `recur` split it: `intra` computes every chunk's W, U, Q̃,
+K̄, A_qk and Γ_C at once (one CTA per chunk and head, nothing sequential),
+`recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
+block), its operands streamed by a copy warp through TMA.
 
 The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
@@ -55,8 +63,9 @@ def exp_times(x, d, scale=None):
     return "\n".join(lines)
 
 
-def half(h):
+def half(h, staged=True):
     c = f"%ch{h}"
+    kk, qq = f"k{h}", f"q{h}"
     s = f"""      // Channels {64 * h}..{64 * h + 63}: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
       %gw{h} = cake.load %G[%t0, {c}] : {G2} -> {FB}
@@ -85,31 +94,44 @@ def half(h):
     ref = ("        %top = arith.cmpi ult, %r, %c32i : i32\n"
            "        %ref = arith.select %top, %x, %y : f32\n"
            "        %d = arith.subf %g, %ref : f32\n")
-    # A operands from registers: k and s·q against their row's reference.
-    # (The L2 norms come in as the per-row factors %rk and %rqs = s / |q|.)
-    s += gated(f"ka{h}", None,
-               [f"k{h}", f"g{h}", f"x{h}", f"y{h}", "rows", "rk"],
-               [FB, F, ROW, ROW, COLI, COLF],
-               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
-                ref + exp_times("%k", "%d", "%n")), write=False)
-    s += gated(f"qa{h}", None,
-               [f"q{h}", f"g{h}", f"x{h}", f"y{h}", "rows", "rqs"],
-               [FB, F, ROW, ROW, COLI, COLF],
-               ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
-                ref + exp_times("%k", "%d", "%n")), write=False)
-    # Q̃ = s·q ⊙ e^Γ, the A operand of Q̃·S.
-    s += gated(f"qt{h}", None, [f"q{h}", f"g{h}", "rqs"], [FB, F, COLF],
-               ("%k: bf16, %g: f32, %n: f32", exp_times("%k", "%g", "%n")),
-               write=False)
+    if not staged:
+        s += shared_exps(h, kk, qq, ref)
+    else:
+        # A operands from registers: k and s·q against their row's reference.
+        # (The L2 norms come in as the per-row factors %rk and %rqs = s / |q|.)
+        s += gated(f"ka{h}", None,
+                   [kk, f"g{h}", f"x{h}", f"y{h}", "rows", "rk"],
+                   [FB, F, ROW, ROW, COLI, COLF],
+                   ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
+                    ref + exp_times("%k", "%d", "%n")), write=False)
+        s += gated(f"qa{h}", None,
+                   [qq, f"g{h}", f"x{h}", f"y{h}", "rows", "rqs"],
+                   [FB, F, ROW, ROW, COLI, COLF],
+                   ("%k: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %n: f32",
+                    ref + exp_times("%k", "%d", "%n")), write=False)
+        # Q̃ = s·q ⊙ e^Γ, the A operand of Q̃·S.
+        s += gated(f"qt{h}", None, [qq, f"g{h}", "rqs"], [FB, F, COLF],
+                   ("%k: bf16, %g: f32, %n: f32", exp_times("%k", "%g", "%n")),
+                   write=False)
+    if not staged:
+        # Outputs of the intra-chunk kernel, stored as soon as they exist
+        # (their registers are free for what follows).
+        s += (f"      cake.store %qt{h} -> %Qt[%t0, {c}] : {FB} -> {G2}\n"
+              f"      cake.store %gc{h} -> %Gc[%ci, {c}] : {ROW} -> {G2F}\n")
     # B operands: k ⊙ e^(Γ_ref − Γ) for both references, β ⊙ k ⊙ e^Γ and
     # K̄ = k ⊙ e^(Γ_C − Γ).
     for n, r in (("x", "x"), ("y", "y"), ("b", "gc")):
-        s += gated(f"k{n}{h}", None, [f"k{h}", f"g{h}", f"{r}{h}", "rk"],
+        s += gated(f"k{n}{h}", None, [kk, f"g{h}", f"{r}{h}", "rk"],
                    [FB, F, ROW, COLF],
                    ("%k: bf16, %g: f32, %r: f32, %n: f32",
                     "        %d = arith.subf %r, %g : f32\n"
-                    + exp_times("%k", "%d", "%n")))
-    s += gated(f"kt{h}", None, [f"k{h}", f"g{h}", "brk"], [FB, F, COLF],
+                    + exp_times("%k", "%d", "%n")),
+                   write=staged or n != "b")
+        if not staged and n == "b":
+            s += f"      cake.store %kb{h} -> %Kb[%t0, {c}] : {FB} -> {G2}\n"
+    if not staged:
+        return s
+    s += gated(f"kt{h}", None, [kk, f"g{h}", "brk"], [FB, F, COLF],
                ("%k: bf16, %g: f32, %b: f32",
                 "        %e = arith.mulf %g, %log2e : f32\n"
                 "        %f = math.exp2 %e : f32\n"
@@ -119,6 +141,46 @@ def half(h):
                 "        %t = arith.truncf %v : f32 to bf16\n"
                 "        cake.frag.yield %t : bf16"))
     return s
+
+
+def shared_exps(h, kk, qq, ref):
+    """The intra kernel's A operands and Q̃, β ⊙ K̃: k and s·q against their
+    row's reference (one e^(Γ − Γ_ref) for both), then s·q ⊙ e^Γ and
+    β ⊙ k ⊙ e^Γ (one e^Γ for both): the kt stage is written here."""
+    out = f"""      %ka{h}, %qa{h} = cake.frag.map %{kk}, %{qq}, %g{h}, %x{h}, %y{h}, %rows, %rk, %rqs
+          : ({FB}, {FB}, {F}, {ROW}, {ROW}, {COLI}, {COLF}, {COLF}) -> ({FB}, {FB}) {{
+      ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
+{ref}        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %kf = arith.extf %k : bf16 to f32
+        %qf = arith.extf %q : bf16 to f32
+        %kn = arith.mulf %kf, %nk : f32
+        %qn = arith.mulf %qf, %nq : f32
+        %kv = arith.mulf %kn, %f : f32
+        %qv = arith.mulf %qn, %f : f32
+        %kt = arith.truncf %kv : f32 to bf16
+        %qt = arith.truncf %qv : f32 to bf16
+        cake.frag.yield %kt, %qt : bf16, bf16
+      }}
+      // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
+      %qt{h}, %kt{h} = cake.frag.map %{qq}, %{kk}, %g{h}, %rqs, %brk
+          : ({FB}, {FB}, {F}, {COLF}, {COLF}) -> ({FB}, {FB}) {{
+      ^bb0(%q: bf16, %k: bf16, %g: f32, %nq: f32, %b: f32):
+        %e = arith.mulf %g, %log2e : f32
+        %f = math.exp2 %e : f32
+        %qf = arith.extf %q : bf16 to f32
+        %kf = arith.extf %k : bf16 to f32
+        %qn = arith.mulf %qf, %nq : f32
+        %kb = arith.mulf %kf, %b : f32
+        %qv = arith.mulf %qn, %f : f32
+        %kv = arith.mulf %kb, %f : f32
+        %qt = arith.truncf %qv : f32 to bf16
+        %kt = arith.truncf %kv : f32 to bf16
+        cake.frag.yield %qt, %kt : bf16, bf16
+      }}
+      cake.smem.write %kt{h} -> %s_kt{h}[%s] : {FB} -> {R}
+"""
+    return out
 
 
 def norms():
@@ -152,7 +214,87 @@ def norms():
     return out
 
 
-def main():
+def prep(staged):
+    """A chunk's inputs: β, q and k with their norms, the gates, Γ and the
+    gated operands (the B operands written to their stages)."""
+    return f"""      %left = arith.subi %T, %t0 : index
+      %lefti = arith.index_cast %left : index to i32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
+      %bt = cake.load %B[%t0, %hb] : {G2} -> !cake.frag<64x8xbf16>
+      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
+      ^bb0(%x: bf16, %c: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %is = arith.cmpi eq, %c, %hsel : i32
+        %zf = arith.constant 0.0 : f32
+        %y = arith.select %is, %xf, %zf : f32
+        cake.frag.yield %y : f32
+      }}
+      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> {COLF}
+      %beta = cake.frag.map %bs : ({COLF}) -> {COLF} {{
+      ^bb0(%x: f32):
+        %xe = arith.mulf %x, %nlog2e : f32
+        %ex = math.exp2 %xe : f32
+        %den = arith.addf %ex, %one : f32
+        %sig = arith.divf %one, %den : f32
+        cake.frag.yield %sig : f32
+      }}
+      // q and k, L2-normalized over their 128 channels: per-row factors.
+      %k0 = cake.load %K[%t0, %ch0] : {G2} -> {FB}
+      %k1 = cake.load %K[%t0, %ch1] : {G2} -> {FB}
+      %q0 = cake.load %Q[%t0, %ch0] : {G2} -> {FB}
+      %q1 = cake.load %Q[%t0, %ch1] : {G2} -> {FB}
+{norms()}{half(0, staged)}{half(1, staged)}"""
+
+
+def products(early=False):
+    """L and A_qk from the staged K̂ factors, T = (I + L)⁻¹ in bf16. With
+    `early`, L is formed (and its products' accumulators freed) before
+    A_qk's products start, and A_qk is stored at once: fewer fragments
+    live at a time."""
+    lx = f"""      %lx0 = cake.mma wgmma %ka0, %s_kx0[%ta], %z : {FB}, {R}, {F}
+      %lx = cake.mma wgmma %ka1, %s_kx1[%ta], %lx0 : {FB}, {R}, {F}
+      %ly0 = cake.mma wgmma %ka0, %s_ky0[%ta], %z : {FB}, {R}, {F}
+      %ly = cake.mma wgmma %ka1, %s_ky1[%ta], %ly0 : {FB}, {R}, {F}
+"""
+    ax = f"""      %ax0 = cake.mma wgmma %qa0, %s_kx0[%ta], %z : {FB}, {R}, {F}
+      %ax = cake.mma wgmma %qa1, %s_kx1[%ta], %ax0 : {FB}, {R}, {F}
+      %ay0 = cake.mma wgmma %qa0, %s_ky0[%ta], %z : {FB}, {R}, {F}
+      %ay = cake.mma wgmma %qa1, %s_ky1[%ta], %ay0 : {FB}, {R}, {F}
+"""
+    lmap = f"""      // Rows 0..31 from the products around row 16, 32..63 around 48.
+      %l = cake.frag.map %lx, %ly, %rows, %beta
+          : ({F}, {F}, {COLI}, {COLF}) -> {F} {{
+      ^bb0(%x: f32, %y: f32, %r: i32, %b: f32):
+        %top = arith.cmpi ult, %r, %c32i : i32
+        %e = arith.select %top, %x, %y : f32
+        %o = arith.mulf %e, %b : f32
+        cake.frag.yield %o : f32
+      }}
+"""
+    amap = f"""      %aqk = cake.frag.map %ax, %ay, %rows, %cols
+          : ({F}, {F}, {COLI}, !cake.frag<1x64xi32>) -> {FB} {{
+      ^bb0(%x: f32, %y: f32, %r: i32, %c: i32):
+        %top = arith.cmpi ult, %r, %c32i : i32
+        %e = arith.select %top, %x, %y : f32
+        %keep = arith.cmpi ule, %c, %r : i32
+        %zf = arith.constant 0.0 : f32
+        %o = arith.select %keep, %e, %zf : f32
+        %t = arith.truncf %o : f32 to bf16
+        cake.frag.yield %t : bf16
+      }}
+"""
+    inv = f"""      %inv = cake.frag.tril_inverse %l : {F}
+      %inv16 = cake.frag.convert %inv : {F} -> {FB}
+"""
+    z = f"      %z = cake.frag.zero : {F}\n"
+    if early:
+        store = f"      cake.store %aqk -> %Aqk[%t0, %ach] : {FB} -> {G2}\n"
+        return z + lx + lmap + ax + amap + store + inv
+    return z + lx + ax + lmap + amap + inv
+
+
+def fused():
     rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in STAGED)
     pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in STAGED)
               + "\n      : " + ",\n        ".join([R] * len(STAGED)))
@@ -217,34 +359,7 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       %fin:2 = scf.for %t0 = %c0 to %T step %c64
           iter_args(%s0 = %init0, %s1 = %init1) -> ({F}, {F}) {{
       %s = cake.pipe.acquire %pa : !cake.pipe<1>
-      %left = arith.subi %T, %t0 : index
-      %lefti = arith.index_cast %left : index to i32
-      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
-      // the column picked by a mask and a row sum.
-      %bt = cake.load %B[%t0, %hb] : {G2} -> !cake.frag<64x8xbf16>
-      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
-      ^bb0(%x: bf16, %c: i32):
-        %xf = arith.extf %x : bf16 to f32
-        %is = arith.cmpi eq, %c, %hsel : i32
-        %zf = arith.constant 0.0 : f32
-        %y = arith.select %is, %xf, %zf : f32
-        cake.frag.yield %y : f32
-      }}
-      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> {COLF}
-      %beta = cake.frag.map %bs : ({COLF}) -> {COLF} {{
-      ^bb0(%x: f32):
-        %xe = arith.mulf %x, %nlog2e : f32
-        %ex = math.exp2 %xe : f32
-        %den = arith.addf %ex, %one : f32
-        %sig = arith.divf %one, %den : f32
-        cake.frag.yield %sig : f32
-      }}
-      // q and k, L2-normalized over their 128 channels: per-row factors.
-      %k0 = cake.load %K[%t0, %ch0] : {G2} -> {FB}
-      %k1 = cake.load %K[%t0, %ch1] : {G2} -> {FB}
-      %q0 = cake.load %Q[%t0, %ch0] : {G2} -> {FB}
-      %q1 = cake.load %Q[%t0, %ch1] : {G2} -> {FB}
-{norms()}{half(0)}{half(1)}      %vv = cake.load %V[%t0, %vcol] : {G2} -> {FB}
+{prep(staged=True)}      %vv = cake.load %V[%t0, %vcol] : {G2} -> {FB}
       %bv = cake.frag.map %vv, %beta : ({FB}, {COLF}) -> {FB} {{
       ^bb0(%x: bf16, %b: f32):
         %xf = arith.extf %x : bf16 to f32
@@ -261,38 +376,7 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       cake.fence.proxy_async
       cake.pipe.commit %pa, %s : !cake.pipe<1>
       %ta = cake.pipe.wait %pa : !cake.pipe<1>
-      %z = cake.frag.zero : {F}
-      %lx0 = cake.mma wgmma %ka0, %s_kx0[%ta], %z : {FB}, {R}, {F}
-      %lx = cake.mma wgmma %ka1, %s_kx1[%ta], %lx0 : {FB}, {R}, {F}
-      %ly0 = cake.mma wgmma %ka0, %s_ky0[%ta], %z : {FB}, {R}, {F}
-      %ly = cake.mma wgmma %ka1, %s_ky1[%ta], %ly0 : {FB}, {R}, {F}
-      %ax0 = cake.mma wgmma %qa0, %s_kx0[%ta], %z : {FB}, {R}, {F}
-      %ax = cake.mma wgmma %qa1, %s_kx1[%ta], %ax0 : {FB}, {R}, {F}
-      %ay0 = cake.mma wgmma %qa0, %s_ky0[%ta], %z : {FB}, {R}, {F}
-      %ay = cake.mma wgmma %qa1, %s_ky1[%ta], %ay0 : {FB}, {R}, {F}
-      // Rows 0..31 from the products around row 16, 32..63 around 48.
-      %l = cake.frag.map %lx, %ly, %rows, %beta
-          : ({F}, {F}, {COLI}, {COLF}) -> {F} {{
-      ^bb0(%x: f32, %y: f32, %r: i32, %b: f32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %e = arith.select %top, %x, %y : f32
-        %o = arith.mulf %e, %b : f32
-        cake.frag.yield %o : f32
-      }}
-      %aqk = cake.frag.map %ax, %ay, %rows, %cols
-          : ({F}, {F}, {COLI}, !cake.frag<1x64xi32>) -> {FB} {{
-      ^bb0(%x: f32, %y: f32, %r: i32, %c: i32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %e = arith.select %top, %x, %y : f32
-        %keep = arith.cmpi ule, %c, %r : i32
-        %zf = arith.constant 0.0 : f32
-        %o = arith.select %keep, %e, %zf : f32
-        %t = arith.truncf %o : f32 to bf16
-        cake.frag.yield %t : bf16
-      }}
-      %inv = cake.frag.tril_inverse %l : {F}
-      %inv16 = cake.frag.convert %inv : {F} -> {FB}
-      %w0 = cake.mma wgmma %inv16, %s_kt0[%ta] mn_major, %z : {FB}, {R}, {F}
+{products()}      %w0 = cake.mma wgmma %inv16, %s_kt0[%ta] mn_major, %z : {FB}, {R}, {F}
       %w1 = cake.mma wgmma %inv16, %s_kt1[%ta] mn_major, %z : {FB}, {R}, {F}
       %u = cake.mma wgmma %inv16, %s_bv[%ta] mn_major, %z : {FB}, {R}, {F}
       %w0b = cake.frag.convert %w0 : {F} -> {FB}
@@ -342,8 +426,244 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
   }}
 }}
 """
-    print(body, end="")
+    return body
+
+
+def consts():
+    return """    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %log2e = arith.constant 1.44269504 : f32
+"""
+
+
+# The intra-chunk kernel's stages: the K̂ factors and β ⊙ K̃.
+INTRA_STAGED = ["kx0", "kx1", "ky0", "ky1", "kt0", "kt1"]
+
+
+def intra():
+    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in INTRA_STAGED)
+    pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in INTRA_STAGED)
+              + "\n      : " + ",\n        ".join([R] * len(INTRA_STAGED)))
+    bv = ""
+    for h in (0, 1):
+        bv += f"""      %vv{h} = cake.load %V[%t0, %ch{h}] : {G2} -> {FB}
+      %bv{h} = cake.frag.map %vv{h}, %beta : ({FB}, {COLF}) -> {FB} {{
+      ^bb0(%x: bf16, %b: f32):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %b : f32
+        %t = arith.truncf %y : f32 to bf16
+        cake.frag.yield %t : bf16
+      }}
+      cake.store %bv{h} -> %Bv[%t0, %ch{h}] : {FB} -> {G2}
+"""
+    out = ""
+    for h in (0, 1):
+        out += f"""      %w{h} = cake.mma wgmma %inv16, %s_kt{h}[%ta] mn_major, %z : {FB}, {R}, {F}
+      %w{h}b = cake.frag.convert %w{h} : {F} -> {FB}
+      cake.store %w{h}b -> %Wt[%t0, %ch{h}] : {FB} -> {G2}
+"""
+    return f"""// KDA's intra-chunk step for every chunk at once (issue #21, docs/kda.md),
+// generated by examples/kda/gen-kda.py: what examples/kda/kda_recur
+// reads. One CTA per (64-token chunk, head), one warpgroup, nothing
+// sequential. Per chunk, with the preprocessing fused as in kda_fwd:
+//   Γ = cumsum(a) down the tokens; L = strict_tril(Diag(β)·K̃K̂ᵀ) and
+//   A_qk = tril(Q̃K̂ᵀ), the pairwise decays split around rows 16 and 48;
+//   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃).
+// Written, bf16 and laid out as q ([T, H·128]; T and A_qk [T, H·64]): W,
+// β ⊙ v, Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v)
+// is left to kda_recur, which folds it into V_new); Γ_C in fp32 as
+// [chunks, H·128]. Inputs as kda_fwd takes them.
+cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
+                       %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
+                       %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
+                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F})
+    attributes {{target = #cake.target<"sm_90a">,
+                schedule = #cake.grid<tile = [64, 1]>}} {{
+{rings}
+{pipe_a}
+
+  cake.role "chunk" warpgroups(1) {{
+    %H = cake.dim %Alog, 0 : !cake.global<?xf32>
+    %T = cake.dim %Q, 0 : {G2}
+{consts()}    %c32i = arith.constant 32 : i32
+    %scale = arith.constant 0.0883883476 : f32
+    %nlog2e = arith.constant -1.44269504 : f32
+    %one = arith.constant 1.0 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %lb = arith.constant -5.0 : f32
+    %c8 = arith.constant 8 : index
+    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
+    %rows = cake.frag.iota : {COLI}
+    %cols = cake.frag.iota : !cake.frag<1x64xi32>
+    cake.tiles (%t0, %h) in (%T, %H) {{
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %ach = arith.muli %h, %c64 : index
+      %ci = arith.divui %t0, %c64 : index
+      %hr = arith.remui %h, %c8 : index
+      %hb = arith.subi %h, %hr : index
+      %hsel = arith.index_cast %hr : index to i32
+      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
+      %al2 = arith.mulf %alog, %log2e : f32
+      %ealog = math.exp2 %al2 : f32
+      %s = cake.pipe.acquire %pa : !cake.pipe<1>
+{prep(staged=False)}{bv}      cake.fence.proxy_async
+      cake.pipe.commit %pa, %s : !cake.pipe<1>
+      %ta = cake.pipe.wait %pa : !cake.pipe<1>
+{products(early=True)}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
+{out}      cake.pipe.release %pa, %ta : !cake.pipe<1>
+    }}
+  }}
+}}
+"""
+
+
+# The chain's operands per chunk, streamed by TMA: W, Q̃ and K̄ by channel
+# half, A_qk, T and the V block of β ⊙ v.
+RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
+
+
+def recur(depth=1, ctas=1):
+    RD = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
+    S3 = "!cake.global<?x128x128xf32>"
+    PD = f"!cake.pipe<{depth}>"
+    rings = "\n".join(f"  %r_{r} = cake.ring : {RD}" for r in RECUR_STREAMED)
+    pipe_in = ("  %pin = cake.pipe " + ", ".join(f"%r_{r}" for r in RECUR_STREAMED)
+               + "\n      : " + ",\n        ".join([RD] * len(RECUR_STREAMED)))
+    loads = ""
+    for r in RECUR_STREAMED:
+        src, col = {"w": ("Wt", "%ch"), "q": ("Qt", "%ch"), "k": ("Kb", "%ch"),
+                    "a": ("Aqk", "%ach"), "t": ("Tt", "%ach"),
+                    "b": ("Bv", "%vcol")}[r[0]]
+        col += r[-1] if r[0] in "wqk" else ""
+        loads += (f"        cake.tma.load %{src}[%t0, {col}] -> %r_{r}[%s] : "
+                  f"{G2} -> {RD}\n")
+    decay = ""
+    for h in (0, 1):
+        decay += f"""      %d{h} = cake.frag.map %s{h}, %gc{h} : ({F}, {ROW}) -> {F} {{
+      ^bb0(%x: f32, %c: f32):
+        %e = arith.mulf %c, %log2e : f32
+        %f = math.exp2 %e : f32
+        %y = arith.mulf %x, %f : f32
+        cake.frag.yield %y : f32
+      }}
+      %n{h} = cake.mma wgmma %r_vn[%tv] mn_major, %r_kb{h}[%ta] mn_major, %d{h} : {R}, {RD}, {F}
+"""
+    return f"""// KDA's chain of chunks (issue #21, docs/kda.md), generated by
+// examples/kda/gen-kda.py: the recurrence over what examples/kda/kda_intra
+// wrote. One CTA per (head, 64-column block of V); a copy warp streams
+// each chunk's W, Q̃, K̄ (by channel half), A_qk, T and β ⊙ v (the V
+// block) through a TMA ring of {depth} stage(s); one warpgroup holds the
+// state Sᵀ (64 V columns x 128 channels, fp32) in registers and per chunk
+// computes
+//   V_new = T·(β ⊙ v) − W·S; O = Q̃·S + A_qk·V_new;
+//   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄,
+// the state staged in bf16 as the K-major B of W·S and Q̃·S, V_new as the
+// MN-major B of A_qk·V_new and the MN-major A of V_newᵀ·K̄. Γ_C comes
+// into registers one chunk ahead. O in bf16 [T, H·128]; the states in and
+// out as [H, 128, 128] fp32 (FlashKDA's [H, V, K]). `ctas=2` makes the 192
+// chains of H = 96 resident at once on the H200's 132 SMs, but holds ptxas
+// to 168 registers (950 B of spills): slower on the H200 (docs/kda.md).
+cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
+                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
+                       %S0: {S3}, %O: {G2}, %SN: {S3})
+    attributes {{target = #cake.target<"sm_90a">,
+                schedule = #cake.grid<tile = [1, 64]>,
+                cake.ctas_per_sm = {ctas}}} {{
+{rings}
+{pipe_in}
+  %r_st0 = cake.ring : {R}
+  %r_st1 = cake.ring : {R}
+  %pst = cake.pipe %r_st0, %r_st1 : {R}, {R}
+  %r_vn = cake.ring : {R}
+  %pvn = cake.pipe %r_vn : {R}
+
+  cake.role "chain" warpgroups(1) {{
+    %H = cake.dim %S0, 0 : {S3}
+    %Vd = cake.dim %S0, 1 : {S3}
+    %T = cake.dim %Wt, 0 : {G2}
+{consts()}    cake.tiles (%h, %vb) in (%H, %Vd) {{
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %vcol = arith.addi %ch0, %vb : index
+      %init0 = cake.load %S0[%h, %vb, %c0] : {S3} -> {F}
+      %init1 = cake.load %S0[%h, %vb, %c64] : {S3} -> {F}
+      %gi0 = cake.load %Gc[%c0, %ch0] : {G2F} -> {ROW}
+      %gi1 = cake.load %Gc[%c0, %ch1] : {G2F} -> {ROW}
+      %c1 = arith.constant 1 : index
+      %fin:4 = scf.for %t0 = %c0 to %T step %c64
+          iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
+          -> ({F}, {F}, {ROW}, {ROW}) {{
+      // Γ_C of the next chunk, loaded a chunk ahead (past the last: 0).
+      %ci = arith.divui %t0, %c64 : index
+      %cn = arith.addi %ci, %c1 : index
+      %gn0 = cake.load %Gc[%cn, %ch0] : {G2F} -> {ROW}
+      %gn1 = cake.load %Gc[%cn, %ch1] : {G2F} -> {ROW}
+      // The state entering the chunk, as the K-major B of W·S and Q̃·S.
+      %ss = cake.pipe.acquire %pst : !cake.pipe<1>
+      %st0 = cake.frag.convert %s0 : {F} -> {FB}
+      cake.smem.write %st0 -> %r_st0[%ss] : {FB} -> {R}
+      %st1 = cake.frag.convert %s1 : {F} -> {FB}
+      cake.smem.write %st1 -> %r_st1[%ss] : {FB} -> {R}
+      cake.fence.proxy_async
+      cake.pipe.commit %pst, %ss : !cake.pipe<1>
+      %tb = cake.pipe.wait %pst : !cake.pipe<1>
+      %ta = cake.pipe.wait %pin : {PD}
+      %z = cake.frag.zero : {F}
+      %u = cake.mma wgmma %r_tt[%ta], %r_bv[%ta] mn_major, %z : {RD}, {RD}, {F}
+      %vn0 = cake.mma wgmma negate %r_w0[%ta], %r_st0[%tb], %u : {RD}, {R}, {F}
+      %vn = cake.mma wgmma negate %r_w1[%ta], %r_st1[%tb], %vn0 : {RD}, {R}, {F}
+      %vnew = cake.frag.convert %vn : {F} -> {FB}
+      %sv = cake.pipe.acquire %pvn : !cake.pipe<1>
+      cake.smem.write %vnew -> %r_vn[%sv] : {FB} -> {R}
+      cake.fence.proxy_async
+      cake.pipe.commit %pvn, %sv : !cake.pipe<1>
+      %tv = cake.pipe.wait %pvn : !cake.pipe<1>
+      // O = Q̃·S + A_qk·V_new.
+      %o0 = cake.mma wgmma %r_q0[%ta], %r_st0[%tb], %z : {RD}, {R}, {F}
+      %o1 = cake.mma wgmma %r_q1[%ta], %r_st1[%tb], %o0 : {RD}, {R}, {F}
+      %o = cake.mma wgmma %r_aq[%ta], %r_vn[%tv] mn_major, %o1 : {RD}, {R}, {F}
+      %ob = cake.frag.convert %o : {F} -> {FB}
+      cake.store %ob -> %O[%t0, %vcol] : {FB} -> {G2}
+      // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
+{decay}      cake.pipe.release %pvn, %tv : !cake.pipe<1>
+      cake.pipe.release %pst, %tb : !cake.pipe<1>
+      cake.pipe.release %pin, %ta : {PD}
+      scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {ROW}, {ROW}
+      }}
+      cake.store %fin#0 -> %SN[%h, %vb, %c0] : {F} -> {S3}
+      cake.store %fin#1 -> %SN[%h, %vb, %c64] : {F} -> {S3}
+    }}
+  }}
+
+  cake.role "load" warps(1) {{
+    %H = cake.dim %S0, 0 : {S3}
+    %Vd = cake.dim %S0, 1 : {S3}
+    %T = cake.dim %Wt, 0 : {G2}
+{consts()}    cake.tiles (%h, %vb) in (%H, %Vd) {{
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %ach = arith.muli %h, %c64 : index
+      %vcol = arith.addi %ch0, %vb : index
+      scf.for %t0 = %c0 to %T step %c64 {{
+        %s = cake.pipe.acquire %pin : {PD}
+{loads}        cake.pipe.commit %pin, %s : {PD}
+      }}
+    }}
+  }}
+}}
+"""
+
+
+KERNELS = {"fused": fused, "intra": intra, "recur": recur}
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    which = sys.argv[1] if len(sys.argv) > 1 else "fused"
+    if which not in KERNELS:
+        sys.exit(f"usage: gen-kda.py [{'|'.join(KERNELS)}] [name=int ...]")
+    # Variants for a search: e.g. `recur depth=2 ctas=1`.
+    opts = {k: int(v) for k, v in (a.split("=") for a in sys.argv[2:])}
+    print(KERNELS[which](**opts), end="")

@@ -1,0 +1,72 @@
+"""Cake's KDA forward on torch tensors: examples/kda/kda_intra, then
+examples/kda/kda_recur, on the current stream (docs/kda.md).
+
+    fwd = CakeKda(runtime_path, intra_bundle, recur_bundle)
+    run = fwd.prepare(x)        # x as bench.make_inputs makes it, one sequence
+    o, s = run()                # o [1, T, H, 128] bf16, s [1, H, 128, 128] fp32
+
+prepare() allocates the intermediates once (W, beta*v, Q~, K-bar in bf16
+as [T, H*128], A_qk and T [T, H*64], Gamma_C [chunks, H*128] fp32) and
+the outputs,
+so that a timed call is the two launches only. Every launch is checked.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+from cake_rt import CakeRtArg, load_bundle, load_runtime, tensor_arg  # noqa
+
+
+class CakeKda:
+    def __init__(self, runtime, intra_bundle, recur_bundle):
+        self.rt = load_runtime(runtime)
+        self.intra = load_bundle(self.rt, intra_bundle)
+        self.recur = load_bundle(self.rt, recur_bundle)
+
+    def _args(self, tensors):
+        return (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
+
+    def prepare(self, x, s0=None):
+        """The launches for one sequence: x["q"] is [1, T, H, 128]; s0 the
+        initial state [H, 128, 128] fp32 (x["h0"][0] when absent)."""
+        import torch
+        q = x["q"][0]
+        T, H, D = q.shape
+        dev = q.device
+        bf = dict(device=dev, dtype=torch.bfloat16)
+        w, bv, qt, kb = (torch.empty(T, H * D, **bf) for _ in range(4))
+        aqk, tt = (torch.empty(T, H * 64, **bf) for _ in range(2))
+        gc = torch.empty((T + 63) // 64, H * D, device=dev)
+        o = torch.empty(T, H * D, **bf)
+        if s0 is None:
+            s0 = x["h0"][0]
+        s0 = s0.float().contiguous().view(H, D, D)
+        sn = torch.empty(H, D, D, device=dev)
+        keep = [q.view(T, H * D), x["k"][0].view(T, H * D),
+                x["v"][0].view(T, H * D), x["g"][0].view(T, H * D),
+                x["beta"][0].view(T, H), x["A_log"], x["dt_bias"],
+                w, bv, qt, kb, aqk, tt, gc]
+        intra = self._args(keep)
+        chain = [w, bv, qt, kb, aqk, tt, gc, s0, o, sn]
+        recur = self._args(chain)
+        rt = self.rt
+
+        def launch(h, a, n, name):
+            if rt.cakeRtLaunch(h, a, n, None) != 0:
+                sys.exit(f"{name}: {rt.cakeRtLastError().decode()}")
+
+        def run_intra():
+            launch(self.intra, intra, len(keep), "kda_intra")
+
+        def run_recur():
+            launch(self.recur, recur, len(chain), "kda_recur")
+
+        def run():
+            run_intra()
+            run_recur()
+            return o.view(1, T, H, D), sn.view(1, H, D, D)
+        # Each kernel alone, for a breakdown of the time.
+        run.intra, run.recur = run_intra, run_recur
+        run.keep = keep + chain  # the tensors the argument arrays point at
+        return run
