@@ -571,6 +571,9 @@ LogicalResult Interpreter::run() {
         budgets ? 1
                 : (ctaRegisters > 0 ? target->registersPerSM / ctaRegisters
                                     : 32);
+    // cake.ctas_per_sm holds ptxas to that many CTAs' share of the
+    // registers (spilling if it must): registers no longer limit below it.
+    byRegs = std::max(byRegs, getCtasPerSM(kernel));
     ctasPerSm = std::max<int64_t>(
         1, std::min({bySmem, byThreads, byRegs, int64_t(32)}));
   }

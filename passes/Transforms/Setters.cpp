@@ -26,6 +26,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETMMACHAIN
 #define GEN_PASS_DEF_SETARGMIN
 #define GEN_PASS_DEF_SETWGORDER
+#define GEN_PASS_DEF_SETCTASPERSM
 #define GEN_PASS_DEF_SETRETIRELATE
 #define GEN_PASS_DEF_SETFLUSHDENORMALS
 #define GEN_PASS_DEF_SETUNIFORMWARP
@@ -170,6 +171,28 @@ struct SetWgOrderPass
   void runOnOperation() override {
     setKernelFlag(getOperation(), kWgOrderAttrName, enable);
     setKernelFlag(getOperation(), kWgOrderRetireAttrName, enable && retire);
+  }
+};
+
+struct SetCtasPerSMPass
+    : public mlir::cake::impl::SetCtasPerSMBase<SetCtasPerSMPass> {
+  using SetCtasPerSMBase::SetCtasPerSMBase;
+  void runOnOperation() override {
+    if (ctas < 1) {
+      getOperation().emitError("cake-set-ctas-per-sm: ctas must be at least "
+                               "1, got ")
+          << int64_t(ctas);
+      return signalPassFailure();
+    }
+    getOperation().walk([&](KernelOp kernel) {
+      if (ctas == 1)
+        kernel->removeAttr(kCtasPerSMAttrName);
+      else
+        kernel->setAttr(
+            kCtasPerSMAttrName,
+            IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
+                             int64_t(ctas)));
+    });
   }
 };
 

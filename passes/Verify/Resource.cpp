@@ -53,6 +53,13 @@ bool verify::checkRoleResources(KernelFacts &f) {
         << " an SM of " << target->arch << ")";
     return false;
   }
+  if (ctas > 1 && isa<PersistentAttr>(f.kernel.getSchedule())) {
+    emitRuleError(f.kernel, RuleId::SyncTilesSchedule)
+        << "cake.ctas_per_sm = " << ctas
+        << " needs a grid schedule: a persistent schedule launches one CTA "
+           "per SM";
+    ok = false;
+  }
   if (ctas > 1)
     for (RoleOp role : f.roles)
       if (role.getRegs()) {

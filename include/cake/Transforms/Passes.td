@@ -169,6 +169,25 @@ def SetMmaChain : Pass<"cake-set-mma-chain", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetCtasPerSM : Pass<"cake-set-ctas-per-sm", "::mlir::ModuleOp"> {
+  let summary = "Tactic: how many CTAs of each kernel are resident per SM";
+  let description = [{
+    Records on every kernel, as the attribute `cake.ctas_per_sm`, how many
+    CTAs an SM should hold at once (1 removes the attribute). The lowering
+    holds ptxas to their share of the register file (.minnctapersm), so
+    registers may spill; cake-verify checks that their shared memory and
+    threads fit an SM, that the schedule is a grid (a persistent one
+    launches one CTA per SM) and that no role asks for regs(). On the
+    H200 (KDA run 4) two CTAs of the chain kernel at H = 96 made all 192
+    chains resident but spilled, and were slower.
+  }];
+  let options = [
+    Option<"ctas", "ctas", "int64_t", /*default=*/"1",
+           "resident CTAs per SM (1: the default, no attribute)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetRetireLate : Pass<"cake-set-retire-late", "::mlir::ModuleOp"> {
   let summary = "Tactic: retire a wgmma chain's last group where it is needed, or at its commit";
   let description = [{
