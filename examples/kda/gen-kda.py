@@ -473,13 +473,15 @@ def intra():
 // Written, bf16 and laid out as q ([T, H·128]; T and A_qk [T, H·64]): W,
 // β ⊙ v, Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v)
 // is left to kda_recur, which folds it into V_new); Γ_C in fp32 as
-// [chunks, H·128]. Inputs as kda_fwd takes them.
+// [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
+// (10 % faster on the H200; they are the tails of underflowing decays).
 cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
                        %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F})
     attributes {{target = #cake.target<"sm_90a">,
-                schedule = #cake.grid<tile = [64, 1]>}} {{
+                schedule = #cake.grid<tile = [64, 1]>,
+                cake.flush_denormals = true}} {{
 {rings}
 {pipe_a}
 
@@ -527,6 +529,8 @@ RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
 def recur(depth=1, ctas=1):
     RD = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
     S3 = "!cake.global<?x128x128xf32>"
+    ctas_attr = (f"cake.ctas_per_sm = {ctas},\n                "
+                 if ctas != 1 else "")
     PD = f"!cake.pipe<{depth}>"
     rings = "\n".join(f"  %r_{r} = cake.ring : {RD}" for r in RECUR_STREAMED)
     pipe_in = ("  %pin = cake.pipe " + ", ".join(f"%r_{r}" for r in RECUR_STREAMED)
@@ -570,7 +574,7 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
                        %S0: {S3}, %O: {G2}, %SN: {S3})
     attributes {{target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [1, 64]>,
-                cake.ctas_per_sm = {ctas}}} {{
+                {ctas_attr}cake.flush_denormals = true}} {{
 {rings}
 {pipe_in}
   %r_st0 = cake.ring : {R}

@@ -18,7 +18,7 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
                        %S0: !cake.global<?x128x128xf32>, %O: !cake.global<?x?xbf16>, %SN: !cake.global<?x128x128xf32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [1, 64]>,
-                cake.ctas_per_sm = 1} {
+                cake.flush_denormals = true} {
   %r_w0 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
   %r_w1 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
   %r_q0 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
