@@ -142,6 +142,25 @@ def role_regs(value):
                      l[i + 1:])
 
 
+def one_loop_step(old, new):
+    """Change a loop step constant in one role only: the last definition
+    `%c = arith.constant <old> : index` whose value some scf.for takes as
+    its step (a constant used only as an offset is not a step)."""
+    pat = re.compile(r"(%[\w]+) = arith\.constant " + re.escape(old)
+                     + r" : index")
+
+    def gen(text):
+        defs = [m for m in pat.finditer(text)]
+        steps = [m for m in defs
+                 if re.search(r"step " + re.escape(m.group(1)) + r"\b",
+                              text[m.end():])]
+        if len(defs) >= 2 and steps:
+            m = steps[-1]
+            yield (text[:m.start()] + f"{m.group(1)} = arith.constant {new} "
+                   ": index" + text[m.end():])
+    return gen
+
+
 def one_step(old, new):
     """Change the loop step constant in one role only (the last one)."""
     def gen(text):
@@ -169,12 +188,8 @@ CLASSES = collections.OrderedDict([
     ("register budget -> 236", (role_regs(236), True)),
     ("register budget -> 256 (fits or not)", (role_regs(256), None)),
     ("register budget -> 16", (role_regs(16), True)),
-    ("one role's K step 64 -> 32", (one_step("arith.constant 64 : index",
-                                             "arith.constant 32 : index"),
-                                    True)),
-    ("one role's K step 128 -> 64", (one_step("arith.constant 128 : index",
-                                              "arith.constant 64 : index"),
-                                     True)),
+    ("one role's K step 64 -> 32", (one_loop_step("64", "32"), True)),
+    ("one role's K step 128 -> 64", (one_loop_step("128", "64"), True)),
     ("one role's work-list column 1 -> 2",
      (one_step("%Work[%u, %c1]", "%Work[%u, %c2]"), True)),
     ("target sm_90a -> sm_80", (replace_all('"sm_90a"', '"sm_80"'), True)),

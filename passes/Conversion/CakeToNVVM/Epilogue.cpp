@@ -330,6 +330,11 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
 LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
   const TensorParams &tp = tensors[op.getDst()];
   Type elt = op.getValue().getType().getElementType();
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32)
+    return op.emitError("stores of row and column fragments take 16- or "
+                        "32-bit elements, got ")
+           << elt;
   Value lineBase = outerOffset(tp, op.getCoords());
   bool col = info.layout == FragLayout::Col;
   Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
@@ -348,11 +353,6 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
   Value first = col ? arith::MulIOp::create(b, loc(), quad, i32c(2)).getResult()
                     : threadRow();
   Value val = map.lookup(op.getValue());
-  int64_t bits = elt.getIntOrFloatBitWidth();
-  if (bits != 16 && bits != 32)
-    return op.emitError("stores of row and column fragments take 16- or "
-                        "32-bit elements, got ")
-           << elt;
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
                      std::to_string(bits) + " [$1], $2; }";
   std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
