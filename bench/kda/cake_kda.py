@@ -7,8 +7,8 @@ examples/kda/kda_recur, on the current stream (docs/kda.md).
 
 prepare() allocates the intermediates once (W, beta*v, Q~, K-bar in bf16
 as [T, H*128], A_qk and T [T, H*64], Gamma_C [chunks, H*128] fp32) and
-the outputs,
-so that a timed call is the two launches only. Every launch is checked.
+the outputs, so that a timed call is the two launches only. Every launch
+is checked.
 """
 import os
 import sys

@@ -66,7 +66,9 @@ def main():
             o.fill_(float("nan"))
             sn.fill_(float("nan"))
             run()
-            torch.cuda.synchronize()
+            # Within a time limit, as launch_checked: a hang is a failure.
+            if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
+                sys.exit(f"{name}: {fwd.rt.cakeRtLastError().decode()}")
             o, sn = o.float(), sn.view(H * 128, 128)
         else:
             o = torch.full((T, H * 128), float("nan"), device=dev)
