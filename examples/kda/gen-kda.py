@@ -294,6 +294,64 @@ def products(early=False):
     return z + lx + ax + lmap + amap + inv
 
 
+def prep_consts():
+    """The preprocessing's constants (after %c32i and %log2e)."""
+    return """    %scale = arith.constant 0.0883883476 : f32
+    %nlog2e = arith.constant -1.44269504 : f32
+    %one = arith.constant 1.0 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %lb = arith.constant -5.0 : f32
+    %c8 = arith.constant 8 : index
+    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
+"""
+
+
+def head_params():
+    """Head h's place among b's 8-column tiles and e^A_log."""
+    return """      %hr = arith.remui %h, %c8 : index
+      %hb = arith.subi %h, %hr : index
+      %hsel = arith.index_cast %hr : index to i32
+      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
+      %al2 = arith.mulf %alog, %log2e : f32
+      %ealog = math.exp2 %al2 : f32
+"""
+
+
+def beta_v(name, src):
+    """%name = β ⊙ %src in bf16."""
+    return f"""      %{name} = cake.frag.map %{src}, %beta : ({FB}, {COLF}) -> {FB} {{
+      ^bb0(%x: bf16, %b: f32):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %b : f32
+        %t = arith.truncf %y : f32 to bf16
+        cake.frag.yield %t : bf16
+      }}
+"""
+
+
+def stage_state(ring, stage, acquire=""):
+    """The state entering the chunk in bf16, written to its two stages
+    (after `acquire`, the line that takes the stage, when given)."""
+    return f"""      // The state entering the chunk, as the K-major B of W·S and Q̃·S.
+{acquire}      %st0 = cake.frag.convert %s0 : {F} -> {FB}
+      cake.smem.write %st0 -> %{ring}0[%{stage}] : {FB} -> {R}
+      %st1 = cake.frag.convert %s1 : {F} -> {FB}
+      cake.smem.write %st1 -> %{ring}1[%{stage}] : {FB} -> {R}
+"""
+
+
+def decay(h):
+    """%d{h} = Sᵀ's channel half h ⊙ e^Γ_C (a column broadcast)."""
+    return f"""      %d{h} = cake.frag.map %s{h}, %gc{h} : ({F}, {ROW}) -> {F} {{
+      ^bb0(%x: f32, %c: f32):
+        %e = arith.mulf %c, %log2e : f32
+        %f = math.exp2 %e : f32
+        %y = arith.mulf %x, %f : f32
+        cake.frag.yield %y : f32
+      }}
+"""
+
+
 def fused():
     rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in STAGED)
     pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in STAGED)
@@ -334,25 +392,12 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
     %c128 = arith.constant 128 : index
     %c32i = arith.constant 32 : i32
     %log2e = arith.constant 1.44269504 : f32
-    %scale = arith.constant 0.0883883476 : f32
-    %nlog2e = arith.constant -1.44269504 : f32
-    %one = arith.constant 1.0 : f32
-    %eps = arith.constant 1.0e-06 : f32
-    %lb = arith.constant -5.0 : f32
-    %c8 = arith.constant 8 : index
-    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
-    cake.tiles (%h, %vb) in (%H, %Vd) {{
+{prep_consts()}    cake.tiles (%h, %vb) in (%H, %Vd) {{
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
       %srow = arith.addi %ch0, %vb : index
-      %hr = arith.remui %h, %c8 : index
-      %hb = arith.subi %h, %hr : index
-      %hsel = arith.index_cast %hr : index to i32
-      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
-      %al2 = arith.mulf %alog, %log2e : f32
-      %ealog = math.exp2 %al2 : f32
-      %init0 = cake.load %S0[%srow, %c0] : !cake.global<?x128xf32> -> {F}
+{head_params()}      %init0 = cake.load %S0[%srow, %c0] : !cake.global<?x128xf32> -> {F}
       %init1 = cake.load %S0[%srow, %c64] : !cake.global<?x128xf32> -> {F}
       %rows = cake.frag.iota : {COLI}
       %cols = cake.frag.iota : !cake.frag<1x64xi32>
@@ -360,20 +405,8 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
           iter_args(%s0 = %init0, %s1 = %init1) -> ({F}, {F}) {{
       %s = cake.pipe.acquire %pa : !cake.pipe<1>
 {prep(staged=True)}      %vv = cake.load %V[%t0, %vcol] : {G2} -> {FB}
-      %bv = cake.frag.map %vv, %beta : ({FB}, {COLF}) -> {FB} {{
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }}
-      cake.smem.write %bv -> %s_bv[%s] : {FB} -> {R}
-      // The state entering the chunk, as the K-major B of W·S and Q̃·S.
-      %st0 = cake.frag.convert %s0 : {F} -> {FB}
-      cake.smem.write %st0 -> %s_st0[%s] : {FB} -> {R}
-      %st1 = cake.frag.convert %s1 : {F} -> {FB}
-      cake.smem.write %st1 -> %s_st1[%s] : {FB} -> {R}
-      cake.fence.proxy_async
+{beta_v("bv", "vv")}      cake.smem.write %bv -> %s_bv[%s] : {FB} -> {R}
+{stage_state("s_st", "s")}      cake.fence.proxy_async
       cake.pipe.commit %pa, %s : !cake.pipe<1>
       %ta = cake.pipe.wait %pa : !cake.pipe<1>
 {products()}      %w0 = cake.mma wgmma %inv16, %s_kt0[%ta] mn_major, %z : {FB}, {R}, {F}
@@ -400,21 +433,7 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       %o = cake.mma wgmma %aqk, %s_vn[%tv] mn_major, %o1 : {FB}, {R}, {F}
       cake.store %o -> %O[%t0, %vcol] : {F} -> {G2F}
       // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
-      %d0 = cake.frag.map %s0, %gc0 : ({F}, {ROW}) -> {F} {{
-      ^bb0(%x: f32, %c: f32):
-        %e = arith.mulf %c, %log2e : f32
-        %f = math.exp2 %e : f32
-        %y = arith.mulf %x, %f : f32
-        cake.frag.yield %y : f32
-      }}
-      %d1 = cake.frag.map %s1, %gc1 : ({F}, {ROW}) -> {F} {{
-      ^bb0(%x: f32, %c: f32):
-        %e = arith.mulf %c, %log2e : f32
-        %f = math.exp2 %e : f32
-        %y = arith.mulf %x, %f : f32
-        cake.frag.yield %y : f32
-      }}
-      %n0 = cake.mma wgmma %s_vn[%tv] mn_major, %s_kb0[%ta] mn_major, %d0 : {R}, {R}, {F}
+{decay(0)}{decay(1)}      %n0 = cake.mma wgmma %s_vn[%tv] mn_major, %s_kb0[%ta] mn_major, %d0 : {R}, {R}, {F}
       %n1 = cake.mma wgmma %s_vn[%tv] mn_major, %s_kb1[%ta] mn_major, %d1 : {R}, {R}, {F}
       cake.pipe.release %pb, %tv : !cake.pipe<1>
       cake.pipe.release %pa, %ta : !cake.pipe<1>
@@ -448,14 +467,7 @@ def intra():
     bv = ""
     for h in (0, 1):
         bv += f"""      %vv{h} = cake.load %V[%t0, %ch{h}] : {G2} -> {FB}
-      %bv{h} = cake.frag.map %vv{h}, %beta : ({FB}, {COLF}) -> {FB} {{
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }}
-      cake.store %bv{h} -> %Bv[%t0, %ch{h}] : {FB} -> {G2}
+{beta_v(f"bv{h}", f"vv{h}")}      cake.store %bv{h} -> %Bv[%t0, %ch{h}] : {FB} -> {G2}
 """
     out = ""
     for h in (0, 1):
@@ -489,27 +501,14 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %T = cake.dim %Q, 0 : {G2}
 {consts()}    %c32i = arith.constant 32 : i32
-    %scale = arith.constant 0.0883883476 : f32
-    %nlog2e = arith.constant -1.44269504 : f32
-    %one = arith.constant 1.0 : f32
-    %eps = arith.constant 1.0e-06 : f32
-    %lb = arith.constant -5.0 : f32
-    %c8 = arith.constant 8 : index
-    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
-    %rows = cake.frag.iota : {COLI}
+{prep_consts()}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%T, %H) {{
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
       %ci = arith.divui %t0, %c64 : index
-      %hr = arith.remui %h, %c8 : index
-      %hb = arith.subi %h, %hr : index
-      %hsel = arith.index_cast %hr : index to i32
-      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
-      %al2 = arith.mulf %alog, %log2e : f32
-      %ealog = math.exp2 %al2 : f32
-      %s = cake.pipe.acquire %pa : !cake.pipe<1>
+{head_params()}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
 {prep(staged=False)}{bv}      cake.fence.proxy_async
       cake.pipe.commit %pa, %s : !cake.pipe<1>
       %ta = cake.pipe.wait %pa : !cake.pipe<1>
@@ -543,16 +542,10 @@ def recur(depth=1, ctas=1):
         col += r[-1] if r[0] in "wqk" else ""
         loads += (f"        cake.tma.load %{src}[%t0, {col}] -> %r_{r}[%s] : "
                   f"{G2} -> {RD}\n")
-    decay = ""
+    acquire_st = "      %ss = cake.pipe.acquire %pst : !cake.pipe<1>\n"
+    updates = ""
     for h in (0, 1):
-        decay += f"""      %d{h} = cake.frag.map %s{h}, %gc{h} : ({F}, {ROW}) -> {F} {{
-      ^bb0(%x: f32, %c: f32):
-        %e = arith.mulf %c, %log2e : f32
-        %f = math.exp2 %e : f32
-        %y = arith.mulf %x, %f : f32
-        cake.frag.yield %y : f32
-      }}
-      %n{h} = cake.mma wgmma %r_vn[%tv] mn_major, %r_kb{h}[%ta] mn_major, %d{h} : {R}, {RD}, {F}
+        updates += decay(h) + f"""      %n{h} = cake.mma wgmma %r_vn[%tv] mn_major, %r_kb{h}[%ta] mn_major, %d{h} : {R}, {RD}, {F}
 """
     return f"""// KDA's chain of chunks (issue #21, docs/kda.md), generated by
 // examples/kda/gen-kda.py: the recurrence over what examples/kda/kda_intra
@@ -604,13 +597,7 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
       %cn = arith.addi %ci, %c1 : index
       %gn0 = cake.load %Gc[%cn, %ch0] : {G2F} -> {ROW}
       %gn1 = cake.load %Gc[%cn, %ch1] : {G2F} -> {ROW}
-      // The state entering the chunk, as the K-major B of W·S and Q̃·S.
-      %ss = cake.pipe.acquire %pst : !cake.pipe<1>
-      %st0 = cake.frag.convert %s0 : {F} -> {FB}
-      cake.smem.write %st0 -> %r_st0[%ss] : {FB} -> {R}
-      %st1 = cake.frag.convert %s1 : {F} -> {FB}
-      cake.smem.write %st1 -> %r_st1[%ss] : {FB} -> {R}
-      cake.fence.proxy_async
+{stage_state("r_st", "ss", acquire=acquire_st)}      cake.fence.proxy_async
       cake.pipe.commit %pst, %ss : !cake.pipe<1>
       %tb = cake.pipe.wait %pst : !cake.pipe<1>
       %ta = cake.pipe.wait %pin : {PD}
@@ -631,7 +618,7 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
       %ob = cake.frag.convert %o : {F} -> {FB}
       cake.store %ob -> %O[%t0, %vcol] : {FB} -> {G2}
       // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
-{decay}      cake.pipe.release %pvn, %tv : !cake.pipe<1>
+{updates}      cake.pipe.release %pvn, %tv : !cake.pipe<1>
       cake.pipe.release %pst, %tb : !cake.pipe<1>
       cake.pipe.release %pin, %ta : {PD}
       scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {ROW}, {ROW}
