@@ -484,6 +484,21 @@ LogicalResult SmemWriteOp::verify() {
   return success();
 }
 
+LogicalResult SmemReadOp::verify() {
+  FragType frag = getResult().getType();
+  RingType ring = getSrc().getType();
+  if (frag.getShape() != ring.getShape())
+    return emitRuleError(*this, RuleId::DataflowBoxShape)
+           << "expected the fragment shape " << shapeStr(frag.getShape())
+           << " to equal the ring tile " << shapeStr(ring.getShape());
+  if (frag.getElementType() != ring.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected fragment and ring element types to match, "
+              "got "
+           << frag.getElementType() << " and " << ring.getElementType();
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyFragBox(*this, getResult().getType(), getSrc().getType(),
                            getCoords().size())))

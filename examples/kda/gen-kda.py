@@ -460,10 +460,60 @@ def consts():
 INTRA_STAGED = ["kx0", "kx1", "ky0", "ky1", "kt0", "kt1"]
 
 
-def intra():
-    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in INTRA_STAGED)
+# With `tma=1`, q and k come in by TMA (pipe %pin), zero-filled past the
+# sequence's end, and are read from their stages into registers.
+INTRA_INPUTS = ["k0", "k1", "q0", "q1"]
+
+
+def reread_inputs(body):
+    """q and k read from their stages right before each map that uses them,
+    instead of once: shared memory holds them, registers only briefly."""
+    import re
+    lines, out, n = body.split("\n"), [], 0
+    for line in lines:
+        m = re.match(r"      %(k|q)([01]) = cake.smem.read", line)
+        if m:
+            continue
+        if "= cake.frag.map" in line:
+            used = sorted(set(re.findall(r"%([kq][01])\b", line)))
+            for r in used:
+                n += 1
+                out.append(f"      %{r}_{n} = cake.smem.read %s_in_{r}[%ti]"
+                           f" : {R} -> {FB}")
+                line = re.sub(rf"%{r}\b", f"%{r}_{n}", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def intra(tma=0, reread=0):
+    staged = INTRA_STAGED + (["in_" + r for r in INTRA_INPUTS] if tma else [])
+    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in staged)
     pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in INTRA_STAGED)
               + "\n      : " + ",\n        ".join([R] * len(INTRA_STAGED)))
+    if tma:
+        pipe_a += ("\n  %pin = cake.pipe "
+                   + ", ".join(f"%s_in_{r}" for r in INTRA_INPUTS)
+                   + "\n      : " + ",\n        ".join([R] * len(INTRA_INPUTS)))
+    body = prep(staged=False)
+    fill = release_in = ""
+    if tma:
+        fill = "      %si = cake.pipe.acquire %pin : !cake.pipe<1>\n"
+        for r in INTRA_INPUTS:
+            t, hh = ("%K" if r[0] == "k" else "%Q"), r[1]
+            fill += (f"      cake.tma.load {t}[%t0, %ch{hh}] -> %s_in_{r}[%si]"
+                     f" : {G2} -> {R}\n")
+        fill += "      cake.pipe.commit %pin, %si : !cake.pipe<1>\n"
+        for r in INTRA_INPUTS:
+            t, hh = ("%K" if r[0] == "k" else "%Q"), r[1]
+            old = f"      %{r} = cake.load {t}[%t0, %ch{hh}] : {G2} -> {FB}\n"
+            new = f"      %{r} = cake.smem.read %s_in_{r}[%ti] : {R} -> {FB}\n"
+            if r == "k0":
+                new = "      %ti = cake.pipe.wait %pin : !cake.pipe<1>\n" + new
+            assert old in body
+            body = body.replace(old, new)
+        release_in = "      cake.pipe.release %pin, %ti : !cake.pipe<1>\n"
+        if reread:
+            body = reread_inputs(body)
     bv = ""
     for h in (0, 1):
         bv += f"""      %vv{h} = cake.load %V[%t0, %ch{h}] : {G2} -> {FB}
@@ -508,8 +558,8 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
       %ci = arith.divui %t0, %c64 : index
-{head_params()}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
-{prep(staged=False)}{bv}      cake.fence.proxy_async
+{head_params()}{fill}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
+{body}{release_in}{bv}      cake.fence.proxy_async
       cake.pipe.commit %pa, %s : !cake.pipe<1>
       %ta = cake.pipe.wait %pa : !cake.pipe<1>
 {products(early=True)}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}

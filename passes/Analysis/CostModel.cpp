@@ -359,6 +359,17 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       work->cost.storeNs += ns * mult;
     return ns * mult;
   }
+  if (auto read = dyn_cast<SmemReadOp>(op)) {
+    // A ring stage into registers: the role's threads issue the loads, at
+    // shared-memory bandwidth (not beside the tensor cores' operand reads).
+    auto f = cast<FragType>(read.getResult().getType());
+    double bytes = double(f.getNumElements()) *
+                   double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+    double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
+    if (record)
+      work->cost.aluNs += ns * mult;
+    return ns * mult;
+  }
   if (auto tmaStore = dyn_cast<TmaStoreOp>(op)) {
     // The copy engine writes the stage to global memory asynchronously.
     auto ring = cast<RingType>(tmaStore.getSrc().getType());

@@ -37,7 +37,8 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
-            FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, BarrierSyncOp>(op))
+            FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
+            BarrierSyncOp>(op))
       math = true;
   });
   return !math;

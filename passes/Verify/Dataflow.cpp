@@ -57,6 +57,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
       check(op, w.getDst(), w.getStage(), true);
     else if (auto s = dyn_cast<TmaStoreOp>(op))
       check(op, s.getSrc(), s.getStage(), false);
+    else if (auto r = dyn_cast<SmemReadOp>(op))
+      check(op, r.getSrc(), r.getStage(), false);
     else if (auto m = dyn_cast<MmaOp>(op)) {
       if (m.getAStage())
         check(op, m.getA(), m.getAStage(), false);

@@ -27,6 +27,27 @@ cake.kernel @read_through_acquire() attributes {target = #cake.target<"sm_90a">,
 
 // -----
 
+// smem.read reads a stage the role is still filling (its acquire, not a
+// wait); the near miss reads the stage after the wait.
+cake.kernel @smem_read_through_acquire(%X: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    // expected-note @+1 {{stage taken here}}
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    cake.tma.load %X[%c0, %c0] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+    // expected-error @+1 {{[dataflow.read-outside-wait] reads ring #0 through a stage not taken with pipe.wait}}
+    %early = cake.smem.read %a[%s] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+    cake.pipe.commit %p, %s : !cake.pipe<1>
+    %t = cake.pipe.wait %p : !cake.pipe<1>
+    %v = cake.smem.read %a[%t] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+    cake.pipe.release %p, %t : !cake.pipe<1>
+  }
+}
+
+// -----
+
 // The stage comes from a pipe that does not hold the ring it reads.
 cake.kernel @wrong_pipe() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>

@@ -396,6 +396,32 @@ def Cake_SmemWriteOp : Cake_Op<"smem.write"> {
   let hasVerifier = 1;
 }
 
+def Cake_SmemReadOp : Cake_Op<"smem.read"> {
+  let summary = "read a ring stage into a register fragment";
+  let description = [{
+    Ordinary (generic-proxy) loads of a ring stage into a fragment in the
+    accumulator layout, the inverse of `cake.smem.write` through the same
+    derived addresses and swizzle: a tile the copy engine brought in
+    (`cake.tma.load`, which zero-fills what lies past the tensor's edges)
+    becomes register values without per-element bounds work, and stays in
+    shared memory to be read again where a fragment would otherwise be
+    held live across the kernel. The stage is one taken with `pipe.wait`
+    [dataflow.read-outside-wait]; the loads complete before the stage's
+    `pipe.release` in program order, so no fence is needed between them.
+
+    ```mlir
+    %k = cake.smem.read %kr[%t]
+      : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_RingType:$src, Cake_StageType:$stage);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = [{
+    $src `[` $stage `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Cake_BarrierSyncOp : Cake_Op<"barrier.sync"> {
   let summary = "wait at a named barrier shared by some of the kernel's roles";
   let description = [{

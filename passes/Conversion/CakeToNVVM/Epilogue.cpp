@@ -3,7 +3,8 @@
 // Global loads into row and column fragments (full tiles without masks,
 // column pairs as vector loads), stores of accumulators, row and column
 // fragments with bounds masks, and smem.write of a fragment into a ring stage
-// in the ring's swizzle, for a TMA store or an mma to read.
+// in the ring's swizzle, for a TMA store or an mma to read, and its inverse
+// smem.read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,8 @@ std::optional<LogicalResult> KernelEmitter::emitMemoryOp(Operation &op) {
     return emitStore(s);
   if (auto w = dyn_cast<SmemWriteOp>(op))
     return emitSmemWrite(w);
+  if (auto r = dyn_cast<SmemReadOp>(op))
+    return emitSmemRead(r);
   return std::nullopt;
 }
 
@@ -561,39 +564,31 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   return success();
 }
 
-LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
-  FailureOr<FragInfo> info = fragInfo(op.getValue().getType(), op);
-  if (failed(info))
-    return failure();
-  RingType rt = op.getDst().getType();
+SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
+  RingType rt = cast<RingType>(ringValue.getType());
   ArrayRef<int64_t> shape = rt.getShape();
-  if (info->layout != FragLayout::Acc || shape.size() != 2)
-    return op.emitError("smem.write of this fragment into a rank-")
-           << shape.size() << " ring tile is not lowered yet";
-  Type elt = rt.getElementType();
-  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  int64_t eltBytes = rt.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t pitch = shape[1] * eltBytes;
-  // The ring's swizzle as TMA and wgmma read it: the 16-byte chunk index
+  // The ring's swizzle as TMA and wgmma use it: the 16-byte chunk index
   // (address bits 4..) XOR the 128-byte line index (bits 7..),
   // log2(swizzle / 16) bits wide, on the shared-memory address (its base
   // is 1024-byte aligned).
   int64_t swizzleBits = 0;
   for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
     ++swizzleBits;
-  const RingInfo &ring = rings[op.getDst()];
+  const RingInfo &ring = rings[ringValue];
   Value ringBase = i32c(ring.offset);
-  Value stageOffset = arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
-                                            i32c(ring.tileBytes));
+  Value stageOffset =
+      arith::MulIOp::create(b, loc(), map.lookup(stage), i32c(ring.tileBytes));
   Value stageBase = arith::AddIOp::create(b, loc(), ringBase, stageOffset);
-  Value frag = map.lookup(op.getValue());
   Value row0 = threadRow();
   Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
   Value col0 = arith::MulIOp::create(b, loc(), quad, i32c(2));
-  auto pairTy = VectorType::get({2}, elt);
+  SmallVector<Value> offsets(shape[1] / 4);
   for (int64_t h = 0; h < 2; ++h) {
     Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
     for (int64_t j = 0; j < shape[1] / 8; ++j) {
-      // Columns 8 j + 2 (lane % 4) + {0, 1}: one 2-element store.
+      // Columns 8 j + 2 (lane % 4) + {0, 1}: one 2-element access.
       Value col = arith::AddIOp::create(b, loc(), col0, i32c(8 * j));
       Value rowBytes = arith::MulIOp::create(b, loc(), row, i32c(pitch));
       Value colBytes = arith::MulIOp::create(b, loc(), col, i32c(eltBytes));
@@ -606,15 +601,61 @@ LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
         Value chunkFlip = arith::ShLIOp::create(b, loc(), line, i32c(4));
         off = arith::XOrIOp::create(b, loc(), off, chunkFlip);
       }
-      Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
-      for (int64_t e = 0; e < 2; ++e) {
-        Value v =
-            LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e);
-        pair = LLVM::InsertElementOp::create(b, loc(), pair, v, i32c(e));
-      }
-      LLVM::StoreOp::create(b, loc(), pair, smemAt(off),
-                            /*alignment=*/2 * eltBytes);
+      offsets[2 * j + h] = off;
     }
   }
+  return offsets;
+}
+
+LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getValue().getType(), op);
+  if (failed(info))
+    return failure();
+  RingType rt = op.getDst().getType();
+  if (info->layout != FragLayout::Acc || rt.getShape().size() != 2)
+    return op.emitError("smem.write of this fragment into a rank-")
+           << rt.getShape().size() << " ring tile is not lowered yet";
+  SmallVector<Value> offsets = accPairOffsets(op.getDst(), op.getStage());
+  Type elt = rt.getElementType();
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  Value frag = map.lookup(op.getValue());
+  auto pairTy = VectorType::get({2}, elt);
+  for (auto [p, off] : llvm::enumerate(offsets)) {
+    int64_t j = p / 2, h = p % 2;
+    Value pair = LLVM::UndefOp::create(b, loc(), pairTy);
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = LLVM::ExtractValueOp::create(b, loc(), frag, 4 * j + 2 * h + e);
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, v, i32c(e));
+    }
+    LLVM::StoreOp::create(b, loc(), pair, smemAt(off),
+                          /*alignment=*/2 * eltBytes);
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSmemRead(SmemReadOp op) {
+  FailureOr<FragInfo> info = fragInfo(op.getType(), op);
+  if (failed(info))
+    return failure();
+  RingType rt = op.getSrc().getType();
+  if (info->layout != FragLayout::Acc || rt.getShape().size() != 2)
+    return op.emitError("smem.read of a rank-")
+           << rt.getShape().size() << " ring tile into this fragment is not "
+           << "lowered yet (a 64·W x N accumulator-layout fragment is)";
+  SmallVector<Value> offsets = accPairOffsets(op.getSrc(), op.getStage());
+  Type elt = rt.getElementType();
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
+  auto pairTy = VectorType::get({2}, elt);
+  Value frag = LLVM::UndefOp::create(b, loc(), info->type);
+  for (auto [p, off] : llvm::enumerate(offsets)) {
+    int64_t j = p / 2, h = p % 2;
+    Value pair = LLVM::LoadOp::create(b, loc(), pairTy, smemAt(off),
+                                      /*alignment=*/2 * eltBytes);
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = LLVM::ExtractElementOp::create(b, loc(), pair, i32c(e));
+      frag = LLVM::InsertValueOp::create(b, loc(), frag, v, 4 * j + 2 * h + e);
+    }
+  }
+  map.map(op.getResult(), frag);
   return success();
 }

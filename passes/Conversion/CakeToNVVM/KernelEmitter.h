@@ -237,6 +237,11 @@ private:
   LogicalResult emitStore(StoreOp op);
   LogicalResult emitLineStore(StoreOp op, const FragInfo &info);
   LogicalResult emitSmemWrite(SmemWriteOp op);
+  LogicalResult emitSmemRead(SmemReadOp op);
+  /// Shared-memory byte offsets of an accumulator-layout fragment's column
+  /// pairs in a ring stage (pair index j * 2 + h, swizzle applied), for
+  /// smem.write and smem.read.
+  SmallVector<Value> accPairOffsets(Value ringValue, Value stage);
 
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
   std::optional<LogicalResult> emitScalarOp(Operation &op);

@@ -139,6 +139,30 @@ cake.kernel @smem_write_shape() attributes {target = #cake.target<"sm_90a">, sch
 
 // -----
 
+cake.kernel @smem_read_shape() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    // expected-error @+1 {{[dataflow.box-shape] expected the fragment shape [64, 32] to equal the ring tile [64, 64]}}
+    %v = cake.smem.read %a[%s] : !cake.ring<1 x 64x64xf16, swizzle = 128> -> !cake.frag<64x32xf16>
+  }
+}
+
+// -----
+
+cake.kernel @smem_read_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    // expected-error @+1 {{[dataflow.element-type] expected fragment and ring element types to match, got 'f32' and 'f16'}}
+    %v = cake.smem.read %a[%s] : !cake.ring<1 x 64x64xf16, swizzle = 128> -> !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
 cake.kernel @load_box(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index

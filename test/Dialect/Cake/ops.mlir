@@ -133,6 +133,30 @@ cake.kernel @epilogue_through_smem(%C: !cake.global<?x?xbf16>)
   }
 }
 
+// CHECK-LABEL: cake.kernel @tile_into_registers
+// CHECK: cake.tma.load
+// CHECK: %[[T:.*]] = cake.pipe.wait
+// CHECK-NEXT: %{{.*}} = cake.smem.read %{{.*}}[%[[T]]] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+cake.kernel @tile_into_registers(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.grid<tile = [64, 64]>} {
+  %x = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %x : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %M = cake.dim %X, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %X, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.tma.load %X[%m, %n] -> %x[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<1>
+      %t = cake.pipe.wait %p : !cake.pipe<1>
+      %v = cake.smem.read %x[%t] : !cake.ring<1 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+      cake.pipe.release %p, %t : !cake.pipe<1>
+      cake.store %v -> %Y[%m, %n] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
+
 // CHECK-LABEL: cake.kernel @mma_families
 // CHECK: cake.mma mma_sync
 // CHECK: cake.mma tcgen05
