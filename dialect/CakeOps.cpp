@@ -114,6 +114,22 @@ static LogicalResult verifyFragBox(Operation *op, FragType frag,
   return success();
 }
 
+/// `rows %n` bounds a tile's rows: the fragment must be one (two non-unit
+/// dimensions over a tensor of rank 2 or more).
+static LogicalResult verifyRowBound(Operation *op, FragType frag,
+                                    GlobalType global, Value rows) {
+  if (!rows)
+    return success();
+  ArrayRef<int64_t> shape = frag.getShape();
+  if (shape.size() != 2 || shape[0] == 1 || shape[1] == 1 ||
+      global.getRank() < 2)
+    return emitRuleError(op, RuleId::DataflowBoxShape)
+           << "`rows` bounds the rows of a tile (a fragment of two non-unit "
+              "dimensions in a tensor of rank 2 or more), got "
+           << shapeStr(shape) << " in a rank-" << global.getRank() << " tensor";
+  return success();
+}
+
 /// The shape `shape` with its innermost dimension reduced to 1.
 static SmallVector<int64_t> rowReduced(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> out(shape);
@@ -508,12 +524,16 @@ LogicalResult LoadOp::verify() {
            << "expected the pad value to have the element type "
            << getResult().getType().getElementType() << ", got "
            << getPad().getType();
-  return success();
+  return verifyRowBound(*this, getResult().getType(), getSrc().getType(),
+                        getRows());
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyFragBox(*this, getValue().getType(), getDst().getType(),
-                       getCoords().size());
+  if (failed(verifyFragBox(*this, getValue().getType(), getDst().getType(),
+                           getCoords().size())))
+    return failure();
+  return verifyRowBound(*this, getValue().getType(), getDst().getType(),
+                        getRows());
 }
 
 /// An index from an integer tensor, the element itself from an f32 one.

@@ -32,11 +32,12 @@ final one to another buffer and fla returns a new one, so no call sees a
 state another left behind. fla (pure Python, Triton) takes the state in
 fp32 only: its rows are the fp32-state rows.
 
-Cake: with --cake-bundle, Cake's forward (one sequence, fp32 state, the
-preprocessing in the kernels) runs as "cake" on the rows it covers (fixed,
-fp32 state), after a short check of its own ([377], H = 4): two bundles
-(comma-separated) are the split forward, examples/kda/kda_intra then
-kda_recur (cake_kda.py); one is the fused examples/kda/kda_fwd.
+Cake: with --cake-bundle, Cake's forward (fp32 state, the preprocessing
+in the kernels) runs as "cake" on the rows it covers, after a short check
+of its own ([377], H = 4): two bundles (comma-separated) are the split
+forward, examples/kda/kda_intra then kda_recur (cake_kda.py), which takes
+batches of sequences (every fp32-state row and the ragged check); one is
+the fused examples/kda/kda_fwd (one sequence: the fixed rows).
 
 Peers: FlashKDA (MoonshotAI/FlashKDA, built for sm_90a against CUTLASS
 v4.3.2 by build-peers.sh) and fla's chunk_kda (fla-org/flash-linear-
@@ -176,12 +177,13 @@ def main():
     if "fla" in impls:
         from fla.ops.kda import chunk_kda
         mods["fla"] = chunk_kda
-    cake = None
+    cake, cake_batches = None, False
     if args.cake_bundle:
         bundles = args.cake_bundle.split(",")
         if len(bundles) == 2:
             from cake_kda import CakeKda
             cake = CakeKda(args.runtime, *bundles).prepare
+            cake_batches = True
         else:
             from cake_rt import load_bundle, load_runtime
             rt = load_runtime(args.runtime)
@@ -206,7 +208,7 @@ def main():
                                           torch)
         if "fla" in mods and state == "fp32":
             r["fla"] = fla_call(mods["fla"], x, torch)
-        if cake and state == "fp32" and x["cu"] is None:
+        if cake and state == "fp32" and (x["cu"] is None or cake_batches):
             r["cake"] = cake(x)
         return r
 

@@ -2,13 +2,16 @@
 examples/kda/kda_recur, on the current stream (docs/kda.md).
 
     fwd = CakeKda(runtime_path, intra_bundle, recur_bundle)
-    run = fwd.prepare(x)        # x as bench.make_inputs makes it, one sequence
-    o, s = run()                # o [1, T, H, 128] bf16, s [1, H, 128, 128] fp32
+    run = fwd.prepare(x)        # x as bench.make_inputs makes it
+    o, s = run()                # o [1, T, H, 128] bf16, s [N, H, 128, 128] fp32
 
-prepare() allocates the intermediates once (W, beta*v, Q~, K-bar in bf16
-as [T, H*128], A_qk and T [T, H*64], Gamma_C [chunks, H*128] fp32) and
-the outputs, so that a timed call is the two launches only. Every launch
-is checked.
+x holds one sequence or several (x["cu"], their bounds as cu_seqlens).
+prepare() builds the two work lists (kda_intra's chunks: first token and
+the sequence's end; kda_recur's sequences: first and end chunk slot,
+first and end token), allocates the intermediates once, 64 rows per
+chunk slot (W, beta*v, Q~, K-bar in bf16 as [64 slots, H*128], A_qk and
+T [64 slots, H*64], Gamma_C [slots, H*128] fp32) and the outputs, so
+that a timed call is the two launches only. Every launch is checked.
 """
 import os
 import sys
@@ -28,27 +31,40 @@ class CakeKda:
         return (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
 
     def prepare(self, x, s0=None):
-        """The launches for one sequence: x["q"] is [1, T, H, 128]; s0 the
-        initial state [H, 128, 128] fp32 (x["h0"][0] when absent)."""
+        """The launches for x: x["q"] is [1, T, H, 128], x["cu"] None (one
+        sequence) or the sequences' bounds; s0 the initial state
+        [N, H, 128, 128] (x["h0"] when absent), any float dtype."""
         import torch
         q = x["q"][0]
         T, H, D = q.shape
         dev = q.device
+        cu = ([0, T] if x.get("cu") is None
+              else [int(c) for c in x["cu"].tolist()])
+        N = len(cu) - 1
+        work, seqs = [], []
+        for n in range(N):
+            first = len(work)
+            work += [(t, cu[n + 1]) for t in range(cu[n], cu[n + 1], 64)]
+            seqs.append((first, len(work), cu[n], cu[n + 1]))
+        i32 = dict(device=dev, dtype=torch.int32)
+        work = torch.tensor(work, **i32).view(-1, 2)
+        seqs = torch.tensor(seqs, **i32).view(-1, 4)
+        R = 64 * work.shape[0]
         bf = dict(device=dev, dtype=torch.bfloat16)
-        w, bv, qt, kb = (torch.empty(T, H * D, **bf) for _ in range(4))
-        aqk, tt = (torch.empty(T, H * 64, **bf) for _ in range(2))
-        gc = torch.empty((T + 63) // 64, H * D, device=dev)
+        w, bv, qt, kb = (torch.empty(R, H * D, **bf) for _ in range(4))
+        aqk, tt = (torch.empty(R, H * 64, **bf) for _ in range(2))
+        gc = torch.empty(work.shape[0], H * D, device=dev)
         o = torch.empty(T, H * D, **bf)
         if s0 is None:
-            s0 = x["h0"][0]
-        s0 = s0.float().contiguous().view(H, D, D)
-        sn = torch.empty(H, D, D, device=dev)
+            s0 = x["h0"]
+        s0 = s0.float().contiguous().view(N * H, D, D)
+        sn = torch.empty(N * H, D, D, device=dev)
         keep = [q.view(T, H * D), x["k"][0].view(T, H * D),
                 x["v"][0].view(T, H * D), x["g"][0].view(T, H * D),
                 x["beta"][0].view(T, H), x["A_log"], x["dt_bias"],
-                w, bv, qt, kb, aqk, tt, gc]
+                w, bv, qt, kb, aqk, tt, gc, work]
         intra = self._args(keep)
-        chain = [w, bv, qt, kb, aqk, tt, gc, s0, o, sn]
+        chain = [w, bv, qt, kb, aqk, tt, gc, s0, o, sn, seqs]
         recur = self._args(chain)
         rt = self.rt
 
@@ -65,7 +81,7 @@ class CakeKda:
         def run():
             run_intra()
             run_recur()
-            return o.view(1, T, H, D), sn.view(1, H, D, D)
+            return o.view(1, T, H, D), sn.view(N, H, D, D)
         # Each kernel alone, for a breakdown of the time.
         run.intra, run.recur = run_intra, run_recur
         run.keep = keep + chain  # the tensors the argument arrays point at

@@ -4,9 +4,11 @@ recurrence: examples/kda/kda_fwd (one bundle) or the split forward,
 examples/kda/kda_intra then kda_recur (two bundles, bench/kda/cake_kda.py).
 
     python3 bench/kda/check_fwd.py --runtime .device/lib/libcake_runtime.so \
-        BUNDLE [RECUR_BUNDLE] [--shapes 1000x2 4096x4 ...] [--gates random|floor]
+        BUNDLE [RECUR_BUNDLE] [--shapes 1000x2 300+77x4 ...] [--gates random|floor]
 
-Each shape is T tokens x H heads (K = V = 128, one sequence). Inputs as
+Each shape is T tokens x H heads (K = V = 128): one sequence, or with
+lengths joined by '+' several in one batch (the split forward only; its
+kernels take the sequences' bounds as cu_seqlens do). Inputs as
 FlashKDA's benchmark makes them (bench/kda/bench.py's make_inputs: q, k
 L2-normalized standard normals, v, g, b standard normal, A_log and
 dt_bias uniform [0, 1), lower bound -5, scale 1/sqrt(K)) with a random
@@ -54,12 +56,16 @@ def main():
     torch.manual_seed(20261202)
     failed = 0
     for shape in args.shapes:
-        T, H = (int(x) for x in shape.split("x"))
+        lens_s, H = shape.split("x")
+        lens, H = [int(t) for t in lens_s.split("+")], int(H)
+        T, N = sum(lens), len(lens)
+        if N > 1 and not split:
+            sys.exit("check_fwd: kda_fwd takes one sequence")
         dev = "cuda"
-        x = make_inputs([T], H, 128, dev, torch, F)
+        x = make_inputs(lens, H, 128, dev, torch, F)
         if args.gates == "floor":
             x["g"] = torch.full_like(x["g"], 20.0)
-        s0 = torch.randn(H, 128, 128, device=dev)
+        s0 = torch.randn(N, H, 128, 128, device=dev)
         if split:
             run = fwd.prepare(x, s0)
             o, sn = run()
@@ -69,7 +75,7 @@ def main():
             # Within a time limit, as launch_checked: a hang is a failure.
             if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
                 sys.exit(f"{name}: {fwd.rt.cakeRtLastError().decode()}")
-            o, sn = o.float(), sn.view(H * 128, 128)
+            o = o.float()
         else:
             o = torch.full((T, H * 128), float("nan"), device=dev)
             sn = torch.full((H * 128, 128), float("nan"), device=dev)
@@ -82,14 +88,14 @@ def main():
                            args.bundles[0])
         want_o, want_s = kda_recurrent(
             x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"],
-            x["A_log"], x["dt_bias"], LOWER_BOUND, s0[None], None)
-        got_o, got_s = o.view(1, T, H, 128), sn.view(1, H, 128, 128)
+            x["A_log"], x["dt_bias"], LOWER_BOUND, s0, x["cu"])
+        got_o, got_s = o.view(1, T, H, 128), sn.view(N, H, 128, 128)
         unwritten = o.isnan().sum().item() + sn.isnan().sum().item()
         rel_o = err_ratio(got_o, want_o)
         rel_s = err_ratio(got_s, want_s)
         ok = unwritten == 0 and rel_o <= OUT_TOL
         failed += not ok
-        print(f"{name} T={T} H={H} gates {args.gates}: {unwritten} unwritten, "
+        print(f"{name} T={lens_s} H={H} gates {args.gates}: {unwritten} unwritten, "
               f"out err {rel_o:.2e}, state err {rel_s:.2e}: "
               f"{'PASS' if ok else 'WRONG'}")
     return 1 if failed else 0

@@ -16,6 +16,7 @@ The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
 halves and the gated variants of q and k from one template each.
 """
+import re
 
 R = "!cake.ring<1 x 64x64xbf16, swizzle = 128>"
 F = "!cake.frag<64x64xf32>"
@@ -460,63 +461,20 @@ def consts():
 INTRA_STAGED = ["kx0", "kx1", "ky0", "ky1", "kt0", "kt1"]
 
 
-# With `tma=1`, q and k come in by TMA (pipe %pin), zero-filled past the
-# sequence's end, and are read from their stages into registers.
-INTRA_INPUTS = ["k0", "k1", "q0", "q1"]
-
-
-def reread_inputs(body):
-    """q and k read from their stages right before each map that uses them,
-    instead of once: shared memory holds them, registers only briefly."""
-    import re
-    lines, out, n = body.split("\n"), [], 0
-    for line in lines:
-        m = re.match(r"      %(k|q)([01]) = cake.smem.read", line)
-        if m:
-            continue
-        if "= cake.frag.map" in line:
-            used = sorted(set(re.findall(r"%([kq][01])\b", line)))
-            for r in used:
-                n += 1
-                out.append(f"      %{r}_{n} = cake.smem.read %s_in_{r}[%ti]"
-                           f" : {R} -> {FB}")
-                line = re.sub(rf"%{r}\b", f"%{r}_{n}", line)
-        out.append(line)
-    return "\n".join(out)
-
-
-def intra(tma=0, reread=0):
-    staged = INTRA_STAGED + (["in_" + r for r in INTRA_INPUTS] if tma else [])
-    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in staged)
+def intra():
+    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in INTRA_STAGED)
     pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in INTRA_STAGED)
               + "\n      : " + ",\n        ".join([R] * len(INTRA_STAGED)))
-    if tma:
-        pipe_a += ("\n  %pin = cake.pipe "
-                   + ", ".join(f"%s_in_{r}" for r in INTRA_INPUTS)
-                   + "\n      : " + ",\n        ".join([R] * len(INTRA_INPUTS)))
-    body = prep(staged=False)
-    fill = release_in = ""
-    if tma:
-        fill = "      %si = cake.pipe.acquire %pin : !cake.pipe<1>\n"
-        for r in INTRA_INPUTS:
-            t, hh = ("%K" if r[0] == "k" else "%Q"), r[1]
-            fill += (f"      cake.tma.load {t}[%t0, %ch{hh}] -> %s_in_{r}[%si]"
-                     f" : {G2} -> {R}\n")
-        fill += "      cake.pipe.commit %pin, %si : !cake.pipe<1>\n"
-        for r in INTRA_INPUTS:
-            t, hh = ("%K" if r[0] == "k" else "%Q"), r[1]
-            old = f"      %{r} = cake.load {t}[%t0, %ch{hh}] : {G2} -> {FB}\n"
-            new = f"      %{r} = cake.smem.read %s_in_{r}[%ti] : {R} -> {FB}\n"
-            if r == "k0":
-                new = "      %ti = cake.pipe.wait %pin : !cake.pipe<1>\n" + new
-            assert old in body
-            body = body.replace(old, new)
-        release_in = "      cake.pipe.release %pin, %ti : !cake.pipe<1>\n"
-        if reread:
-            body = reread_inputs(body)
+    # The chunk's tokens come from its sequence (rows ts.. of the inputs,
+    # none past the sequence's end); what it writes goes to its slot (rows
+    # t0.. of the outputs, 64 per chunk).
+    body = prep(staged=False).replace(
+        "      %left = arith.subi %T, %t0 : index\n", "")
+    body = re.sub(r"cake\.load %([QKVGB])\[%t0, ([^\]]+)\] :",
+                  r"cake.load %\1[%ts, \2] rows %left :", body)
     bv = ""
     for h in (0, 1):
-        bv += f"""      %vv{h} = cake.load %V[%t0, %ch{h}] : {G2} -> {FB}
+        bv += f"""      %vv{h} = cake.load %V[%ts, %ch{h}] rows %left : {G2} -> {FB}
 {beta_v(f"bv{h}", f"vv{h}")}      cake.store %bv{h} -> %Bv[%t0, %ch{h}] : {FB} -> {G2}
 """
     out = ""
@@ -532,15 +490,21 @@ def intra(tma=0, reread=0):
 //   Γ = cumsum(a) down the tokens; L = strict_tril(Diag(β)·K̃K̂ᵀ) and
 //   A_qk = tril(Q̃K̂ᵀ), the pairwise decays split around rows 16 and 48;
 //   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃).
-// Written, bf16 and laid out as q ([T, H·128]; T and A_qk [T, H·64]): W,
-// β ⊙ v, Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v)
-// is left to kda_recur, which folds it into V_new); Γ_C in fp32 as
+// A batch of sequences of any lengths (one sequence is a batch of one):
+// chunk c of the work list %Work ([chunks, 2]: the first token, the
+// sequence's end) reads the inputs' rows from its first token on, none
+// past the sequence's end (`rows %left`: they read as zero), and writes
+// its slot, rows 64 c.. of the outputs. Written, bf16 and laid out as q
+// ([64·chunks, H·128]; T and A_qk [64·chunks, H·64]): W, β ⊙ v,
+// Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v) is left
+// to kda_recur, which folds it into V_new); Γ_C in fp32 as
 // [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
 // (10 % faster on the H200; they are the tails of underflowing decays).
 cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
-                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F})
+                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
+                       %Work: !cake.global<?x2xi32>)
     attributes {{target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 1]>,
                 cake.flush_denormals = true}} {{
@@ -549,17 +513,21 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 
   cake.role "chunk" warpgroups(1) {{
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
-    %T = cake.dim %Q, 0 : {G2}
-{consts()}    %c32i = arith.constant 32 : i32
+    %slots = cake.dim %Wt, 0 : {G2}
+{consts()}    %c1 = arith.constant 1 : index
+    %c32i = arith.constant 32 : i32
 {prep_consts()}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
-    cake.tiles (%t0, %h) in (%T, %H) {{
+    cake.tiles (%t0, %h) in (%slots, %H) {{
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
       %ci = arith.divui %t0, %c64 : index
-{head_params()}{fill}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
-{body}{release_in}{bv}      cake.fence.proxy_async
+      %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
+      %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
+      %left = arith.subi %te, %ts : index
+{head_params()}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
+{body}{bv}      cake.fence.proxy_async
       cake.pipe.commit %pa, %s : !cake.pipe<1>
       %ta = cake.pipe.wait %pa : !cake.pipe<1>
 {products(early=True)}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
@@ -573,6 +541,29 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 # The chain's operands per chunk, streamed by TMA: W, Q̃ and K̄ by channel
 # half, A_qk, T and the V block of β ⊙ v.
 RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
+
+
+def seq_params():
+    """The role's tiles over (sequence x head, V block) and the sequence's
+    entries of the work list: chunk slots [first, last), tokens [ts, te)."""
+    return f"""    %NH = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
+    %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
+    %HD = cake.dim %Gc, 1 : {G2F}
+{consts()}    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %H = arith.divui %HD, %c128 : index
+    cake.tiles (%nh, %vb) in (%NH, %Vd) {{
+      %n = arith.divui %nh, %H : index
+      %h = arith.remui %nh, %H : index
+      %first = cake.scalar.load %Seqs[%n, %c0] : !cake.global<?x4xi32>
+      %last = cake.scalar.load %Seqs[%n, %c1] : !cake.global<?x4xi32>
+      %ts = cake.scalar.load %Seqs[%n, %c2] : !cake.global<?x4xi32>
+      %te = cake.scalar.load %Seqs[%n, %c3] : !cake.global<?x4xi32>
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %vcol = arith.addi %ch0, %vb : index
+"""
 
 
 def recur(depth=1, ctas=1):
@@ -608,13 +599,18 @@ def recur(depth=1, ctas=1):
 //   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄,
 // the state staged in bf16 as the K-major B of W·S and Q̃·S, V_new as the
 // MN-major B of A_qk·V_new and the MN-major A of V_newᵀ·K̄. Γ_C comes
-// into registers one chunk ahead. O in bf16 [T, H·128]; the states in and
-// out as [H, 128, 128] fp32 (FlashKDA's [H, V, K]). `ctas=2` makes the 192
+// into registers one chunk ahead. A batch of sequences: the work list
+// %Seqs ([N, 4]: first and end chunk slot, first and end token) gives each
+// sequence's chunks (kda_intra's slots) and tokens; O in bf16
+// [T, H·128], each chunk's rows up to its sequence's end (`rows`); the
+// states in and out as [N·H, 128, 128] fp32 (FlashKDA's [N, H, V, K]).
+// `ctas=2` makes the 192
 // chains of H = 96 resident at once on the H200's 132 SMs, but holds ptxas
 // to 168 registers (950 B of spills): slower on the H200 (docs/kda.md).
 cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
                        %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
-                       %S0: {S3}, %O: {G2}, %SN: {S3})
+                       %S0: {S3}, %O: {G2}, %SN: {S3},
+                       %Seqs: !cake.global<?x4xi32>)
     attributes {{target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [1, 64]>,
                 {ctas_attr}cake.flush_denormals = true}} {{
@@ -627,23 +623,21 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
   %pvn = cake.pipe %r_vn : {R}
 
   cake.role "chain" warpgroups(1) {{
-    %H = cake.dim %S0, 0 : {S3}
-    %Vd = cake.dim %S0, 1 : {S3}
-    %T = cake.dim %Wt, 0 : {G2}
-{consts()}    cake.tiles (%h, %vb) in (%H, %Vd) {{
-      %ch0 = arith.muli %h, %c128 : index
-      %ch1 = arith.addi %ch0, %c64 : index
-      %vcol = arith.addi %ch0, %vb : index
-      %init0 = cake.load %S0[%h, %vb, %c0] : {S3} -> {F}
-      %init1 = cake.load %S0[%h, %vb, %c64] : {S3} -> {F}
-      %gi0 = cake.load %Gc[%c0, %ch0] : {G2F} -> {ROW}
-      %gi1 = cake.load %Gc[%c0, %ch1] : {G2F} -> {ROW}
-      %c1 = arith.constant 1 : index
-      %fin:4 = scf.for %t0 = %c0 to %T step %c64
+{seq_params()}      %init0 = cake.load %S0[%nh, %vb, %c0] : {S3} -> {F}
+      %init1 = cake.load %S0[%nh, %vb, %c64] : {S3} -> {F}
+      %gi0 = cake.load %Gc[%first, %ch0] : {G2F} -> {ROW}
+      %gi1 = cake.load %Gc[%first, %ch1] : {G2F} -> {ROW}
+      %fin:4 = scf.for %ci = %first to %last step %c1
           iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
           -> ({F}, {F}, {ROW}, {ROW}) {{
-      // Γ_C of the next chunk, loaded a chunk ahead (past the last: 0).
-      %ci = arith.divui %t0, %c64 : index
+      // The chunk's slot and its tokens.
+      %t0 = arith.muli %ci, %c64 : index
+      %done = arith.subi %ci, %first : index
+      %dtok = arith.muli %done, %c64 : index
+      %tok = arith.addi %ts, %dtok : index
+      %left = arith.subi %te, %tok : index
+      // Γ_C of the next chunk, loaded a chunk ahead (past the sequence's
+      // last, unused).
       %cn = arith.addi %ci, %c1 : index
       %gn0 = cake.load %Gc[%cn, %ch0] : {G2F} -> {ROW}
       %gn1 = cake.load %Gc[%cn, %ch1] : {G2F} -> {ROW}
@@ -666,28 +660,22 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
       %o1 = cake.mma wgmma %r_q1[%ta], %r_st1[%tb], %o0 : {RD}, {R}, {F}
       %o = cake.mma wgmma %r_aq[%ta], %r_vn[%tv] mn_major, %o1 : {RD}, {R}, {F}
       %ob = cake.frag.convert %o : {F} -> {FB}
-      cake.store %ob -> %O[%t0, %vcol] : {FB} -> {G2}
+      cake.store %ob -> %O[%tok, %vcol] rows %left : {FB} -> {G2}
       // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
 {updates}      cake.pipe.release %pvn, %tv : !cake.pipe<1>
       cake.pipe.release %pst, %tb : !cake.pipe<1>
       cake.pipe.release %pin, %ta : {PD}
       scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {ROW}, {ROW}
       }}
-      cake.store %fin#0 -> %SN[%h, %vb, %c0] : {F} -> {S3}
-      cake.store %fin#1 -> %SN[%h, %vb, %c64] : {F} -> {S3}
+      cake.store %fin#0 -> %SN[%nh, %vb, %c0] : {F} -> {S3}
+      cake.store %fin#1 -> %SN[%nh, %vb, %c64] : {F} -> {S3}
     }}
   }}
 
   cake.role "load" warps(1) {{
-    %H = cake.dim %S0, 0 : {S3}
-    %Vd = cake.dim %S0, 1 : {S3}
-    %T = cake.dim %Wt, 0 : {G2}
-{consts()}    cake.tiles (%h, %vb) in (%H, %Vd) {{
-      %ch0 = arith.muli %h, %c128 : index
-      %ch1 = arith.addi %ch0, %c64 : index
-      %ach = arith.muli %h, %c64 : index
-      %vcol = arith.addi %ch0, %vb : index
-      scf.for %t0 = %c0 to %T step %c64 {{
+{seq_params()}      %ach = arith.muli %h, %c64 : index
+      scf.for %ci = %first to %last step %c1 {{
+        %t0 = arith.muli %ci, %c64 : index
         %s = cake.pipe.acquire %pin : {PD}
 {loads}        cake.pipe.commit %pin, %s : {PD}
       }}

@@ -5,15 +5,21 @@
 //   Γ = cumsum(a) down the tokens; L = strict_tril(Diag(β)·K̃K̂ᵀ) and
 //   A_qk = tril(Q̃K̂ᵀ), the pairwise decays split around rows 16 and 48;
 //   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃).
-// Written, bf16 and laid out as q ([T, H·128]; T and A_qk [T, H·64]): W,
-// β ⊙ v, Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v)
-// is left to kda_recur, which folds it into V_new); Γ_C in fp32 as
+// A batch of sequences of any lengths (one sequence is a batch of one):
+// chunk c of the work list %Work ([chunks, 2]: the first token, the
+// sequence's end) reads the inputs' rows from its first token on, none
+// past the sequence's end (`rows %left`: they read as zero), and writes
+// its slot, rows 64 c.. of the outputs. Written, bf16 and laid out as q
+// ([64·chunks, H·128]; T and A_qk [64·chunks, H·64]): W, β ⊙ v,
+// Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v) is left
+// to kda_recur, which folds it into V_new); Γ_C in fp32 as
 // [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
 // (10 % faster on the H200; they are the tails of underflowing decays).
 cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
-                       %Aqk: !cake.global<?x?xbf16>, %Tt: !cake.global<?x?xbf16>, %Gc: !cake.global<?x?xf32>)
+                       %Aqk: !cake.global<?x?xbf16>, %Tt: !cake.global<?x?xbf16>, %Gc: !cake.global<?x?xf32>,
+                       %Work: !cake.global<?x2xi32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 1]>,
                 cake.flush_denormals = true} {
@@ -33,11 +39,12 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
 
   cake.role "chunk" warpgroups(1) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
-    %T = cake.dim %Q, 0 : !cake.global<?x?xbf16>
+    %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %log2e = arith.constant 1.44269504 : f32
+    %c1 = arith.constant 1 : index
     %c32i = arith.constant 32 : i32
     %scale = arith.constant 0.0883883476 : f32
     %nlog2e = arith.constant -1.44269504 : f32
@@ -48,11 +55,14 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
-    cake.tiles (%t0, %h) in (%T, %H) {
+    cake.tiles (%t0, %h) in (%slots, %H) {
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
       %ci = arith.divui %t0, %c64 : index
+      %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
+      %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
+      %left = arith.subi %te, %ts : index
       %hr = arith.remui %h, %c8 : index
       %hb = arith.subi %h, %hr : index
       %hsel = arith.index_cast %hr : index to i32
@@ -60,11 +70,10 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %al2 = arith.mulf %alog, %log2e : f32
       %ealog = math.exp2 %al2 : f32
       %s = cake.pipe.acquire %pa : !cake.pipe<1>
-      %left = arith.subi %T, %t0 : index
       %lefti = arith.index_cast %left : index to i32
       // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
       // the column picked by a mask and a row sum.
-      %bt = cake.load %B[%t0, %hb] : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
+      %bt = cake.load %B[%ts, %hb] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
       %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
       ^bb0(%x: bf16, %c: i32):
         %xf = arith.extf %x : bf16 to f32
@@ -83,10 +92,10 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %sig : f32
       }
       // q and k, L2-normalized over their 128 channels: per-row factors.
-      %k0 = cake.load %K[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %k1 = cake.load %K[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q0 = cake.load %Q[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q1 = cake.load %Q[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %k0 = cake.load %K[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %k1 = cake.load %K[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %q0 = cake.load %Q[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %q1 = cake.load %Q[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -131,7 +140,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       // Channels 0..63: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
-      %gw0 = cake.load %G[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %gw0 = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %dt0 = cake.load %Dt[%h, %c0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %a0 = cake.frag.map %gw0, %dt0, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
@@ -231,7 +240,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       cake.store %kb0 -> %Kb[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       // Channels 64..127: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
-      %gw1 = cake.load %G[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %gw1 = cake.load %G[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %dt1 = cake.load %Dt[%h, %c64] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %a1 = cake.frag.map %gw1, %dt1, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
@@ -329,7 +338,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %t : bf16
       }
       cake.store %kb1 -> %Kb[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv0 = cake.load %V[%t0, %ch0] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %vv0 = cake.load %V[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %bv0 = cake.frag.map %vv0, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%x: bf16, %b: f32):
         %xf = arith.extf %x : bf16 to f32
@@ -338,7 +347,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %t : bf16
       }
       cake.store %bv0 -> %Bv[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv1 = cake.load %V[%t0, %ch1] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %vv1 = cake.load %V[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %bv1 = cake.frag.map %vv1, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%x: bf16, %b: f32):
         %xf = arith.extf %x : bf16 to f32

@@ -9,13 +9,18 @@
 //   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄,
 // the state staged in bf16 as the K-major B of W·S and Q̃·S, V_new as the
 // MN-major B of A_qk·V_new and the MN-major A of V_newᵀ·K̄. Γ_C comes
-// into registers one chunk ahead. O in bf16 [T, H·128]; the states in and
-// out as [H, 128, 128] fp32 (FlashKDA's [H, V, K]). `ctas=2` makes the 192
+// into registers one chunk ahead. A batch of sequences: the work list
+// %Seqs ([N, 4]: first and end chunk slot, first and end token) gives each
+// sequence's chunks (kda_intra's slots) and tokens; O in bf16
+// [T, H·128], each chunk's rows up to its sequence's end (`rows`); the
+// states in and out as [N·H, 128, 128] fp32 (FlashKDA's [N, H, V, K]).
+// `ctas=2` makes the 192
 // chains of H = 96 resident at once on the H200's 132 SMs, but holds ptxas
 // to 168 registers (950 B of spills): slower on the H200 (docs/kda.md).
 cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
                        %Aqk: !cake.global<?x?xbf16>, %Tt: !cake.global<?x?xbf16>, %Gc: !cake.global<?x?xf32>,
-                       %S0: !cake.global<?x128x128xf32>, %O: !cake.global<?x?xbf16>, %SN: !cake.global<?x128x128xf32>)
+                       %S0: !cake.global<?x128x128xf32>, %O: !cake.global<?x?xbf16>, %SN: !cake.global<?x128x128xf32>,
+                       %Seqs: !cake.global<?x4xi32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [1, 64]>,
                 cake.flush_denormals = true} {
@@ -45,27 +50,42 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
   %pvn = cake.pipe %r_vn : !cake.ring<1 x 64x64xbf16, swizzle = 128>
 
   cake.role "chain" warpgroups(1) {
-    %H = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
+    %NH = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
     %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
-    %T = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
+    %HD = cake.dim %Gc, 1 : !cake.global<?x?xf32>
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %log2e = arith.constant 1.44269504 : f32
-    cake.tiles (%h, %vb) in (%H, %Vd) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %H = arith.divui %HD, %c128 : index
+    cake.tiles (%nh, %vb) in (%NH, %Vd) {
+      %n = arith.divui %nh, %H : index
+      %h = arith.remui %nh, %H : index
+      %first = cake.scalar.load %Seqs[%n, %c0] : !cake.global<?x4xi32>
+      %last = cake.scalar.load %Seqs[%n, %c1] : !cake.global<?x4xi32>
+      %ts = cake.scalar.load %Seqs[%n, %c2] : !cake.global<?x4xi32>
+      %te = cake.scalar.load %Seqs[%n, %c3] : !cake.global<?x4xi32>
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
-      %init0 = cake.load %S0[%h, %vb, %c0] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
-      %init1 = cake.load %S0[%h, %vb, %c64] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
-      %gi0 = cake.load %Gc[%c0, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %gi1 = cake.load %Gc[%c0, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %c1 = arith.constant 1 : index
-      %fin:4 = scf.for %t0 = %c0 to %T step %c64
+      %init0 = cake.load %S0[%nh, %vb, %c0] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
+      %init1 = cake.load %S0[%nh, %vb, %c64] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
+      %gi0 = cake.load %Gc[%first, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %gi1 = cake.load %Gc[%first, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %fin:4 = scf.for %ci = %first to %last step %c1
           iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
           -> (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>) {
-      // Γ_C of the next chunk, loaded a chunk ahead (past the last: 0).
-      %ci = arith.divui %t0, %c64 : index
+      // The chunk's slot and its tokens.
+      %t0 = arith.muli %ci, %c64 : index
+      %done = arith.subi %ci, %first : index
+      %dtok = arith.muli %done, %c64 : index
+      %tok = arith.addi %ts, %dtok : index
+      %left = arith.subi %te, %tok : index
+      // Γ_C of the next chunk, loaded a chunk ahead (past the sequence's
+      // last, unused).
       %cn = arith.addi %ci, %c1 : index
       %gn0 = cake.load %Gc[%cn, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %gn1 = cake.load %Gc[%cn, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
@@ -94,7 +114,7 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
       %o1 = cake.mma wgmma %r_q1[%ta], %r_st1[%tb], %o0 : !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       %o = cake.mma wgmma %r_aq[%ta], %r_vn[%tv] mn_major, %o1 : !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       %ob = cake.frag.convert %o : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
-      cake.store %ob -> %O[%t0, %vcol] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      cake.store %ob -> %O[%tok, %vcol] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
       %d0 = cake.frag.map %s0, %gc0 : (!cake.frag<64x64xf32>, !cake.frag<1x64xf32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: f32, %c: f32):
@@ -117,25 +137,36 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
       cake.pipe.release %pin, %ta : !cake.pipe<1>
       scf.yield %n0, %n1, %gn0, %gn1 : !cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>
       }
-      cake.store %fin#0 -> %SN[%h, %vb, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
-      cake.store %fin#1 -> %SN[%h, %vb, %c64] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
+      cake.store %fin#0 -> %SN[%nh, %vb, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
+      cake.store %fin#1 -> %SN[%nh, %vb, %c64] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
     }
   }
 
   cake.role "load" warps(1) {
-    %H = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
+    %NH = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
     %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
-    %T = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
+    %HD = cake.dim %Gc, 1 : !cake.global<?x?xf32>
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %log2e = arith.constant 1.44269504 : f32
-    cake.tiles (%h, %vb) in (%H, %Vd) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %H = arith.divui %HD, %c128 : index
+    cake.tiles (%nh, %vb) in (%NH, %Vd) {
+      %n = arith.divui %nh, %H : index
+      %h = arith.remui %nh, %H : index
+      %first = cake.scalar.load %Seqs[%n, %c0] : !cake.global<?x4xi32>
+      %last = cake.scalar.load %Seqs[%n, %c1] : !cake.global<?x4xi32>
+      %ts = cake.scalar.load %Seqs[%n, %c2] : !cake.global<?x4xi32>
+      %te = cake.scalar.load %Seqs[%n, %c3] : !cake.global<?x4xi32>
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
-      %ach = arith.muli %h, %c64 : index
       %vcol = arith.addi %ch0, %vb : index
-      scf.for %t0 = %c0 to %T step %c64 {
+      %ach = arith.muli %h, %c64 : index
+      scf.for %ci = %first to %last step %c1 {
+        %t0 = arith.muli %ci, %c64 : index
         %s = cake.pipe.acquire %pin : !cake.pipe<1>
         cake.tma.load %Wt[%t0, %ch0] -> %r_w0[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
         cake.tma.load %Wt[%t0, %ch1] -> %r_w1[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>

@@ -36,8 +36,9 @@ struct StageEpiloguePass
   static bool qualifies(StoreOp store) {
     auto tiles = dyn_cast<TilesOp>(store->getParentOp());
     auto frag = dyn_cast<FragType>(store.getValue().getType());
+    // A TMA store cannot bound the rows more tightly than the tensor does.
     if (!tiles || !frag || frag.getShape().size() != 2 ||
-        store.getCoords().size() != 2)
+        store.getCoords().size() != 2 || store.getRows())
       return false;
     ArrayRef<int64_t> tile =
         store->getParentOfType<KernelOp>().getTileShape();

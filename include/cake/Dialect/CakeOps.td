@@ -471,36 +471,46 @@ def Cake_LoadOp : Cake_Op<"load", [AttrSizedOperandSegments,
     own rows and column pairs, without branches: a chunk's keys or gates
     into registers for the math before an MMA.
 
+    `rows %n` bounds an accumulator-shaped tile's rows by more than the
+    tensor: rows at or past the row coordinate + `%n` count as outside (a
+    sequence that ends inside the tile, with the next sequence's tokens
+    after it in the same tensor).
+
     ```mlir
     %inf = arith.constant 0x7F800000 : f32
     %cn = cake.load %norms[%k] pad %inf
       : !cake.global<?xf32> -> !cake.frag<1x128xf32>
+    %kt = cake.load %K[%t0, %c0] rows %left
+      : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
     ```
   }];
   let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
-                       Optional<AnyType>:$pad);
+                       Optional<Index>:$rows, Optional<AnyType>:$pad);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $src `[` $coords `]` (`pad` $pad^)? attr-dict `:` qualified(type($src)) `->`
-    qualified(type($result))
+    $src `[` $coords `]` (`rows` $rows^)? (`pad` $pad^)? attr-dict `:`
+    qualified(type($src)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
 
-def Cake_StoreOp : Cake_Op<"store"> {
+def Cake_StoreOp : Cake_Op<"store", [AttrSizedOperandSegments]> {
   let summary = "store a register fragment to a box of a global tensor";
   let description = [{
     Stores the fragment to the box at `coords`; elements outside the tensor
-    are not written. Shapes follow `cake.load`.
+    are not written. Shapes follow `cake.load`, and so does `rows %n`: a
+    tile's rows at or past the row coordinate + `%n` are not written (the
+    last chunk of a sequence leaves the next sequence's rows alone).
 
     ```mlir
     cake.store %r -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
+    cake.store %o -> %O[%t0, %c0] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
     ```
   }];
   let arguments = (ins Cake_FragType:$value, Cake_GlobalType:$dst,
-                       Variadic<Index>:$coords);
+                       Variadic<Index>:$coords, Optional<Index>:$rows);
   let assemblyFormat = [{
-    $value `->` $dst `[` $coords `]` attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+    $value `->` $dst `[` $coords `]` (`rows` $rows^)? attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }

@@ -27,6 +27,16 @@ std::optional<LogicalResult> KernelEmitter::emitMemoryOp(Operation &op) {
   return std::nullopt;
 }
 
+/// The rows of a tile inside the tensor: its extent `dim`, or with a
+/// `rows %limit` bound, min(dim, row + limit).
+Value KernelEmitter::rowBound(Value dim, Value row, Value limit) {
+  if (!limit)
+    return dim;
+  Value end = arith::AddIOp::create(b, loc(), map.lookupOrDefault(row),
+                                    map.lookupOrDefault(limit));
+  return arith::MinUIOp::create(b, loc(), dim, end);
+}
+
 /// Linear element offset of the line selected by all coordinates but the
 /// innermost (row-major, contiguous): 0 for rank-1 tensors.
 Value KernelEmitter::outerOffset(const TensorParams &tp, ValueRange coords) {
@@ -213,7 +223,8 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
   Value col0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 1]),
       idx(arith::MulIOp::create(b, loc(), quad, i32c(2))));
-  Value rows = tp.dims[rank - 2], cols = tp.dims[rank - 1];
+  Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  Value cols = tp.dims[rank - 1];
   Value pad = op.getPad()
                   ? map.lookupOrDefault(op.getPad())
                   : arith::ConstantOp::create(b, loc(), elt, b.getZeroAttr(elt))
@@ -432,7 +443,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   Value threadCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
   Value col0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(threadCol));
-  Value rows = tp.dims[rank - 2], cols = tp.dims[rank - 1];
+  Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  Value cols = tp.dims[rank - 1];
   Value odd = arith::RemUIOp::create(b, loc(), cols, idxc(2));
   Value ldEven =
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, odd, idxc(0));

@@ -242,6 +242,7 @@ private:
   /// pairs in a ring stage (pair index j * 2 + h, swizzle applied), for
   /// smem.write and smem.read.
   SmallVector<Value> accPairOffsets(Value ringValue, Value stage);
+  Value rowBound(Value dim, Value row, Value limit);
 
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
   std::optional<LogicalResult> emitScalarOp(Operation &op);

@@ -163,6 +163,29 @@ cake.kernel @smem_read_type() attributes {target = #cake.target<"sm_90a">, sched
 
 // -----
 
+cake.kernel @rows_of_a_line(%V: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c7 = arith.constant 7 : index
+    %r = cake.frag.zero : !cake.frag<1x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] `rows` bounds the rows of a tile (a fragment of two non-unit dimensions in a tensor of rank 2 or more), got [1, 64] in a rank-2 tensor}}
+    cake.store %r -> %V[%c0, %c0] rows %c7 : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @rows_of_a_rank1_load(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c7 = arith.constant 7 : index
+    // expected-error @+1 {{[dataflow.box-shape] `rows` bounds the rows of a tile (a fragment of two non-unit dimensions in a tensor of rank 2 or more), got [64, 1] in a rank-1 tensor}}
+    %r = cake.load %V[%c0] rows %c7 : !cake.global<?xf32> -> !cake.frag<64x1xf32>
+  }
+}
+
+// -----
+
 cake.kernel @load_box(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %c0 = arith.constant 0 : index

@@ -157,6 +157,25 @@ cake.kernel @tile_into_registers(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x
   }
 }
 
+// CHECK-LABEL: cake.kernel @sequence_bounded_tiles
+// CHECK: %[[K:.*]] = cake.load %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT:.*]] pad %{{.*}} : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+// CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+cake.kernel @sequence_bounded_tiles(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x?xbf16>, %E: !cake.global<?xi32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.grid<tile = [64, 64]>} {
+  cake.role "r" warpgroups(1) {
+    %M = cake.dim %X, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %X, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %end = cake.scalar.load %E[%m] : !cake.global<?xi32>
+      %left = arith.subi %end, %m : index
+      %zero = arith.constant 0.0 : bf16
+      %v = cake.load %X[%m, %n] rows %left pad %zero : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      cake.store %v -> %Y[%m, %n] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
+
 // CHECK-LABEL: cake.kernel @mma_families
 // CHECK: cake.mma mma_sync
 // CHECK: cake.mma tcgen05
