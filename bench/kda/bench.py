@@ -36,8 +36,9 @@ Cake: with --cake-bundle, Cake's forward (fp32 state, the preprocessing
 in the kernels) runs as "cake" on the rows it covers, after a short check
 of its own ([377], H = 4): two bundles (comma-separated) are the split
 forward, examples/kda/kda_intra then kda_recur (cake_kda.py), which takes
-batches of sequences (every fp32-state row and the ragged check); one is
-the fused examples/kda/kda_fwd (one sequence: the fixed rows).
+batches of sequences (every fp32-state row and the ragged check); a third,
+kda_recur_bf16_state, runs the bf16-state rows; one is the fused
+examples/kda/kda_fwd (one sequence: the fixed rows).
 
 Peers: FlashKDA (MoonshotAI/FlashKDA, built for sm_90a against CUTLASS
 v4.3.2 by build-peers.sh) and fla's chunk_kda (fla-org/flash-linear-
@@ -177,13 +178,16 @@ def main():
     if "fla" in impls:
         from fla.ops.kda import chunk_kda
         mods["fla"] = chunk_kda
-    cake, cake_batches = None, False
+    cake, cake_batches, cake_bf16 = None, False, None
     if args.cake_bundle:
         bundles = args.cake_bundle.split(",")
-        if len(bundles) == 2:
+        if len(bundles) in (2, 3):
             from cake_kda import CakeKda
-            cake = CakeKda(args.runtime, *bundles).prepare
+            cake = CakeKda(args.runtime, *bundles[:2]).prepare
             cake_batches = True
+            if len(bundles) == 3:
+                cake_bf16 = CakeKda(args.runtime, bundles[0],
+                                    bundles[2]).prepare
         else:
             from cake_rt import load_bundle, load_runtime
             rt = load_runtime(args.runtime)
@@ -210,6 +214,8 @@ def main():
             r["fla"] = fla_call(mods["fla"], x, torch)
         if cake and state == "fp32" and (x["cu"] is None or cake_batches):
             r["cake"] = cake(x)
+        if cake_bf16 and state == "bf16":
+            r["cake"] = cake_bf16(x)
         return r
 
     def check(x, run, ref_o, ref_s):

@@ -6,6 +6,8 @@ examples/kda/kda_recur, on the current stream (docs/kda.md).
     o, s = run()                # o [1, T, H, 128] bf16, s [N, H, 128, 128] fp32
 
 x holds one sequence or several (x["cu"], their bounds as cu_seqlens).
+The state's dtype in and out is the chain's (kda_recur: fp32,
+kda_recur_bf16_state: bf16), read from its bundle.
 prepare() builds the two work lists (kda_intra's chunks: first token and
 the sequence's end; kda_recur's sequences: first and end chunk slot,
 first and end token), allocates the intermediates once, 64 rows per
@@ -23,9 +25,16 @@ from cake_rt import CakeRtArg, load_bundle, load_runtime, tensor_arg  # noqa
 
 class CakeKda:
     def __init__(self, runtime, intra_bundle, recur_bundle):
+        import json
         self.rt = load_runtime(runtime)
         self.intra = load_bundle(self.rt, intra_bundle)
         self.recur = load_bundle(self.rt, recur_bundle)
+        # kda_recur's eighth argument is the initial state.
+        elt = json.load(open(recur_bundle))["args"][7].get("element")
+        if elt not in ("f32", "bf16"):
+            sys.exit(f"{recur_bundle}: a state of {elt} elements; "
+                     "expected kda_recur's f32 or bf16")
+        self.state_bf16 = elt == "bf16"
 
     def _args(self, tensors):
         return (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
@@ -33,7 +42,8 @@ class CakeKda:
     def prepare(self, x, s0=None):
         """The launches for x: x["q"] is [1, T, H, 128], x["cu"] None (one
         sequence) or the sequences' bounds; s0 the initial state
-        [N, H, 128, 128] (x["h0"] when absent), any float dtype."""
+        [N, H, 128, 128] (x["h0"] when absent), any float dtype (converted
+        to the chain's)."""
         import torch
         q = x["q"][0]
         T, H, D = q.shape
@@ -57,8 +67,9 @@ class CakeKda:
         o = torch.empty(T, H * D, **bf)
         if s0 is None:
             s0 = x["h0"]
-        s0 = s0.float().contiguous().view(N * H, D, D)
-        sn = torch.empty(N * H, D, D, device=dev)
+        sdt = torch.bfloat16 if self.state_bf16 else torch.float32
+        s0 = s0.to(sdt).contiguous().view(N * H, D, D)
+        sn = torch.empty(N * H, D, D, device=dev, dtype=sdt)
         keep = [q.view(T, H * D), x["k"][0].view(T, H * D),
                 x["v"][0].view(T, H * D), x["g"][0].view(T, H * D),
                 x["beta"][0].view(T, H), x["A_log"], x["dt_bias"],

@@ -66,6 +66,8 @@ def main():
         if args.gates == "floor":
             x["g"] = torch.full_like(x["g"], 20.0)
         s0 = torch.randn(N, H, 128, 128, device=dev)
+        if split and fwd.state_bf16:
+            s0 = s0.bfloat16().float()  # what the kernel reads
         if split:
             run = fwd.prepare(x, s0)
             o, sn = run()
@@ -75,7 +77,7 @@ def main():
             # Within a time limit, as launch_checked: a hang is a failure.
             if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
                 sys.exit(f"{name}: {fwd.rt.cakeRtLastError().decode()}")
-            o = o.float()
+            o, sn = o.float(), sn.float()
         else:
             o = torch.full((T, H * 128), float("nan"), device=dev)
             sn = torch.full((H * 128, 128), float("nan"), device=dev)

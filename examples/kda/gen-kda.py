@@ -543,11 +543,11 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
 
 
-def seq_params():
+def seq_params(S3):
     """The role's tiles over (sequence x head, V block) and the sequence's
     entries of the work list: chunk slots [first, last), tokens [ts, te)."""
-    return f"""    %NH = cake.dim %S0, 0 : !cake.global<?x128x128xf32>
-    %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
+    return f"""    %NH = cake.dim %S0, 0 : {S3}
+    %Vd = cake.dim %S0, 1 : {S3}
     %HD = cake.dim %Gc, 1 : {G2F}
 {consts()}    %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -566,9 +566,25 @@ def seq_params():
 """
 
 
-def recur(depth=1, ctas=1):
+def recur(depth=1, ctas=1, state="fp32"):
     RD = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
-    S3 = "!cake.global<?x128x128xf32>"
+    if state not in ("fp32", "bf16"):
+        raise SystemExit("gen-kda.py: state=fp32 or state=bf16")
+    bf16_state = state == "bf16"
+    S3 = f"!cake.global<?x128x128x{'bf16' if bf16_state else 'f32'}>"
+    name = "kda_recur_bf16_state" if bf16_state else "kda_recur"
+    # The states in and out: fp32 as they are, or bf16 converted at the ends
+    # (the chain holds fp32 either way).
+    init = fin = ""
+    for i, col in ((0, "%c0"), (1, "%c64")):
+        if bf16_state:
+            init += (f"      %init{i}b = cake.load %S0[%nh, %vb, {col}] : {S3} -> {FB}\n"
+                     f"      %init{i} = cake.frag.convert %init{i}b : {FB} -> {F}\n")
+            fin += (f"      %fin{i}b = cake.frag.convert %fin#{i} : {F} -> {FB}\n"
+                    f"      cake.store %fin{i}b -> %SN[%nh, %vb, {col}] : {FB} -> {S3}\n")
+        else:
+            init += f"      %init{i} = cake.load %S0[%nh, %vb, {col}] : {S3} -> {F}\n"
+            fin += f"      cake.store %fin#{i} -> %SN[%nh, %vb, {col}] : {F} -> {S3}\n"
     ctas_attr = (f"cake.ctas_per_sm = {ctas},\n                "
                  if ctas != 1 else "")
     PD = f"!cake.pipe<{depth}>"
@@ -603,11 +619,11 @@ def recur(depth=1, ctas=1):
 // %Seqs ([N, 4]: first and end chunk slot, first and end token) gives each
 // sequence's chunks (kda_intra's slots) and tokens; O in bf16
 // [T, H·128], each chunk's rows up to its sequence's end (`rows`); the
-// states in and out as [N·H, 128, 128] fp32 (FlashKDA's [N, H, V, K]).
+// states in and out as [N·H, 128, 128] {state} (FlashKDA's [N, H, V, K]).
 // `ctas=2` makes the 192
 // chains of H = 96 resident at once on the H200's 132 SMs, but holds ptxas
 // to 168 registers (950 B of spills): slower on the H200 (docs/kda.md).
-cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
+cake.kernel @{name}(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
                        %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
                        %S0: {S3}, %O: {G2}, %SN: {S3},
                        %Seqs: !cake.global<?x4xi32>)
@@ -623,9 +639,7 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
   %pvn = cake.pipe %r_vn : {R}
 
   cake.role "chain" warpgroups(1) {{
-{seq_params()}      %init0 = cake.load %S0[%nh, %vb, %c0] : {S3} -> {F}
-      %init1 = cake.load %S0[%nh, %vb, %c64] : {S3} -> {F}
-      %gi0 = cake.load %Gc[%first, %ch0] : {G2F} -> {ROW}
+{seq_params(S3)}{init}      %gi0 = cake.load %Gc[%first, %ch0] : {G2F} -> {ROW}
       %gi1 = cake.load %Gc[%first, %ch1] : {G2F} -> {ROW}
       %fin:4 = scf.for %ci = %first to %last step %c1
           iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
@@ -667,13 +681,11 @@ cake.kernel @kda_recur(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
       cake.pipe.release %pin, %ta : {PD}
       scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {ROW}, {ROW}
       }}
-      cake.store %fin#0 -> %SN[%nh, %vb, %c0] : {F} -> {S3}
-      cake.store %fin#1 -> %SN[%nh, %vb, %c64] : {F} -> {S3}
-    }}
+{fin}    }}
   }}
 
   cake.role "load" warps(1) {{
-{seq_params()}      %ach = arith.muli %h, %c64 : index
+{seq_params(S3)}      %ach = arith.muli %h, %c64 : index
       scf.for %ci = %first to %last step %c1 {{
         %t0 = arith.muli %ci, %c64 : index
         %s = cake.pipe.acquire %pin : {PD}
@@ -692,7 +704,8 @@ if __name__ == "__main__":
     import sys
     which = sys.argv[1] if len(sys.argv) > 1 else "fused"
     if which not in KERNELS:
-        sys.exit(f"usage: gen-kda.py [{'|'.join(KERNELS)}] [name=int ...]")
-    # Variants for a search: e.g. `recur depth=2 ctas=1`.
-    opts = {k: int(v) for k, v in (a.split("=") for a in sys.argv[2:])}
+        sys.exit(f"usage: gen-kda.py [{'|'.join(KERNELS)}] [name=value ...]")
+    # Variants: e.g. `recur depth=2 ctas=1`, `recur state=bf16`.
+    opts = {k: int(v) if v.isdigit() else v
+            for k, v in (a.split("=") for a in sys.argv[2:])}
     print(KERNELS[which](**opts), end="")

@@ -59,7 +59,9 @@ LogicalResult KernelEmitter::emitConvert(FragConvertOp c) {
   Type to = toInfo->type;
   Type dst = c.getType().getElementType();
   Type srcElt = c.getInput().getType().getElementType();
-  if (!srcElt.isF32() || !(dst.isBF16() || dst.isF16()))
+  bool narrow = srcElt.isF32() && (dst.isBF16() || dst.isF16());
+  bool widen = (srcElt.isBF16() || srcElt.isF16()) && dst.isF32();
+  if (!narrow && !widen)
     return c.emitError("frag.convert from ")
            << srcElt << " to " << dst << " is not lowered yet";
   Value in = map.lookup(c.getInput());
@@ -67,7 +69,8 @@ LogicalResult KernelEmitter::emitConvert(FragConvertOp c) {
   unsigned n = cast<LLVM::LLVMStructType>(to).getBody().size();
   for (unsigned i = 0; i < n; ++i) {
     Value v = LLVM::ExtractValueOp::create(b, loc(), in, i);
-    Value t = LLVM::FPTruncOp::create(b, loc(), dst, v);
+    Value t = narrow ? LLVM::FPTruncOp::create(b, loc(), dst, v).getResult()
+                     : LLVM::FPExtOp::create(b, loc(), dst, v).getResult();
     out = LLVM::InsertValueOp::create(b, loc(), out, t, i);
   }
   map.map(c.getResult(), out);
