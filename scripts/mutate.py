@@ -171,6 +171,34 @@ def one_step(old, new):
     return gen
 
 
+def read_through_acquire(lines, i):
+    """A smem.read through the stage its role took with pipe.acquire on the
+    same pipe (still being filled: the copy has not landed)."""
+    m = re.search(r"cake\.smem\.read (%[\w]+)\[(%[\w]+)\]", lines[i])
+    if not m:
+        return None
+    for j in range(i - 1, -1, -1):
+        a = re.match(r"\s*(%[\w]+) = cake\.pipe\.acquire", lines[j])
+        if a:
+            return (lines[:i] + [lines[i].replace(f"[{m.group(2)}]",
+                                                  f"[{a.group(1)}]")]
+                    + lines[i + 1:])
+    return None
+
+
+def release_before_read(lines, i):
+    """The release of the stage a smem.read reads moved above the read: the
+    producer may refill it under the read."""
+    m = re.search(r"cake\.smem\.read %[\w]+\[(%[\w]+)\]", lines[i])
+    if not m:
+        return None
+    for j in range(i + 1, len(lines)):
+        if re.search(rf"cake\.pipe\.release %[\w]+, {re.escape(m.group(1))}\b",
+                     lines[j]):
+            return lines[:i] + [lines[j]] + lines[i:j] + lines[j + 1:]
+    return None
+
+
 # name -> (generator, breaks a contract?): True for every mutant, False
 # for none, None when it depends on the kernel (e.g. whether doubled stages
 # still fit shared memory): those are reported but not in the catch rate.
@@ -206,6 +234,12 @@ CLASSES = collections.OrderedDict([
       True)),
     ("group_m -> 4 (legal)", (replace_all("group_m = 8", "group_m = 4"),
                               False)),
+    # A stage read into registers (cake.smem.read) before its copy lands or
+    # after it is handed back.
+    ("a smem.read through the acquired stage",
+     (each_line(r"cake\.smem\.read", read_through_acquire), True)),
+    ("the stage released before its smem.read",
+     (each_line(r"cake\.smem\.read", release_before_read), True)),
 ])
 
 
