@@ -13,6 +13,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 
 #include <cstdlib>
@@ -36,6 +37,15 @@ void mlir::cake::buildLowerPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Line tables from the ops' locations: the emitter gives every
+  // instruction the location of the Cake op it lowers.
+  // DebugDirectivesOnly: .loc and .file without `.target ..., debug`,
+  // which ptxas takes for -g ("optimized debugging not supported").
+  if (options.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions lines;
+    lines.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
+  }
   if (options.format == "nvvm")
     return;
   GpuModuleToBinaryPassOptions binary;
@@ -46,6 +56,8 @@ void mlir::cake::buildLowerPipeline(OpPassManager &pm,
     toolkit = env ? env : "/usr/local/cuda";
   }
   binary.toolkitPath = toolkit;
+  if (options.lineInfo)
+    binary.cmdOptions = "-lineinfo";
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

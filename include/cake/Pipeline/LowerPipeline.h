@@ -67,6 +67,12 @@ struct LowerPipelineOptions
       llvm::cl::desc("retire a wgmma chain's last group at the first op "
                      "that needs it, so global loads issue before the wait"),
       llvm::cl::init(false)};
+  Option<bool> lineInfo{
+      *this, "lineinfo",
+      llvm::cl::desc("keep each instruction's Cake IR source line (PTX .loc, "
+                     "ptxas -lineinfo): Nsight Compute's source view and "
+                     "per-op instruction counts (nvcc's -lineinfo)"),
+      llvm::cl::init(false)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit holding bin/ptxas (default: $CUDA_HOME, "
