@@ -485,34 +485,28 @@ LogicalResult TmaStoreOp::verify() {
                  : " (min and max take f16, bf16 or i32)");
 }
 
-LogicalResult SmemWriteOp::verify() {
-  FragType frag = getValue().getType();
-  RingType ring = getDst().getType();
+/// A fragment moved to or from a ring stage (smem.write, smem.read) has the
+/// ring tile's shape and element type.
+static LogicalResult verifyStageBox(Operation *op, FragType frag,
+                                    RingType ring) {
   if (frag.getShape() != ring.getShape())
-    return emitRuleError(*this, RuleId::DataflowBoxShape)
+    return emitRuleError(op, RuleId::DataflowBoxShape)
            << "expected the fragment shape " << shapeStr(frag.getShape())
            << " to equal the ring tile " << shapeStr(ring.getShape());
   if (frag.getElementType() != ring.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType)
+    return emitRuleError(op, RuleId::DataflowElementType)
            << "expected fragment and ring element types to match, "
               "got "
            << frag.getElementType() << " and " << ring.getElementType();
   return success();
 }
 
+LogicalResult SmemWriteOp::verify() {
+  return verifyStageBox(*this, getValue().getType(), getDst().getType());
+}
+
 LogicalResult SmemReadOp::verify() {
-  FragType frag = getResult().getType();
-  RingType ring = getSrc().getType();
-  if (frag.getShape() != ring.getShape())
-    return emitRuleError(*this, RuleId::DataflowBoxShape)
-           << "expected the fragment shape " << shapeStr(frag.getShape())
-           << " to equal the ring tile " << shapeStr(ring.getShape());
-  if (frag.getElementType() != ring.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType)
-           << "expected fragment and ring element types to match, "
-              "got "
-           << frag.getElementType() << " and " << ring.getElementType();
-  return success();
+  return verifyStageBox(*this, getResult().getType(), getSrc().getType());
 }
 
 LogicalResult LoadOp::verify() {

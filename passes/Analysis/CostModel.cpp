@@ -166,6 +166,13 @@ static int64_t fragElements(Type t) {
   return 0;
 }
 
+/// The bytes a fragment holds (what a store, smem.write or smem.read moves).
+static double fragBytes(Type t) {
+  auto f = cast<FragType>(t);
+  return double(f.getNumElements()) *
+         double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+}
+
 double Interpreter::opCost(Operation *op, double mult, bool record) {
   double perSmShare = 1.0 / double(std::max<int64_t>(report.ctasPerSm, 1));
   // CUDA-core rate: the calibration ran 8 warps; fewer than one warp per
@@ -338,9 +345,7 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     return ns + cal.loadNs * mult;
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
-    auto f = cast<FragType>(store.getValue().getType());
-    double bytes = double(f.getNumElements()) *
-                   double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+    double bytes = fragBytes(store.getValue().getType());
     double rate = cal.storeGBps / double(cal.smCount) * perSmShare;
     double ns = bytes / rate;
     if (record) {
@@ -351,9 +356,7 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   }
   if (auto write = dyn_cast<SmemWriteOp>(op)) {
     // Registers into a ring stage (an epilogue staged for a TMA store).
-    auto f = cast<FragType>(write.getValue().getType());
-    double bytes = double(f.getNumElements()) *
-                   double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+    double bytes = fragBytes(write.getValue().getType());
     double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
     if (record)
       work->cost.storeNs += ns * mult;
@@ -362,9 +365,7 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   if (auto read = dyn_cast<SmemReadOp>(op)) {
     // A ring stage into registers: the role's threads issue the loads, at
     // shared-memory bandwidth (not beside the tensor cores' operand reads).
-    auto f = cast<FragType>(read.getResult().getType());
-    double bytes = double(f.getNumElements()) *
-                   double(f.getElementType().getIntOrFloatBitWidth()) / 8;
+    double bytes = fragBytes(read.getResult().getType());
     double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
     if (record)
       work->cost.aluNs += ns * mult;
