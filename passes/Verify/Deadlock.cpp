@@ -1,8 +1,8 @@
 //===- Deadlock.cpp - sync.deadlock ---------------------------------------===//
 //
 // A bounded simulation of every role's hand-offs and named barriers: each
-// loop unrolled a few times, the roles advanced while any can, and the
-// cycle of waits reported where none can.
+// loop unrolled a few times (a loop of constant bounds its trip count), the
+// roles advanced while any can, and the cycle of waits reported where none can.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +23,21 @@ struct Event {
   Operation *op;
 };
 
+/// How often the simulation runs a loop's body: a loop of constant bounds
+/// its trip count (up to 16, past any pipe's depth), others `unroll` times.
+int timesRun(Operation &op, int unroll) {
+  auto f = dyn_cast<scf::ForOp>(op);
+  if (!f)
+    return unroll;
+  std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(f.getUpperBound());
+  std::optional<int64_t> st = getConstantIntValue(f.getStep());
+  if (!lb || !ub || !st || *st <= 0)
+    return unroll;
+  int64_t trips = *ub > *lb ? (*ub - *lb + *st - 1) / *st : 0;
+  return static_cast<int>(std::min<int64_t>(trips, 16));
+}
+
 void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
              int unroll, size_t cap) {
   for (Operation &op : block) {
@@ -39,7 +54,7 @@ void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
     else if (auto bar = dyn_cast<BarrierSyncOp>(op))
       out.push_back({Event::Barrier, unsigned(bar.getId()), &op});
     else if (isa<scf::ForOp, TilesOp>(op))
-      for (int i = 0; i < unroll; ++i)
+      for (int i = 0, n = timesRun(op, unroll); i < n; ++i)
         for (Region &r : op.getRegions())
           for (Block &b : r)
             flatten(b, f, out, unroll, cap);

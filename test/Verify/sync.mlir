@@ -1077,3 +1077,83 @@ cake.kernel @row_barrier_last_id() attributes {target = #cake.target<"sm_90a">, 
     %r = cake.frag.row %z[0] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
   }
 }
+
+// -----
+
+// Near miss: a loop of constant bounds (two channel halves) commits as
+// often as two waits in straight-line code consume, and fills the two
+// stages without waiting on its own consumer.
+cake.kernel @constant_loop_match() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "both" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.fence.proxy_async
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+    %t0 = cake.pipe.wait %p : !cake.pipe<2>
+    %t1 = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t0 : !cake.pipe<2>
+    cake.pipe.release %p, %t1 : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// A loop of constant bounds commits three times, the consumer waits twice.
+cake.kernel @constant_loop_mismatch() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<4 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 2 times on pipe #0 but role "load" commits 3 times}}
+  // expected-note @+1 {{hint: both roles must run the same loops}}
+  %p = cake.pipe %a : !cake.ring<4 x 64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{producer role "load"}}
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    scf.for %j = %c0 to %c3 step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<4>
+      cake.pipe.commit %p, %s : !cake.pipe<4>
+    }
+  }
+  // expected-note @+1 {{consumer role "use"}}
+  cake.role "use" warpgroups(1) {
+    %t0 = cake.pipe.wait %p : !cake.pipe<4>
+    %t1 = cake.pipe.wait %p : !cake.pipe<4>
+    cake.pipe.release %p, %t0 : !cake.pipe<4>
+    cake.pipe.release %p, %t1 : !cake.pipe<4>
+  }
+}
+
+// -----
+
+// A role that fills more stages in a loop of constant bounds than its
+// pipe holds before waiting on any: the third acquire waits for a release
+// that comes after it.
+// expected-error @+2 {{[sync.deadlock] the roles can deadlock}}
+// expected-note @+1 {{hint: release stages before waiting on more than the pipe holds}}
+cake.kernel @constant_loop_deadlock() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "both" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    scf.for %j = %c0 to %c3 step %c1 {
+      // expected-note @+1 {{role "both" waits here for a free stage of pipe #0}}
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.fence.proxy_async
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+    %t0 = cake.pipe.wait %p : !cake.pipe<2>
+    %t1 = cake.pipe.wait %p : !cake.pipe<2>
+    %t2 = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %t0 : !cake.pipe<2>
+    cake.pipe.release %p, %t1 : !cake.pipe<2>
+    cake.pipe.release %p, %t2 : !cake.pipe<2>
+  }
+}
