@@ -80,7 +80,9 @@ def half(h, staged=True):
         %ze = arith.mulf %z, %nlog2e : f32
         %ez = math.exp2 %ze : f32
         %den = arith.addf %ez, %one : f32
-        %sig = arith.divf %lb, %den : f32
+        // afn: div.approx (2 ulp), not the IEEE division's dozen
+        // instructions per element; the gate comes from bf16 inputs.
+        %sig = arith.divf %lb, %den fastmath<afn> : f32
         // No decay past the sequence's end: Γ_C is the last token's.
         %in = arith.cmpi ult, %r, %lefti : i32
         %zf = arith.constant 0.0 : f32
@@ -458,28 +460,69 @@ def consts():
 
 
 # The intra-chunk kernel's stages: the K̂ factors and β ⊙ K̃.
-INTRA_STAGED = ["kx0", "kx1", "ky0", "ky1", "kt0", "kt1"]
+R2 = "!cake.ring<2 x 64x64xbf16, swizzle = 128>"
+# Stages per channel half of kda_intra: the A operands (k and s·q against
+# their row's reference), the K̂ factors and β ⊙ K̃.
+LOOP_STAGED = ["ka", "qa", "kx", "ky", "kt"]
+
+
+def loop_half():
+    """One channel half (channels 64 j.. of head h) of kda_intra's loop:
+    half 0's code from half() with its channels, loads, stages and names
+    made the loop's: gate, Γ, the gated operands into stage %s, the
+    outputs."""
+    s = half(0, staged=False)
+    s = s.replace("%ch0", "%chj")
+    s = s.replace("cake.load %Dt[%h, %c0]", "cake.load %Dt[%h, %cj]")
+    s = re.sub(r"cake\.load %([QKVGB])\[%t0, ([^\]]+)\] :",
+               r"cake.load %\1[%ts, \2] rows %left :", s)
+    s = re.sub(r"%s_(kx|ky|kt)0\[%s\]", r"%s_\1[%s]", s)
+    s = s.replace(f"-> {R}\n", f"-> {R2}\n")
+    # The A operands go to their stages too: the products read both
+    # halves from shared memory after the loop.
+    s = s.replace("        cake.frag.yield %kt, %qt : bf16, bf16\n      }\n"
+                  "      // Q̃",
+                  "        cake.frag.yield %kt, %qt : bf16, bf16\n      }\n"
+                  f"      cake.smem.write %ka0 -> %s_ka[%s] : {FB} -> {R2}\n"
+                  f"      cake.smem.write %qa0 -> %s_qa[%s] : {FB} -> {R2}\n"
+                  "      // Q̃", 1)
+    s = s.replace("// Channels 0..63: the gate", "// Channels 64 j..: the gate")
+    s = s.replace("%k0", "%kj").replace("%q0", "%qj")
+    return re.sub(r"%(gw|dt|a|g|x|y|gc|ka|qa|qt|kt|kx|ky|kb)0\b", r"%\1j", s)
 
 
 def intra():
-    rings = "\n".join(f"  %s_{r} = cake.ring : {R}" for r in INTRA_STAGED)
-    pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in INTRA_STAGED)
-              + "\n      : " + ",\n        ".join([R] * len(INTRA_STAGED)))
-    # The chunk's tokens come from its sequence (rows ts.. of the inputs,
-    # none past the sequence's end); what it writes goes to its slot (rows
-    # t0.. of the outputs, 64 per chunk).
-    body = prep(staged=False).replace(
-        "      %left = arith.subi %T, %t0 : index\n", "")
-    body = re.sub(r"cake\.load %([QKVGB])\[%t0, ([^\]]+)\] :",
-                  r"cake.load %\1[%ts, \2] rows %left :", body)
-    bv = ""
-    for h in (0, 1):
-        bv += f"""      %vv{h} = cake.load %V[%ts, %ch{h}] rows %left : {G2} -> {FB}
-{beta_v(f"bv{h}", f"vv{h}")}      cake.store %bv{h} -> %Bv[%t0, %ch{h}] : {FB} -> {G2}
+    rings = "\n".join(f"  %s_{r} = cake.ring : {R2}" for r in LOOP_STAGED)
+    pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in LOOP_STAGED)
+              + "\n      : " + ",\n        ".join([R2] * len(LOOP_STAGED)))
+    # β and the norms, as prep() computes them (a loop over the halves for
+    # the norms' row sums would be unrolled by LLVM); the chunk's tokens come from its sequence
+    # (rows ts.. of the inputs, none past the sequence's end); what it
+    # writes goes to its slot (rows t0.. of the outputs, 64 per chunk).
+    pre = prep(staged=False)
+    pre = pre[:pre.index("      // Channels 0..63")]
+    pre = pre.replace("      %left = arith.subi %T, %t0 : index\n", "")
+    pre = re.sub(r"cake\.load %([QKVGB])\[%t0, ([^\]]+)\] :",
+                 r"cake.load %\1[%ts, \2] rows %left :", pre)
+    body = "\n".join("  " + l if l else l for l in loop_half().split("\n"))
+    bv = "".join("  " + l + "\n" for l in beta_v("bvj", "vvj").splitlines())
+    prod = f"""      %z = cake.frag.zero : {F}
+      %lx0 = cake.mma wgmma %s_ka[%ta], %s_kx[%ta], %z : {R2}, {R2}, {F}
+      %lx = cake.mma wgmma %s_ka[%tb], %s_kx[%tb], %lx0 : {R2}, {R2}, {F}
+      %ly0 = cake.mma wgmma %s_ka[%ta], %s_ky[%ta], %z : {R2}, {R2}, {F}
+      %ly = cake.mma wgmma %s_ka[%tb], %s_ky[%tb], %ly0 : {R2}, {R2}, {F}
 """
+    full = products(early=True)
+    prod += full[full.index("      // Rows 0..31"):full.index("      %ax0")]
+    prod += f"""      %ax0 = cake.mma wgmma %s_qa[%ta], %s_kx[%ta], %z : {R2}, {R2}, {F}
+      %ax = cake.mma wgmma %s_qa[%tb], %s_kx[%tb], %ax0 : {R2}, {R2}, {F}
+      %ay0 = cake.mma wgmma %s_qa[%ta], %s_ky[%ta], %z : {R2}, {R2}, {F}
+      %ay = cake.mma wgmma %s_qa[%tb], %s_ky[%tb], %ay0 : {R2}, {R2}, {F}
+"""
+    prod += full[full.index("      %aqk = "):]
     out = ""
-    for h in (0, 1):
-        out += f"""      %w{h} = cake.mma wgmma %inv16, %s_kt{h}[%ta] mn_major, %z : {FB}, {R}, {F}
+    for h, t in ((0, "%ta"), (1, "%tb")):
+        out += f"""      %w{h} = cake.mma wgmma %inv16, %s_kt[{t}] mn_major, %z : {FB}, {R2}, {F}
       %w{h}b = cake.frag.convert %w{h} : {F} -> {FB}
       cake.store %w{h}b -> %Wt[%t0, %ch{h}] : {FB} -> {G2}
 """
@@ -500,6 +543,11 @@ def intra():
 // to kda_recur, which folds it into V_new); Γ_C in fp32 as
 // [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
 // (10 % faster on the H200; they are the tails of underflowing decays).
+// The two channel halves run as one loop body (the gates, Γ and the
+// gated operands of channels 64 j..64 j + 63, staged per half), not as
+// two copies of it: the kernel's time went to fetching its straight-line
+// code (41 % of the stalls), and half the code took a third off the
+// time (docs/kda.md).
 cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
@@ -515,6 +563,7 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : {G2}
 {consts()}    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c32i = arith.constant 32 : i32
 {prep_consts()}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
@@ -526,12 +575,22 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
       %left = arith.subi %te, %ts : index
-{head_params()}      %s = cake.pipe.acquire %pa : !cake.pipe<1>
-{body}{bv}      cake.fence.proxy_async
-      cake.pipe.commit %pa, %s : !cake.pipe<1>
-      %ta = cake.pipe.wait %pa : !cake.pipe<1>
-{products(early=True)}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
-{out}      cake.pipe.release %pa, %ta : !cake.pipe<1>
+{head_params()}{pre}      scf.for %j = %c0 to %c2 step %c1 {{
+        %cj = arith.muli %j, %c64 : index
+        %chj = arith.addi %ch0, %cj : index
+        %s = cake.pipe.acquire %pa : !cake.pipe<2>
+        %kj = cake.load %K[%ts, %chj] rows %left : {G2} -> {FB}
+        %qj = cake.load %Q[%ts, %chj] rows %left : {G2} -> {FB}
+{body}        %vvj = cake.load %V[%ts, %chj] rows %left : {G2} -> {FB}
+{bv}        cake.store %bvj -> %Bv[%t0, %chj] : {FB} -> {G2}
+        cake.fence.proxy_async
+        cake.pipe.commit %pa, %s : !cake.pipe<2>
+      }}
+      %ta = cake.pipe.wait %pa : !cake.pipe<2>
+      %tb = cake.pipe.wait %pa : !cake.pipe<2>
+{prod}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
+{out}      cake.pipe.release %pa, %ta : !cake.pipe<2>
+      cake.pipe.release %pa, %tb : !cake.pipe<2>
     }}
   }}
 }}

@@ -162,7 +162,9 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V:
         %ze = arith.mulf %z, %nlog2e : f32
         %ez = math.exp2 %ze : f32
         %den = arith.addf %ez, %one : f32
-        %sig = arith.divf %lb, %den : f32
+        // afn: div.approx (2 ulp), not the IEEE division's dozen
+        // instructions per element; the gate comes from bf16 inputs.
+        %sig = arith.divf %lb, %den fastmath<afn> : f32
         // No decay past the sequence's end: Γ_C is the last token's.
         %in = arith.cmpi ult, %r, %lefti : i32
         %zf = arith.constant 0.0 : f32
@@ -276,7 +278,9 @@ cake.kernel @kda_fwd(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V:
         %ze = arith.mulf %z, %nlog2e : f32
         %ez = math.exp2 %ze : f32
         %den = arith.addf %ez, %one : f32
-        %sig = arith.divf %lb, %den : f32
+        // afn: div.approx (2 ulp), not the IEEE division's dozen
+        // instructions per element; the gate comes from bf16 inputs.
+        %sig = arith.divf %lb, %den fastmath<afn> : f32
         // No decay past the sequence's end: Γ_C is the last token's.
         %in = arith.cmpi ult, %r, %lefti : i32
         %zf = arith.constant 0.0 : f32

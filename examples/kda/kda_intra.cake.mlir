@@ -15,6 +15,11 @@
 // to kda_recur, which folds it into V_new); Γ_C in fp32 as
 // [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
 // (10 % faster on the H200; they are the tails of underflowing decays).
+// The two channel halves run as one loop body (the gates, Γ and the
+// gated operands of channels 64 j..64 j + 63, staged per half), not as
+// two copies of it: the kernel's time went to fetching its straight-line
+// code (41 % of the stalls), and half the code took a third off the
+// time (docs/kda.md).
 cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
@@ -23,19 +28,17 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 1]>,
                 cake.flush_denormals = true} {
-  %s_kx0 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %s_kx1 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %s_ky0 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %s_ky1 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %s_kt0 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %s_kt1 = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
-  %pa = cake.pipe %s_kx0, %s_kx1, %s_ky0, %s_ky1, %s_kt0, %s_kt1
-      : !cake.ring<1 x 64x64xbf16, swizzle = 128>,
-        !cake.ring<1 x 64x64xbf16, swizzle = 128>,
-        !cake.ring<1 x 64x64xbf16, swizzle = 128>,
-        !cake.ring<1 x 64x64xbf16, swizzle = 128>,
-        !cake.ring<1 x 64x64xbf16, swizzle = 128>,
-        !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %s_ka = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %s_qa = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %s_kx = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %s_ky = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %s_kt = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %pa = cake.pipe %s_ka, %s_qa, %s_kx, %s_ky, %s_kt
+      : !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>
 
   cake.role "chunk" warpgroups(1) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
@@ -45,6 +48,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %c128 = arith.constant 128 : index
     %log2e = arith.constant 1.44269504 : f32
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c32i = arith.constant 32 : i32
     %scale = arith.constant 0.0883883476 : f32
     %nlog2e = arith.constant -1.44269504 : f32
@@ -69,7 +73,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
       %al2 = arith.mulf %alog, %log2e : f32
       %ealog = math.exp2 %al2 : f32
-      %s = cake.pipe.acquire %pa : !cake.pipe<1>
       %lefti = arith.index_cast %left : index to i32
       // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
       // the column picked by a mask and a row sum.
@@ -138,232 +141,135 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         %bk = arith.mulf %bb, %ki : f32
         cake.frag.yield %ki, %qi, %bk : f32, f32, f32
       }
-      // Channels 0..63: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
-      // Γ, its reference rows and last row.
-      %gw0 = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dt0 = cake.load %Dt[%h, %c0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %a0 = cake.frag.map %gw0, %dt0, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16, %d: f32, %r: i32):
-        %xf = arith.extf %x : bf16 to f32
-        %xd = arith.addf %xf, %d : f32
-        %z = arith.mulf %xd, %ealog : f32
-        %ze = arith.mulf %z, %nlog2e : f32
-        %ez = math.exp2 %ze : f32
-        %den = arith.addf %ez, %one : f32
-        %sig = arith.divf %lb, %den : f32
-        // No decay past the sequence's end: Γ_C is the last token's.
-        %in = arith.cmpi ult, %r, %lefti : i32
-        %zf = arith.constant 0.0 : f32
-        %ai = arith.select %in, %sig, %zf : f32
-        cake.frag.yield %ai : f32
+      scf.for %j = %c0 to %c2 step %c1 {
+        %cj = arith.muli %j, %c64 : index
+        %chj = arith.addi %ch0, %cj : index
+        %s = cake.pipe.acquire %pa : !cake.pipe<2>
+        %kj = cake.load %K[%ts, %chj] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+        %qj = cake.load %Q[%ts, %chj] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+        // Channels 64 j..: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
+        // Γ, its reference rows and last row.
+        %gwj = cake.load %G[%ts, %chj] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+        %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+        %aj = cake.frag.map %gwj, %dtj, %rows
+            : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
+        ^bb0(%x: bf16, %d: f32, %r: i32):
+          %xf = arith.extf %x : bf16 to f32
+          %xd = arith.addf %xf, %d : f32
+          %z = arith.mulf %xd, %ealog : f32
+          %ze = arith.mulf %z, %nlog2e : f32
+          %ez = math.exp2 %ze : f32
+          %den = arith.addf %ez, %one : f32
+          // afn: div.approx (2 ulp), not the IEEE division's dozen
+          // instructions per element; the gate comes from bf16 inputs.
+          %sig = arith.divf %lb, %den fastmath<afn> : f32
+          // No decay past the sequence's end: Γ_C is the last token's.
+          %in = arith.cmpi ult, %r, %lefti : i32
+          %zf = arith.constant 0.0 : f32
+          %ai = arith.select %in, %sig, %zf : f32
+          cake.frag.yield %ai : f32
+        }
+        %gj = cake.frag.scan sum %aj down : !cake.frag<64x64xf32>
+        %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+        %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+        %gcj = cake.frag.row %gj[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+        %kaj, %qaj = cake.frag.map %kj, %qj, %gj, %xj, %yj, %rows, %rk, %rqs
+            : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
+        ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
+          %top = arith.cmpi ult, %r, %c32i : i32
+          %ref = arith.select %top, %x, %y : f32
+          %d = arith.subf %g, %ref : f32
+          %e = arith.mulf %d, %log2e : f32
+          %f = math.exp2 %e : f32
+          %kf = arith.extf %k : bf16 to f32
+          %qf = arith.extf %q : bf16 to f32
+          %kn = arith.mulf %kf, %nk : f32
+          %qn = arith.mulf %qf, %nq : f32
+          %kv = arith.mulf %kn, %f : f32
+          %qv = arith.mulf %qn, %f : f32
+          %kt = arith.truncf %kv : f32 to bf16
+          %qt = arith.truncf %qv : f32 to bf16
+          cake.frag.yield %kt, %qt : bf16, bf16
+        }
+        cake.smem.write %kaj -> %s_ka[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.smem.write %qaj -> %s_qa[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
+        %qtj, %ktj = cake.frag.map %qj, %kj, %gj, %rqs, %brk
+            : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
+        ^bb0(%q: bf16, %k: bf16, %g: f32, %nq: f32, %b: f32):
+          %e = arith.mulf %g, %log2e : f32
+          %f = math.exp2 %e : f32
+          %qf = arith.extf %q : bf16 to f32
+          %kf = arith.extf %k : bf16 to f32
+          %qn = arith.mulf %qf, %nq : f32
+          %kb = arith.mulf %kf, %b : f32
+          %qv = arith.mulf %qn, %f : f32
+          %kv = arith.mulf %kb, %f : f32
+          %qt = arith.truncf %qv : f32 to bf16
+          %kt = arith.truncf %kv : f32 to bf16
+          cake.frag.yield %qt, %kt : bf16, bf16
+        }
+        cake.smem.write %ktj -> %s_kt[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.store %qtj -> %Qt[%t0, %chj] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+        cake.store %gcj -> %Gc[%ci, %chj] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+        %kxj = cake.frag.map %kj, %gj, %xj, %rk
+            : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+        ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+          %d = arith.subf %r, %g : f32
+          %e = arith.mulf %d, %log2e : f32
+          %f = math.exp2 %e : f32
+          %xf = arith.extf %k : bf16 to f32
+          %v = arith.mulf %xf, %f : f32
+          %w = arith.mulf %v, %n : f32
+          %t = arith.truncf %w : f32 to bf16
+          cake.frag.yield %t : bf16
+        }
+        cake.smem.write %kxj -> %s_kx[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        %kyj = cake.frag.map %kj, %gj, %yj, %rk
+            : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+        ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+          %d = arith.subf %r, %g : f32
+          %e = arith.mulf %d, %log2e : f32
+          %f = math.exp2 %e : f32
+          %xf = arith.extf %k : bf16 to f32
+          %v = arith.mulf %xf, %f : f32
+          %w = arith.mulf %v, %n : f32
+          %t = arith.truncf %w : f32 to bf16
+          cake.frag.yield %t : bf16
+        }
+        cake.smem.write %kyj -> %s_ky[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        %kbj = cake.frag.map %kj, %gj, %gcj, %rk
+            : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+        ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+          %d = arith.subf %r, %g : f32
+          %e = arith.mulf %d, %log2e : f32
+          %f = math.exp2 %e : f32
+          %xf = arith.extf %k : bf16 to f32
+          %v = arith.mulf %xf, %f : f32
+          %w = arith.mulf %v, %n : f32
+          %t = arith.truncf %w : f32 to bf16
+          cake.frag.yield %t : bf16
+        }
+        cake.store %kbj -> %Kb[%t0, %chj] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+        %vvj = cake.load %V[%ts, %chj] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+        %bvj = cake.frag.map %vvj, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+        ^bb0(%x: bf16, %b: f32):
+          %xf = arith.extf %x : bf16 to f32
+          %y = arith.mulf %xf, %b : f32
+          %t = arith.truncf %y : f32 to bf16
+          cake.frag.yield %t : bf16
+        }
+        cake.store %bvj -> %Bv[%t0, %chj] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+        cake.fence.proxy_async
+        cake.pipe.commit %pa, %s : !cake.pipe<2>
       }
-      %g0 = cake.frag.scan sum %a0 down : !cake.frag<64x64xf32>
-      %x0 = cake.frag.row %g0[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %y0 = cake.frag.row %g0[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %gc0 = cake.frag.row %g0[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %ka0, %qa0 = cake.frag.map %k0, %q0, %g0, %x0, %y0, %rows, %rk, %rqs
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
-      ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %ref = arith.select %top, %x, %y : f32
-        %d = arith.subf %g, %ref : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %kf = arith.extf %k : bf16 to f32
-        %qf = arith.extf %q : bf16 to f32
-        %kn = arith.mulf %kf, %nk : f32
-        %qn = arith.mulf %qf, %nq : f32
-        %kv = arith.mulf %kn, %f : f32
-        %qv = arith.mulf %qn, %f : f32
-        %kt = arith.truncf %kv : f32 to bf16
-        %qt = arith.truncf %qv : f32 to bf16
-        cake.frag.yield %kt, %qt : bf16, bf16
-      }
-      // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
-      %qt0, %kt0 = cake.frag.map %q0, %k0, %g0, %rqs, %brk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
-      ^bb0(%q: bf16, %k: bf16, %g: f32, %nq: f32, %b: f32):
-        %e = arith.mulf %g, %log2e : f32
-        %f = math.exp2 %e : f32
-        %qf = arith.extf %q : bf16 to f32
-        %kf = arith.extf %k : bf16 to f32
-        %qn = arith.mulf %qf, %nq : f32
-        %kb = arith.mulf %kf, %b : f32
-        %qv = arith.mulf %qn, %f : f32
-        %kv = arith.mulf %kb, %f : f32
-        %qt = arith.truncf %qv : f32 to bf16
-        %kt = arith.truncf %kv : f32 to bf16
-        cake.frag.yield %qt, %kt : bf16, bf16
-      }
-      cake.smem.write %kt0 -> %s_kt0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      cake.store %qt0 -> %Qt[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.store %gc0 -> %Gc[%ci, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %kx0 = cake.frag.map %k0, %g0, %x0, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kx0 -> %s_kx0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %ky0 = cake.frag.map %k0, %g0, %y0, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %ky0 -> %s_ky0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kb0 = cake.frag.map %k0, %g0, %gc0, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %kb0 -> %Kb[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      // Channels 64..127: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
-      // Γ, its reference rows and last row.
-      %gw1 = cake.load %G[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dt1 = cake.load %Dt[%h, %c64] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %a1 = cake.frag.map %gw1, %dt1, %rows
-          : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16, %d: f32, %r: i32):
-        %xf = arith.extf %x : bf16 to f32
-        %xd = arith.addf %xf, %d : f32
-        %z = arith.mulf %xd, %ealog : f32
-        %ze = arith.mulf %z, %nlog2e : f32
-        %ez = math.exp2 %ze : f32
-        %den = arith.addf %ez, %one : f32
-        %sig = arith.divf %lb, %den : f32
-        // No decay past the sequence's end: Γ_C is the last token's.
-        %in = arith.cmpi ult, %r, %lefti : i32
-        %zf = arith.constant 0.0 : f32
-        %ai = arith.select %in, %sig, %zf : f32
-        cake.frag.yield %ai : f32
-      }
-      %g1 = cake.frag.scan sum %a1 down : !cake.frag<64x64xf32>
-      %x1 = cake.frag.row %g1[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %y1 = cake.frag.row %g1[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %gc1 = cake.frag.row %g1[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %ka1, %qa1 = cake.frag.map %k1, %q1, %g1, %x1, %y1, %rows, %rk, %rqs
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
-      ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
-        %top = arith.cmpi ult, %r, %c32i : i32
-        %ref = arith.select %top, %x, %y : f32
-        %d = arith.subf %g, %ref : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %kf = arith.extf %k : bf16 to f32
-        %qf = arith.extf %q : bf16 to f32
-        %kn = arith.mulf %kf, %nk : f32
-        %qn = arith.mulf %qf, %nq : f32
-        %kv = arith.mulf %kn, %f : f32
-        %qv = arith.mulf %qn, %f : f32
-        %kt = arith.truncf %kv : f32 to bf16
-        %qt = arith.truncf %qv : f32 to bf16
-        cake.frag.yield %kt, %qt : bf16, bf16
-      }
-      // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
-      %qt1, %kt1 = cake.frag.map %q1, %k1, %g1, %rqs, %brk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
-      ^bb0(%q: bf16, %k: bf16, %g: f32, %nq: f32, %b: f32):
-        %e = arith.mulf %g, %log2e : f32
-        %f = math.exp2 %e : f32
-        %qf = arith.extf %q : bf16 to f32
-        %kf = arith.extf %k : bf16 to f32
-        %qn = arith.mulf %qf, %nq : f32
-        %kb = arith.mulf %kf, %b : f32
-        %qv = arith.mulf %qn, %f : f32
-        %kv = arith.mulf %kb, %f : f32
-        %qt = arith.truncf %qv : f32 to bf16
-        %kt = arith.truncf %kv : f32 to bf16
-        cake.frag.yield %qt, %kt : bf16, bf16
-      }
-      cake.smem.write %kt1 -> %s_kt1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      cake.store %qt1 -> %Qt[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.store %gc1 -> %Gc[%ci, %ch1] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %kx1 = cake.frag.map %k1, %g1, %x1, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kx1 -> %s_kx1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %ky1 = cake.frag.map %k1, %g1, %y1, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %ky1 -> %s_ky1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
-      %kb1 = cake.frag.map %k1, %g1, %gc1, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %kb1 -> %Kb[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv0 = cake.load %V[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %bv0 = cake.frag.map %vv0, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %bv0 -> %Bv[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv1 = cake.load %V[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %bv1 = cake.frag.map %vv1, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %bv1 -> %Bv[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.fence.proxy_async
-      cake.pipe.commit %pa, %s : !cake.pipe<1>
-      %ta = cake.pipe.wait %pa : !cake.pipe<1>
+      %ta = cake.pipe.wait %pa : !cake.pipe<2>
+      %tb = cake.pipe.wait %pa : !cake.pipe<2>
       %z = cake.frag.zero : !cake.frag<64x64xf32>
-      %lx0 = cake.mma wgmma %ka0, %s_kx0[%ta], %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %lx = cake.mma wgmma %ka1, %s_kx1[%ta], %lx0 : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %ly0 = cake.mma wgmma %ka0, %s_ky0[%ta], %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %ly = cake.mma wgmma %ka1, %s_ky1[%ta], %ly0 : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %lx0 = cake.mma wgmma %s_ka[%ta], %s_kx[%ta], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %lx = cake.mma wgmma %s_ka[%tb], %s_kx[%tb], %lx0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ly0 = cake.mma wgmma %s_ka[%ta], %s_ky[%ta], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ly = cake.mma wgmma %s_ka[%tb], %s_ky[%tb], %ly0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       // Rows 0..31 from the products around row 16, 32..63 around 48.
       %l = cake.frag.map %lx, %ly, %rows, %beta
           : (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xf32> {
@@ -373,10 +279,10 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         %o = arith.mulf %e, %b : f32
         cake.frag.yield %o : f32
       }
-      %ax0 = cake.mma wgmma %qa0, %s_kx0[%ta], %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %ax = cake.mma wgmma %qa1, %s_kx1[%ta], %ax0 : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %ay0 = cake.mma wgmma %qa0, %s_ky0[%ta], %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
-      %ay = cake.mma wgmma %qa1, %s_ky1[%ta], %ay0 : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ax0 = cake.mma wgmma %s_qa[%ta], %s_kx[%ta], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ax = cake.mma wgmma %s_qa[%tb], %s_kx[%tb], %ax0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ay0 = cake.mma wgmma %s_qa[%ta], %s_ky[%ta], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %ay = cake.mma wgmma %s_qa[%tb], %s_ky[%tb], %ay0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       %aqk = cake.frag.map %ax, %ay, %rows, %cols
           : (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<64x1xi32>, !cake.frag<1x64xi32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%x: f32, %y: f32, %r: i32, %c: i32):
@@ -392,13 +298,14 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %inv = cake.frag.tril_inverse %l : !cake.frag<64x64xf32>
       %inv16 = cake.frag.convert %inv : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
       cake.store %inv16 -> %Tt[%t0, %ach] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %w0 = cake.mma wgmma %inv16, %s_kt0[%ta] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %w0 = cake.mma wgmma %inv16, %s_kt[%ta] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       %w0b = cake.frag.convert %w0 : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
       cake.store %w0b -> %Wt[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %w1 = cake.mma wgmma %inv16, %s_kt1[%ta] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<1 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      %w1 = cake.mma wgmma %inv16, %s_kt[%tb] mn_major, %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
       %w1b = cake.frag.convert %w1 : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
       cake.store %w1b -> %Wt[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.pipe.release %pa, %ta : !cake.pipe<1>
+      cake.pipe.release %pa, %ta : !cake.pipe<2>
+      cake.pipe.release %pa, %tb : !cake.pipe<2>
     }
   }
 }
