@@ -11,20 +11,24 @@
 // Every thread of the producer waits for a free stage (no copy to arm).
 // CHECK:      nvvm.mbarrier.try_wait.parity
 // CHECK-NOT:  nvvm.mbarrier.arrive.expect_tx
-// Each thread stores its column pairs at stage + row * 128 + col * 2, the
-// address's 16-byte chunk bits XOR its 128-byte line bits (7..9).
+// Each thread stores its column pairs at stage + (row * 128 + col * 2,
+// its 16-byte chunk bits XOR its 128-byte line bits 7..9): the stage
+// starts on a whole swizzle pattern, so the swizzle is computed on the
+// offset within the tile, which every ring of the shape shares.
+// CHECK:      %[[SOFF:.*]] = arith.muli %{{.*}}, %c8192_i32 : i32
+// CHECK-NEXT: %[[STAGE:.*]] = arith.addi %c1024_i32, %[[SOFF]] : i32
 // CHECK:      %[[ROW:.*]] = arith.muli %{{.*}}, %c128_i32 : i32
 // CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK-NEXT: %[[COL:.*]] = arith.muli %{{.*}}, %[[TWO]] : i32
 // CHECK-NEXT: %[[IN:.*]] = arith.addi %[[ROW]], %[[COL]] : i32
-// CHECK-NEXT: %[[OFF:.*]] = arith.addi %{{.*}}, %[[IN]] : i32
 // CHECK-NEXT: %[[SEVEN:.*]] = arith.constant 7 : i32
-// CHECK-NEXT: %[[LINE:.*]] = arith.shrui %[[OFF]], %[[SEVEN]] : i32
+// CHECK-NEXT: %[[LINE:.*]] = arith.shrui %[[IN]], %[[SEVEN]] : i32
 // CHECK-NEXT: %[[MASK:.*]] = arith.constant 7 : i32
 // CHECK-NEXT: %[[ROWBITS:.*]] = arith.andi %[[LINE]], %[[MASK]] : i32
 // CHECK-NEXT: %[[FOUR:.*]] = arith.constant 4 : i32
 // CHECK-NEXT: %[[X:.*]] = arith.shli %[[ROWBITS]], %[[FOUR]] : i32
-// CHECK-NEXT: arith.xori %[[OFF]], %[[X]] : i32
+// CHECK-NEXT: %[[SW:.*]] = arith.xori %[[IN]], %[[X]] : i32
+// CHECK-NEXT: arith.addi %[[STAGE]], %[[SW]] : i32
 // CHECK:      llvm.extractvalue %{{.*}}[0]
 // CHECK:      llvm.extractvalue %{{.*}}[1]
 // CHECK:      llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>

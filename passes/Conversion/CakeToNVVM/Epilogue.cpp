@@ -72,6 +72,18 @@ Value KernelEmitter::planeOffset(const TensorParams &tp, ValueRange coords) {
   return plane;
 }
 
+Value KernelEmitter::outerInBounds(const TensorParams &tp, ValueRange coords,
+                                   int64_t inner) {
+  Value ok;
+  for (int64_t i = 0; i + inner < int64_t(coords.size()); ++i) {
+    Value in =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                              map.lookupOrDefault(coords[i]), tp.dims[i]);
+    ok = ok ? arith::AndIOp::create(b, loc(), ok, in).getResult() : in;
+  }
+  return ok;
+}
+
 /// Row (within the role's 64 W rows) and column offsets of this thread.
 Value KernelEmitter::threadRow() {
   Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
@@ -93,6 +105,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   // The fragment runs along the innermost dimension; the outer coordinates
   // select one line of the tensor.
   Value lineBase = outerOffset(tp, op.getCoords());
+  // A line past an outer end (the next chunk's row after the last) is all
+  // outside: pad, and no access.
+  Value lineOk = outerInBounds(tp, op.getCoords(), 1);
   Value extent = tp.dims.back();
   Type elt = op.getType().getElementType();
   Value pad = op.getPad()
@@ -129,6 +144,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
       Value pos = arith::AddIOp::create(b, loc(), start, idx(offsetOf(k)));
       Value inBounds = arith::CmpIOp::create(
           b, loc(), arith::CmpIPredicate::ult, pos, extent);
+      if (lineOk)
+        inBounds = arith::AndIOp::create(b, loc(), lineOk, inBounds);
       auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
                                     /*withElse=*/true);
       OpBuilder::InsertionGuard g(b);
@@ -150,6 +167,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
       b, loc(), start, arith::ConstantIndexOp::create(b, loc(), span));
   Value full =
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end, extent);
+  if (lineOk)
+    full = arith::AndIOp::create(b, loc(), lineOk, full);
   bool pairs = col && info->count % 2 == 0;
   if (pairs) {
     // The pair's address, not just its index: a caller's tensor may be a
@@ -214,6 +233,11 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
   int64_t n = ft.getShape()[1];
   ValueRange coords = op.getCoords();
   Value plane = planeOffset(tp, coords);
+  // A plane past an outer end holds no rows of the tensor (and its loads,
+  // which read row 0 for masked elements, read the first plane's).
+  Value planeOk = outerInBounds(tp, coords, 2);
+  if (planeOk)
+    plane = arith::SelectOp::create(b, loc(), planeOk, plane, idxc(0));
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
@@ -224,6 +248,8 @@ LogicalResult KernelEmitter::emitAccLoad(LoadOp op, const FragInfo &info) {
       b, loc(), map.lookupOrDefault(coords[rank - 1]),
       idx(arith::MulIOp::create(b, loc(), quad, i32c(2))));
   Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  if (planeOk)
+    rows = arith::SelectOp::create(b, loc(), planeOk, rows, idxc(0));
   Value cols = tp.dims[rank - 1];
   Value pad = op.getPad()
                   ? map.lookupOrDefault(op.getPad())
@@ -352,7 +378,7 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
   Value lineBase = outerOffset(tp, op.getCoords());
   bool col = info.layout == FragLayout::Col;
   Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
-  Value writer;
+  Value lineOk = outerInBounds(tp, op.getCoords(), 1), writer;
   if (col) {
     Value firstWarp = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                             role->warpInRole, i32c(0));
@@ -363,6 +389,8 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
     writer = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, quad,
                                    i32c(0));
   }
+  if (lineOk)
+    writer = arith::AndIOp::create(b, loc(), lineOk, writer);
   Value start = map.lookupOrDefault(op.getCoords().back());
   Value first = col ? arith::MulIOp::create(b, loc(), quad, i32c(2)).getResult()
                     : threadRow();
@@ -443,7 +471,10 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   Value threadCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
   Value col0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(threadCol));
+  // A plane past an outer end holds no rows of the tensor: nothing stored.
   Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  if (Value planeOk = outerInBounds(tp, coords, 2))
+    rows = arith::SelectOp::create(b, loc(), planeOk, rows, idxc(0));
   Value cols = tp.dims[rank - 1];
   Value odd = arith::RemUIOp::create(b, loc(), cols, idxc(2));
   Value ldEven =
@@ -589,6 +620,9 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
   for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
     ++swizzleBits;
   const RingInfo &ring = rings[ringValue];
+  assert(ring.offset % (int64_t(128) << swizzleBits) == 0 &&
+         ring.tileBytes % (int64_t(128) << swizzleBits) == 0 &&
+         "swizzled stages start on whole swizzle patterns");
   Value ringBase = i32c(ring.offset);
   Value stageOffset =
       arith::MulIOp::create(b, loc(), map.lookup(stage), i32c(ring.tileBytes));
@@ -605,15 +639,19 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
       Value rowBytes = arith::MulIOp::create(b, loc(), row, i32c(pitch));
       Value colBytes = arith::MulIOp::create(b, loc(), col, i32c(eltBytes));
       Value inTile = arith::AddIOp::create(b, loc(), rowBytes, colBytes);
-      Value off = arith::AddIOp::create(b, loc(), stageBase, inTile);
       if (swizzleBits) {
-        Value lineBits = arith::ShRUIOp::create(b, loc(), off, i32c(7));
+        // On the offset within the tile: stages start on whole swizzle
+        // patterns (128 << swizzleBits bytes; KernelLayout aligns swizzled
+        // rings, tiles are whole patterns), so adding the stage's base
+        // leaves the swizzled bits alone, and every ring of one shape
+        // shares these offsets (computed once per thread, not per access).
+        Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
         Value line = arith::AndIOp::create(b, loc(), lineBits,
                                            i32c((1 << swizzleBits) - 1));
         Value chunkFlip = arith::ShLIOp::create(b, loc(), line, i32c(4));
-        off = arith::XOrIOp::create(b, loc(), off, chunkFlip);
+        inTile = arith::XOrIOp::create(b, loc(), inTile, chunkFlip);
       }
-      offsets[2 * j + h] = off;
+      offsets[2 * j + h] = arith::AddIOp::create(b, loc(), stageBase, inTile);
     }
   }
   return offsets;
