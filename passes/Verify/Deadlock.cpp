@@ -26,16 +26,9 @@ struct Event {
 /// How often the simulation runs a loop's body: a loop of constant bounds
 /// its trip count (up to 16, past any pipe's depth), others `unroll` times.
 int timesRun(Operation &op, int unroll) {
-  auto f = dyn_cast<scf::ForOp>(op);
-  if (!f)
-    return unroll;
-  std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(f.getUpperBound());
-  std::optional<int64_t> st = getConstantIntValue(f.getStep());
-  if (!lb || !ub || !st || *st <= 0)
-    return unroll;
-  int64_t trips = *ub > *lb ? (*ub - *lb + *st - 1) / *st : 0;
-  return static_cast<int>(std::min<int64_t>(trips, 16));
+  if (std::optional<int64_t> trips = constantTripCount(&op))
+    return static_cast<int>(std::min<int64_t>(*trips, 16));
+  return unroll;
 }
 
 void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,

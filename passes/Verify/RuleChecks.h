@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -66,6 +67,11 @@ std::string countStr(const Count &c);
 /// " at line N" for an op with a file location, "" otherwise: names the
 /// branch or loop of a path in a diagnostic.
 std::string where(Operation *op);
+
+/// The trip count of an scf.for of constant bounds and positive step, or
+/// nothing (other loops, and counts past 2^30, which no pipe's counting
+/// needs and whose products could overflow).
+std::optional<int64_t> constantTripCount(Operation *op);
 
 /// Where each condition of a Count was met: the first scf.if on it, and
 /// whether that scf.if's condition is the key's negation.

@@ -40,6 +40,25 @@ std::string verify::countStr(const Count &c) {
   return s;
 }
 
+std::optional<int64_t> verify::constantTripCount(Operation *op) {
+  auto f = dyn_cast<scf::ForOp>(op);
+  if (!f)
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(f.getUpperBound());
+  std::optional<int64_t> st = getConstantIntValue(f.getStep());
+  if (!lb || !ub || !st || *st <= 0)
+    return std::nullopt;
+  if (*ub <= *lb)
+    return 0;
+  // Unsigned: ub - lb is exact there for any bounds with ub > lb.
+  uint64_t span = uint64_t(*ub) - uint64_t(*lb), step = uint64_t(*st);
+  uint64_t trips = span / step + (span % step != 0);
+  if (trips > (uint64_t(1) << 30))
+    return std::nullopt;
+  return static_cast<int64_t>(trips);
+}
+
 /// The factors of a monomial ("" is 1).
 static std::vector<std::string> factorsOf(const std::string &mono) {
   std::vector<std::string> out;
@@ -123,16 +142,12 @@ Count verify::countOps(Block &block,
     if (auto f = dyn_cast<scf::ForOp>(op)) {
       // A loop of constant bounds counts as its trip count (2 for a loop
       // over two channel halves), so that it matches straight-line code.
-      std::optional<int64_t> clb = getConstantIntValue(f.getLowerBound());
-      std::optional<int64_t> cub = getConstantIntValue(f.getUpperBound());
-      std::optional<int64_t> cst = getConstantIntValue(f.getStep());
-      if (clb && cub && cst && *cst > 0) {
-        int64_t trips = *cub > *clb ? (*cub - *clb + *cst - 1) / *cst : 0;
+      if (std::optional<int64_t> trips = constantTripCount(f)) {
         for (Region &r : op.getRegions())
           for (Block &b : r)
             for (auto &[mono, coef] :
                  countOps(b, match, kernel, unproven, sites))
-              total[mono] += coef * trips;
+              total[mono] += coef * *trips;
         continue;
       }
       auto lb = indexKey(f.getLowerBound(), kernel);

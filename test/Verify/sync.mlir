@@ -1157,3 +1157,31 @@ cake.kernel @constant_loop_deadlock() attributes {target = #cake.target<"sm_90a"
     cake.pipe.release %p, %t2 : !cake.pipe<2>
   }
 }
+
+// -----
+
+// Near miss: constant loops too long to count by their trip count (past
+// 2^30; the counts' products could overflow) are compared by their
+// bounds, and equal bounds match.
+cake.kernel @constant_loop_huge() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4611686018427387904 : index
+    scf.for %j = %c0 to %big step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4611686018427387904 : index
+    scf.for %j = %c0 to %big step %c1 {
+      %t = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %t : !cake.pipe<2>
+    }
+  }
+}

@@ -233,7 +233,8 @@ private:
   Value outerOffset(const TensorParams &tp, ValueRange coords);
   Value planeOffset(const TensorParams &tp, ValueRange coords);
   /// Whether the coordinates before the last `inner` ones are inside the
-  /// tensor (i1; true for none): a box past an outer end is all outside.
+  /// tensor (i1; null when there are none): a box past an outer end is all
+  /// outside.
   Value outerInBounds(const TensorParams &tp, ValueRange coords, int64_t inner);
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
