@@ -14,7 +14,8 @@ block), its operands streamed by a copy warp through TMA.
 
 The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
-halves and the gated variants of q and k from one template each.
+halves and the gated variants of q and k from one template each (`intra`
+runs that template as one loop body over the two halves: half the code).
 """
 import re
 
@@ -459,7 +460,6 @@ def consts():
 """
 
 
-# The intra-chunk kernel's stages: the K̂ factors and β ⊙ K̃.
 R2 = "!cake.ring<2 x 64x64xbf16, swizzle = 128>"
 # Stages per channel half of kda_intra: the A operands (k and s·q against
 # their row's reference), the K̂ factors and β ⊙ K̃.
@@ -496,9 +496,10 @@ def intra():
     pipe_a = ("  %pa = cake.pipe " + ", ".join(f"%s_{r}" for r in LOOP_STAGED)
               + "\n      : " + ",\n        ".join([R2] * len(LOOP_STAGED)))
     # β and the norms, as prep() computes them (a loop over the halves for
-    # the norms' row sums would be unrolled by LLVM); the chunk's tokens come from its sequence
-    # (rows ts.. of the inputs, none past the sequence's end); what it
-    # writes goes to its slot (rows t0.. of the outputs, 64 per chunk).
+    # the norms' row sums would be unrolled by LLVM); the chunk's tokens
+    # come from its sequence (rows ts.. of the inputs, none past the
+    # sequence's end); what it writes goes to its slot (rows t0.. of the
+    # outputs, 64 per chunk).
     pre = prep(staged=False)
     pre = pre[:pre.index("      // Channels 0..63")]
     pre = pre.replace("      %left = arith.subi %T, %t0 : index\n", "")
