@@ -34,6 +34,56 @@ from cake_rt import launch_checked, load_bundle, load_runtime  # noqa: E402
 from reference import err_ratio, kda_recurrent  # noqa: E402
 
 
+def check_split(fwd, lens, H, gates="random", name="kda_intra+kda_recur"):
+    """Runs the split forward (a CakeKda) once on fresh inputs of these
+    lengths and heads, outputs poisoned with NaN first, within a time
+    limit; returns (unwritten elements, output error, state error) against
+    the fp32 token recurrence. Exits on a launch or runtime error."""
+    x, s0 = _inputs(lens, H, gates, fwd.state_bf16)
+    run = fwd.prepare(x, s0)
+    o, sn = run()
+    o.fill_(float("nan"))
+    sn.fill_(float("nan"))
+    run()
+    # Within a time limit, as launch_checked: a hang is a failure.
+    if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
+        sys.exit(f"{name}: {fwd.rt.cakeRtLastError().decode()}")
+    return _compare(x, s0, o.float(), sn.float(), lens, H)
+
+
+def check_fused(rt, h, bundle, T, H, gates="random"):
+    """check_split's measure for kda_fwd (one sequence of T tokens)."""
+    x, s0 = _inputs([T], H, gates, False)
+    o = torch.full((T, H * 128), float("nan"), device="cuda")
+    sn = torch.full((H * 128, 128), float("nan"), device="cuda")
+    launch_checked(rt, h, [x["q"].view(T, H * 128), x["k"].view(T, H * 128),
+                           x["v"].view(T, H * 128), x["g"].view(T, H * 128),
+                           x["beta"].view(T, H), x["A_log"], x["dt_bias"],
+                           s0.view(H * 128, 128), o, sn], bundle)
+    return _compare(x, s0, o, sn, [T], H)
+
+
+def _inputs(lens, H, gates, state_bf16):
+    import torch.nn.functional as F
+    x = make_inputs(lens, H, 128, "cuda", torch, F)
+    if gates == "floor":
+        x["g"] = torch.full_like(x["g"], 20.0)
+    s0 = torch.randn(len(lens), H, 128, 128, device="cuda")
+    if state_bf16:
+        s0 = s0.bfloat16().float()  # what the kernel reads
+    return x, s0
+
+
+def _compare(x, s0, o, sn, lens, H):
+    want_o, want_s = kda_recurrent(
+        x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"],
+        x["A_log"], x["dt_bias"], LOWER_BOUND, s0, x["cu"])
+    T, N = sum(lens), len(lens)
+    got_o, got_s = o.view(1, T, H, 128), sn.view(N, H, 128, 128)
+    unwritten = o.isnan().sum().item() + sn.isnan().sum().item()
+    return unwritten, err_ratio(got_o, want_o), err_ratio(got_s, want_s)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runtime", required=True)
@@ -52,49 +102,18 @@ def main():
         rt = load_runtime(args.runtime)
         h = load_bundle(rt, args.bundles[0])
     name = "kda_intra+kda_recur" if split else "kda_fwd"
-    import torch.nn.functional as F
     torch.manual_seed(20261202)
     failed = 0
     for shape in args.shapes:
         lens_s, H = shape.split("x")
         lens, H = [int(t) for t in lens_s.split("+")], int(H)
-        T, N = sum(lens), len(lens)
-        if N > 1 and not split:
+        if len(lens) > 1 and not split:
             sys.exit("check_fwd: kda_fwd takes one sequence")
-        dev = "cuda"
-        x = make_inputs(lens, H, 128, dev, torch, F)
-        if args.gates == "floor":
-            x["g"] = torch.full_like(x["g"], 20.0)
-        s0 = torch.randn(N, H, 128, 128, device=dev)
-        if split and fwd.state_bf16:
-            s0 = s0.bfloat16().float()  # what the kernel reads
         if split:
-            run = fwd.prepare(x, s0)
-            o, sn = run()
-            o.fill_(float("nan"))
-            sn.fill_(float("nan"))
-            run()
-            # Within a time limit, as launch_checked: a hang is a failure.
-            if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
-                sys.exit(f"{name}: {fwd.rt.cakeRtLastError().decode()}")
-            o, sn = o.float(), sn.float()
+            unwritten, rel_o, rel_s = check_split(fwd, lens, H, args.gates)
         else:
-            o = torch.full((T, H * 128), float("nan"), device=dev)
-            sn = torch.full((H * 128, 128), float("nan"), device=dev)
-            launch_checked(rt, h, [x["q"].view(T, H * 128),
-                                   x["k"].view(T, H * 128),
-                                   x["v"].view(T, H * 128),
-                                   x["g"].view(T, H * 128),
-                                   x["beta"].view(T, H), x["A_log"],
-                                   x["dt_bias"], s0.view(H * 128, 128), o, sn],
-                           args.bundles[0])
-        want_o, want_s = kda_recurrent(
-            x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"],
-            x["A_log"], x["dt_bias"], LOWER_BOUND, s0, x["cu"])
-        got_o, got_s = o.view(1, T, H, 128), sn.view(N, H, 128, 128)
-        unwritten = o.isnan().sum().item() + sn.isnan().sum().item()
-        rel_o = err_ratio(got_o, want_o)
-        rel_s = err_ratio(got_s, want_s)
+            unwritten, rel_o, rel_s = check_fused(rt, h, args.bundles[0],
+                                                  lens[0], H, args.gates)
         ok = unwritten == 0 and rel_o <= OUT_TOL
         failed += not ok
         print(f"{name} T={lens_s} H={H} gates {args.gates}: {unwritten} unwritten, "

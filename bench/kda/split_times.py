@@ -14,7 +14,8 @@ against the fp32 token recurrence (bench/kda/reference.py, fla's measure,
 at most 6e-3 for the output, as check_fwd.py) on a short batch and on the
 timed shape; a variant that fails is reported and not timed. Timing: per
 round, each variant's intra kernel and then the whole forward, the median
-of --iters CUDA-event timed calls after a warm-up, the variants' order
+of --iters CUDA-event timed calls after three warm-up calls
+(cake_rt.time_ms, as bench.py times), the variants' order
 rotated each round; the table gives the median over rounds. Inputs as
 bench.py makes them (FlashKDA's benchmark's distributions), fresh per
 shape. This is a tool for choosing between lowerings; the issue's figures
@@ -30,51 +31,16 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench import LOWER_BOUND, OUT_TOL, make_inputs  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from bench import OUT_TOL, make_inputs  # noqa: E402
 from cake_kda import CakeKda  # noqa: E402
-from reference import err_ratio, kda_recurrent  # noqa: E402
+from cake_rt import time_ms  # noqa: E402
+from check_fwd import check_split  # noqa: E402
 
 
 def parse_shape(text):
     lens, heads = text.split("x")
     return [int(t) for t in lens.split("+")], int(heads)
-
-
-def check(fwd, lens, H):
-    x = make_inputs(lens, H, 128, "cuda", torch, F)
-    s0 = torch.randn(len(lens), H, 128, 128, device="cuda")
-    if fwd.state_bf16:
-        s0 = s0.bfloat16().float()
-    run = fwd.prepare(x, s0)
-    o, sn = run()
-    o.fill_(float("nan"))
-    sn.fill_(float("nan"))
-    run()
-    if fwd.rt.cakeRtSynchronize(None, 10000) != 0:
-        sys.exit(f"split_times: {fwd.rt.cakeRtLastError().decode()}")
-    want_o, want_s = kda_recurrent(
-        x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"], x["A_log"],
-        x["dt_bias"], LOWER_BOUND, s0, x["cu"])
-    N = len(lens)
-    got_o = o.float().view(1, sum(lens), H, 128)
-    got_s = sn.float().view(N, H, 128, 128)
-    unwritten = o.isnan().sum().item() + sn.isnan().sum().item()
-    return unwritten, err_ratio(got_o, want_o), err_ratio(got_s, want_s)
-
-
-def time_ms(fn, iters):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def main():
@@ -99,7 +65,7 @@ def main():
     for label, fwd in variants:
         ok = True
         for shape_lens, shape_h in ([[300, 77, 1], 2], [lens, H]):
-            unwritten, rel_o, rel_s = check(fwd, shape_lens, shape_h)
+            unwritten, rel_o, rel_s = check_split(fwd, shape_lens, shape_h)
             fine = unwritten == 0 and rel_o <= OUT_TOL
             ok &= fine
             print(f"{label} T={'+'.join(map(str, shape_lens))} H={shape_h}: "
@@ -116,8 +82,9 @@ def main():
     for r in range(args.rounds):
         order = runs[r % len(runs):] + runs[:r % len(runs)]
         for label, run in order:
-            intra[label].append(time_ms(run.intra, args.iters))
-            whole[label].append(time_ms(run, args.iters))
+            intra[label].append(time_ms(run.intra, iters=args.iters,
+                                        warmup=3))
+            whole[label].append(time_ms(run, iters=args.iters, warmup=3))
     print(f"\nshape {args.shape}, {args.rounds} rounds x {args.iters} "
           f"calls, medians (ms)")
     print(f"{'variant':<16} {'intra':>8} {'forward':>8} {'intra/first':>12}")

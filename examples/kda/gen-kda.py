@@ -251,21 +251,30 @@ def prep(staged):
 {norms()}{half(0, staged)}{half(1, staged)}"""
 
 
-def products(early=False):
+# The operands of the L and A_qk products per channel half: A (k and s·q
+# against their row's reference), B (the K̂ factors around rows 16 and 48)
+# and the types of A and B. The fused kernel keeps A in registers; the
+# intra kernel stages both halves' A and B, one stage each.
+REG_OPERANDS = [(f"%ka{h}", f"%qa{h}", f"%s_kx{h}[%ta]", f"%s_ky{h}[%ta]",
+                 FB, R) for h in (0, 1)]
+
+
+def products(early=False, operands=REG_OPERANDS):
     """L and A_qk from the staged K̂ factors, T = (I + L)⁻¹ in bf16. With
     `early`, L is formed (and its products' accumulators freed) before
     A_qk's products start, and A_qk is stored at once: fewer fragments
     live at a time."""
-    lx = f"""      %lx0 = cake.mma wgmma %ka0, %s_kx0[%ta], %z : {FB}, {R}, {F}
-      %lx = cake.mma wgmma %ka1, %s_kx1[%ta], %lx0 : {FB}, {R}, {F}
-      %ly0 = cake.mma wgmma %ka0, %s_ky0[%ta], %z : {FB}, {R}, {F}
-      %ly = cake.mma wgmma %ka1, %s_ky1[%ta], %ly0 : {FB}, {R}, {F}
-"""
-    ax = f"""      %ax0 = cake.mma wgmma %qa0, %s_kx0[%ta], %z : {FB}, {R}, {F}
-      %ax = cake.mma wgmma %qa1, %s_kx1[%ta], %ax0 : {FB}, {R}, {F}
-      %ay0 = cake.mma wgmma %qa0, %s_ky0[%ta], %z : {FB}, {R}, {F}
-      %ay = cake.mma wgmma %qa1, %s_ky1[%ta], %ay0 : {FB}, {R}, {F}
-"""
+    def chain(out, a, b):
+        """%out = A_a·B_b summed over the two halves (operand columns)."""
+        text, acc = "", "%z"
+        for h, o in enumerate(operands):
+            name = f"%{out}0" if h == 0 else f"%{out}"
+            text += (f"      {name} = cake.mma wgmma {o[a]}, {o[b]}, {acc} : "
+                     f"{o[4]}, {o[5]}, {F}\n")
+            acc = name
+        return text
+    lx = chain("lx", 0, 2) + chain("ly", 0, 3)
+    ax = chain("ax", 1, 2) + chain("ay", 1, 3)
     lmap = f"""      // Rows 0..31 from the products around row 16, 32..63 around 48.
       %l = cake.frag.map %lx, %ly, %rows, %beta
           : ({F}, {F}, {COLI}, {COLF}) -> {F} {{
@@ -507,20 +516,9 @@ def intra():
                  r"cake.load %\1[%ts, \2] rows %left :", pre)
     body = "\n".join("  " + l if l else l for l in loop_half().split("\n"))
     bv = "".join("  " + l + "\n" for l in beta_v("bvj", "vvj").splitlines())
-    prod = f"""      %z = cake.frag.zero : {F}
-      %lx0 = cake.mma wgmma %s_ka[%ta], %s_kx[%ta], %z : {R2}, {R2}, {F}
-      %lx = cake.mma wgmma %s_ka[%tb], %s_kx[%tb], %lx0 : {R2}, {R2}, {F}
-      %ly0 = cake.mma wgmma %s_ka[%ta], %s_ky[%ta], %z : {R2}, {R2}, {F}
-      %ly = cake.mma wgmma %s_ka[%tb], %s_ky[%tb], %ly0 : {R2}, {R2}, {F}
-"""
-    full = products(early=True)
-    prod += full[full.index("      // Rows 0..31"):full.index("      %ax0")]
-    prod += f"""      %ax0 = cake.mma wgmma %s_qa[%ta], %s_kx[%ta], %z : {R2}, {R2}, {F}
-      %ax = cake.mma wgmma %s_qa[%tb], %s_kx[%tb], %ax0 : {R2}, {R2}, {F}
-      %ay0 = cake.mma wgmma %s_qa[%ta], %s_ky[%ta], %z : {R2}, {R2}, {F}
-      %ay = cake.mma wgmma %s_qa[%tb], %s_ky[%tb], %ay0 : {R2}, {R2}, {F}
-"""
-    prod += full[full.index("      %aqk = "):]
+    prod = products(early=True, operands=[
+        (f"%s_ka[{t}]", f"%s_qa[{t}]", f"%s_kx[{t}]", f"%s_ky[{t}]", R2, R2)
+        for t in ("%ta", "%tb")])
     out = ""
     for h, t in ((0, "%ta"), (1, "%tb")):
         out += f"""      %w{h} = cake.mma wgmma %inv16, %s_kt[{t}] mn_major, %z : {FB}, {R2}, {F}

@@ -35,15 +35,12 @@ LogicalResult KernelEmitter::emitScalarLoad(ScalarLoadOp op) {
   const TensorParams &tp = it->second;
   Type elt = op.getSrc().getType().getElementType();
   Value lin = idxc(0);
-  Value inBounds;
-  for (auto [i, c] : llvm::enumerate(op.getCoords())) {
-    Value coord = map.lookupOrDefault(c);
+  for (auto [i, c] : llvm::enumerate(op.getCoords()))
     lin = arith::AddIOp::create(
-        b, loc(), arith::MulIOp::create(b, loc(), lin, tp.dims[i]), coord);
-    Value in = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                     coord, tp.dims[i]);
-    inBounds = inBounds ? arith::AndIOp::create(b, loc(), inBounds, in) : in;
-  }
+        b, loc(), arith::MulIOp::create(b, loc(), lin, tp.dims[i]),
+        map.lookupOrDefault(c));
+  // Every coordinate is an outer one of a scalar.
+  Value inBounds = outerInBounds(tp, op.getCoords(), 0);
   auto ifOp = scf::IfOp::create(b, loc(), TypeRange{elt}, inBounds,
                                 /*withElse=*/true);
   {
