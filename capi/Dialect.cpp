@@ -143,6 +143,30 @@ MlirType mlirCakeFragTypeGetElementType(MlirType type) {
   return wrap(cast<FragType>(unwrap(type)).getElementType());
 }
 
+//===--- TopKType ---------------------------------------------------------===//
+
+bool mlirTypeIsACakeTopKType(MlirType type) {
+  return isa<TopKType>(unwrap(type));
+}
+
+MlirType mlirCakeTopKTypeGet(MlirContext ctx, int64_t rows, int64_t k,
+                             MlirType elementType) {
+  return wrap(TopKType::getChecked(emitterFor(ctx), unwrap(ctx), rows, k,
+                                   unwrap(elementType)));
+}
+
+int64_t mlirCakeTopKTypeGetRows(MlirType type) {
+  return cast<TopKType>(unwrap(type)).getRows();
+}
+
+int64_t mlirCakeTopKTypeGetK(MlirType type) {
+  return cast<TopKType>(unwrap(type)).getK();
+}
+
+MlirType mlirCakeTopKTypeGetElementType(MlirType type) {
+  return wrap(cast<TopKType>(unwrap(type)).getElementType());
+}
+
 //===--- Attributes -------------------------------------------------------===//
 
 bool mlirAttributeIsACakeTargetAttr(MlirAttribute attr) {

@@ -180,6 +180,10 @@ def read_through_acquire(lines, i):
     for j in range(i - 1, -1, -1):
         a = re.match(r"\s*(%[\w]+) = cake\.pipe\.acquire", lines[j])
         if a:
+            # Another role's acquire may carry the same name as this wait
+            # (roles are sibling regions): then there is no mutant.
+            if a.group(1) == m.group(2):
+                return None
             return (lines[:i] + [lines[i].replace(f"[{m.group(2)}]",
                                                   f"[{a.group(1)}]")]
                     + lines[i + 1:])

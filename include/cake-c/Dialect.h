@@ -79,6 +79,17 @@ MLIR_CAPI_EXPORTED int64_t mlirCakeFragTypeGetDimSize(MlirType type,
                                                       intptr_t dim);
 MLIR_CAPI_EXPORTED MlirType mlirCakeFragTypeGetElementType(MlirType type);
 
+/*===--- !cake.topk<rows x k x f32> -------------------------------------===*/
+
+MLIR_CAPI_EXPORTED bool mlirTypeIsACakeTopKType(MlirType type);
+/* Null (with a diagnostic) unless rows, k > 0 and the element type is f32. */
+MLIR_CAPI_EXPORTED MlirType mlirCakeTopKTypeGet(MlirContext ctx, int64_t rows,
+                                                int64_t k,
+                                                MlirType elementType);
+MLIR_CAPI_EXPORTED int64_t mlirCakeTopKTypeGetRows(MlirType type);
+MLIR_CAPI_EXPORTED int64_t mlirCakeTopKTypeGetK(MlirType type);
+MLIR_CAPI_EXPORTED MlirType mlirCakeTopKTypeGetElementType(MlirType type);
+
 /*===--- #cake.target<"arch"> -------------------------------------------===*/
 
 MLIR_CAPI_EXPORTED bool mlirAttributeIsACakeTargetAttr(MlirAttribute attr);

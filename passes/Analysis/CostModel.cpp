@@ -302,6 +302,18 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
         cal.argminOpsPerElement * (argmin.getPacked() ? 2.0 / 3.0 : 1.0);
     return alu(ops * double(fragElements(argmin.getInput().getType())));
   }
+  // Counted from the lowering (TopK.cpp), not calibrated: the filter's
+  // compare, select and or per candidate; the insertions it lets through
+  // depend on the data and are left out (few past a chunk's first tiles).
+  if (auto insert = dyn_cast<TopKInsertOp>(op))
+    return alu(3.0 * double(fragElements(insert.getCandidates().getType())));
+  // The quad merge: per thread, 2 rounds x 2 rows x k insertions of about
+  // 9 k ops (select tree and insertion), then the predicated stores.
+  if (auto store = dyn_cast<TopKStoreOp>(op)) {
+    double k = double(store.getList().getType().getK());
+    double threads = 2.0 * double(store.getList().getType().getRows());
+    return alu(threads * 4.0 * k * (9.0 * k + 3.0));
+  }
   if (auto reduce = dyn_cast<FragReduceOp>(op))
     return alu(double(fragElements(reduce.getInput().getType())));
   // Counted from the lowering, not calibrated: 4 shuffles and about 10

@@ -141,6 +141,13 @@ std::optional<int64_t> IndexEvaluator::eval(Value v) {
 
 std::optional<int64_t> IndexEvaluator::compute(Value v) {
   Operation *def = v.getDefiningOp();
+  // An index argument of the kernel: the one value its shape entry gives.
+  if (auto arg = dyn_cast<BlockArgument>(v);
+      arg && v.getType().isIndex() &&
+      isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()) &&
+      arg.getArgNumber() < shapes.size() &&
+      shapes[arg.getArgNumber()].size() == 1)
+    return shapes[arg.getArgNumber()][0];
   if (!def)
     return std::nullopt;
   if (auto dim = dyn_cast<DimOp>(def)) {

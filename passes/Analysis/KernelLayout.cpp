@@ -32,13 +32,27 @@ int64_t mlir::cake::fragmentRegisters(FragType t, int64_t threads) {
   return (bytes + 4 * threads - 1) / (4 * threads);
 }
 
+int64_t mlir::cake::fragmentRegisters(TopKType t, int64_t threads) {
+  // Each of a row's four threads keeps k values and k indices.
+  int64_t regs = 8 * t.getRows() * t.getK();
+  return (regs + threads - 1) / threads;
+}
+
+int64_t mlir::cake::valueRegisters(Type type, int64_t threads) {
+  if (auto frag = dyn_cast<FragType>(type))
+    return fragmentRegisters(frag, threads);
+  if (auto topk = dyn_cast<TopKType>(type))
+    return fragmentRegisters(topk, threads);
+  return 0;
+}
+
 bool mlir::cake::isCopyOnlyRole(RoleOp role) {
   bool math = false;
   role.walk([&](Operation *op) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
-            BarrierSyncOp>(op))
+            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp>(op))
       math = true;
   });
   return !math;
@@ -127,14 +141,13 @@ LoopFragmentRegisters mlir::cake::loopFragmentRegisters(ValueRange iterArgs,
                                                         int64_t threads) {
   LoopFragmentRegisters r;
   for (Value v : iterArgs)
-    if (auto t = dyn_cast<FragType>(v.getType()))
-      r.carried += fragmentRegisters(t, threads);
+    r.carried += valueRegisters(v.getType(), threads);
   body->walk([&](Operation *op) {
-    if (isa<MmaOp>(op))
+    // An mma accumulates in place, and an insert replaces its list.
+    if (isa<MmaOp, TopKInsertOp>(op))
       return;
     for (Value v : op->getResults())
-      if (auto t = dyn_cast<FragType>(v.getType()))
-        r.largest = std::max(r.largest, fragmentRegisters(t, threads));
+      r.largest = std::max(r.largest, valueRegisters(v.getType(), threads));
   });
   return r;
 }

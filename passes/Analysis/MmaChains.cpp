@@ -45,7 +45,7 @@ bool mlir::cake::mayIssueBesideWgmmaGroups(Operation &op) {
     return false;
   if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
           MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,
-          FragReduceOp, FragScanOp, FragArgminOp>(op))
+          FragReduceOp, FragScanOp, FragArgminOp, TopKInitOp>(op))
     return true;
   // Scalar ops of other dialects (arith, math) without regions.
   return op.getNumRegions() == 0 && isPure(&op) &&

@@ -415,6 +415,24 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
     if (!role)
       return;
     for (Value v : op->getResults()) {
+      if (auto topk = dyn_cast<TopKType>(v.getType())) {
+        // A top-k list keeps the rows of the accumulator layout.
+        int64_t rows = 64 * (role.getNumWarps() / 4);
+        if (reported.contains({role, topk}) ||
+            (role.getWarpgroups() && topk.getRows() == rows))
+          continue;
+        InFlightDiagnostic d = emitRuleError(op, RuleId::DataflowFragmentLayout)
+                               << "a top-k list of " << topk.getRows()
+                               << " rows in " << DiagRole{role.getName()};
+        if (role.getWarpgroups())
+          d << " of " << role.getNumWarps() / 4 << " warpgroups: expected "
+            << rows << " rows (64 per warpgroup)";
+        else
+          d << ", which is not a warpgroups(n) role";
+        reported.insert({role, topk});
+        ok = false;
+        continue;
+      }
       auto frag = dyn_cast<FragType>(v.getType());
       if (!frag || frag.getRank() != 2 || reported.contains({role, frag}))
         continue;

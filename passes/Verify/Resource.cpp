@@ -144,11 +144,12 @@ bool verify::checkSharedMemory(KernelFacts &f) {
 
 /// resource.fragment-registers: per loop, the fragments carried across it
 /// plus the largest one defined in its body (mma results accumulate in
-/// place and are not counted twice) fit the role's budget: its regs(), which
-/// setmaxnreg.inc grants the code after it (ptxas allocates up to it), or
-/// the launch baseline without one. And no single wgmma needs more
-/// registers than the launch baseline: ptxas checks one instruction against
-/// the kernel's register target, setmaxnreg.inc or not (C7602).
+/// place and top-k inserts replace their list: not counted twice) fit the
+/// role's budget: its regs(), which setmaxnreg.inc grants the code after it
+/// (ptxas allocates up to it), or the launch baseline without one. And no
+/// single wgmma needs more registers than the launch baseline: ptxas checks one
+/// instruction against the kernel's register target, setmaxnreg.inc or not
+/// (C7602).
 bool verify::checkFragmentRegisters(KernelFacts &f) {
   bool ok = true;
   int64_t allThreads = f.launchWarps * 32;

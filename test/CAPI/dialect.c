@@ -81,6 +81,17 @@ int main(void) {
   show("frag", frag);
   // CHECK: frag: !cake.frag<128x1xf32>
 
+  MlirType topk = mlirCakeTopKTypeGet(ctx, 128, 10, mlirF32TypeGet(ctx));
+  show("topk", topk);
+  printf("topk rows=%lld k=%lld isa=%d isfrag=%d\n",
+         (long long)mlirCakeTopKTypeGetRows(topk),
+         (long long)mlirCakeTopKTypeGetK(topk), mlirTypeIsACakeTopKType(topk),
+         mlirTypeIsACakeFragType(topk));
+  show("topk values", mlirCakeTopKTypeGetElementType(topk));
+  // CHECK: topk: !cake.topk<128x10xf32>
+  // CHECK: topk rows=128 k=10 isa=1 isfrag=0
+  // CHECK: topk values: f32
+
   MlirAttribute target =
       mlirCakeTargetAttrGet(ctx, mlirStringRefCreateFromCString("sm_90a"));
   MlirStringRef arch = mlirCakeTargetAttrGetArch(target);
@@ -110,6 +121,9 @@ int main(void) {
   show("bad swizzle", mlirCakeRingTypeGet(ctx, 2, 2, tile, bf16, 48));
   // CHECK: diagnostic: [hw.swizzle-mode] expected a swizzle of 0, 32, 64 or 128 bytes, got 48
   // CHECK: bad swizzle: <null>
+  show("bad topk", mlirCakeTopKTypeGet(ctx, 128, 10, bf16));
+  // CHECK: diagnostic: [dataflow.element-type] top-k lists hold f32 values, got
+  // 'bf16' CHECK: bad topk: <null>
   MlirAttribute badTarget =
       mlirCakeTargetAttrGet(ctx, mlirStringRefCreateFromCString("sm_42"));
   printf("bad target null=%d\n", mlirAttributeIsNull(badTarget));

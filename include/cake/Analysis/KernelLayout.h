@@ -68,6 +68,10 @@ DerivedBarriers computeDerivedBarriers(KernelOp kernel);
 /// Registers per thread that a fragment of `type` takes in a role of
 /// `threads` threads.
 int64_t fragmentRegisters(FragType type, int64_t threads);
+/// The same for per-row top-k lists (4 k a thread of a row's quad).
+int64_t fragmentRegisters(TopKType type, int64_t threads);
+/// Either of the above for a register value's type; 0 for other types.
+int64_t valueRegisters(Type type, int64_t threads);
 
 /// Registers per thread that the fragments of a loop need in a role of
 /// `threads` threads: those carried across it and the largest one its body

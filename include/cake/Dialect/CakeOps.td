@@ -910,4 +910,7 @@ def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
   let hasVerifier = 1;
 }
 
+// Op families in files of their own.
+include "cake/Dialect/CakeTopK.td"
+
 #endif // CAKE_OPS_TD

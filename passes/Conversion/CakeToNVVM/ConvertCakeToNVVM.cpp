@@ -368,6 +368,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
     &KernelEmitter::emitPipeOp,     &KernelEmitter::emitTmaOp,
     &KernelEmitter::emitMmaOp,      &KernelEmitter::emitFragmentOp,
     &KernelEmitter::emitSolveOp,    &KernelEmitter::emitMemoryOp,
+    &KernelEmitter::emitTopKOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {

@@ -226,6 +226,22 @@ private:
   std::optional<LogicalResult> emitSolveOp(Operation &op);
   LogicalResult emitTrilInverse(FragTrilInverseOp op);
 
+  // Per-row top-k lists (TopK.cpp): topk.init, topk.insert, topk.store.
+  /// One row's list in a thread: k values and k indices, sorted.
+  struct RowList {
+    SmallVector<Value> values, indices;
+  };
+  std::optional<LogicalResult> emitTopKOp(Operation &op);
+  FailureOr<Type> topkStructType(TopKType type, Operation *where);
+  RowList extractRowList(Value lists, int64_t k, int64_t h);
+  Value insertRowList(Value lists, const RowList &l, int64_t h);
+  Value pairLess(Value v, Value i, Value w, Value j);
+  RowList insertSorted(const RowList &l, Value v, Value i);
+  Value selectByIndex(ArrayRef<Value> items, Value sel);
+  LogicalResult emitTopKInit(TopKInitOp op);
+  LogicalResult emitTopKInsert(TopKInsertOp op);
+  LogicalResult emitTopKStore(TopKStoreOp op);
+
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).
   std::optional<LogicalResult> emitMemoryOp(Operation &op);

@@ -198,6 +198,11 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
       if (failed(info))
         return failure();
       types.push_back(info->type);
+    } else if (auto topk = dyn_cast<TopKType>(t)) {
+      FailureOr<Type> st = topkStructType(topk, ifOp);
+      if (failed(st))
+        return failure();
+      types.push_back(*st);
     } else if (t.isIntOrIndexOrFloat()) {
       types.push_back(t);
     } else {

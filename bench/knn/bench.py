@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""KNN search on the GPU: Cake's kernels beside flashlib's Triton path.
+
+For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16
+queries and corpus; Cake's search (the norms in fp32 by the row_norms
+kernel, the search kernel over corpus splits, and for more than one split
+a torch.topk merge: all of it timed) and flashlib's `flash_knn_triton` plus its
+`triton_knn_gather_sqdist` (what `flash_knn` runs on its Triton backend to
+return distances with the indices) are checked against an fp32 brute force
+on a sample of queries, then timed interleaved (CUDA events, median).
+
+The check (the issue's): every returned index is a true neighbour up to
+fp32 ties: its exact distance is at most the exact k-th distance plus a
+tolerance (1e-4 of ||x||² + max ||c||², fp32 rounding of the expansion),
+no index repeats, and the returned distances are within that tolerance of
+the exact ones.
+
+flashlib's package __init__ imports its CuteDSL backend (nvidia-cutlass-dsl,
+absent here): its Triton modules are loaded under stub parent packages.
+
+usage: bench.py --runtime LIB --bundles [NAME=]DIR,... --peer FLASHLIB_DIR
+                [--shapes Q:M:D:k,...] [--rounds 3] [--out results.json]
+"""
+import argparse
+import ctypes
+import importlib.util
+import json
+import math
+import os
+import sys
+import types
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+from cake_rt import (CakeRtArg, load_bundle, load_runtime,  # noqa: E402
+                     tensor_arg, time_ms)
+
+DEFAULT_SHAPES = ("1:1048576:128:10,16:1048576:128:10,256:1048576:128:10,"
+                  "4096:1048576:128:10,1024:131072:128:10,4096:4194304:128:10")
+SAMPLE = 64  # queries checked per shape
+
+
+def scalar_arg(v):
+    a = CakeRtArg()
+    a.isScalar = 1
+    a.scalar = v
+    return a
+
+
+def load_flashlib(peer):
+    for name in ("flashlib", "flashlib.primitives", "flashlib.primitives.knn"):
+        m = types.ModuleType(name)
+        m.__path__ = [os.path.join(peer, *name.split("."))]
+        sys.modules[name] = m
+    from flashlib.primitives.knn.triton.dispatch import flash_knn_triton
+    spec = importlib.util.spec_from_file_location(
+        "flashlib_gather", os.path.join(
+            peer, "flashlib/kernels/distance/triton/knn_gather_l2sq.py"))
+    g = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(g)
+    return flash_knn_triton, g.triton_knn_gather_sqdist
+
+
+def splits_for(q, m, sms):
+    """Corpus splits so that query tiles x splits fill the GPU twice over,
+    and the chunk (a multiple of 128 rows) they give."""
+    tiles = math.ceil(q / 128)
+    splits = max(1, min(math.ceil(2 * sms / tiles), math.ceil(m / 1024)))
+    chunk = math.ceil(math.ceil(m / splits) / 256) * 256  # any tile width
+    return math.ceil(m / chunk), chunk
+
+
+def check(x, c, dist, idx, k, sample):
+    """Worst violation over the sampled queries (0 when all hold)."""
+    xs = x[sample].float()
+    cf = c.float()
+    exact = ((xs * xs).sum(1, keepdim=True) + (cf * cf).sum(1)[None, :]
+             - 2.0 * xs @ cf.T)
+    kth = exact.topk(k, dim=1, largest=False).values[:, -1]
+    tol = 1e-4 * ((xs * xs).sum(1) + (cf * cf).sum(1).max())
+    got = idx[sample].long()
+    if (got < 0).any() or (got >= c.shape[0]).any():
+        return {"bad_index": True}
+    d_exact = exact.gather(1, got)
+    outside = (d_exact - (kth + tol)[:, None]).clamp(min=0).max().item()
+    derr = (dist[sample].float() - d_exact).abs().max().item()
+    dup = sum(int(len(set(r.tolist())) != k) for r in got)
+    ok = outside == 0 and derr <= tol.max().item() and dup == 0
+    return {"ok": ok, "outside": outside, "dist_err": derr, "dup_rows": dup,
+            "tol": tol.max().item()}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--bundles", required=True)
+    p.add_argument("--peer", required=True)
+    p.add_argument("--shapes", default=DEFAULT_SHAPES)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    rt = load_runtime(args.runtime)
+    knn_triton, gather = load_flashlib(args.peer)
+    stream = torch.cuda.current_stream().cuda_stream
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
+          f"CUDA {torch.version.cuda}")
+    variants = []  # (name, dir): "cake" alone, or cake:NAME per build
+    for item in args.bundles.split(","):
+        name, _, path = item.rpartition("=")
+        variants.append(("cake" + (":" + name if name else ""), path))
+    handles = {}
+    rows, failures = [], 0
+    for shape in args.shapes.split(","):
+        Q, M, D, k = (int(v) for v in shape.split(":"))
+        hs = {}
+        for vname, vdir in variants:
+            path = os.path.join(vdir, f"knn_search_bf16_d{D}_k{k}.json")
+            if path not in handles:
+                handles[path] = load_bundle(rt, path)
+            hs[vname] = handles[path]
+        x = torch.randn(Q, D, device="cuda", dtype=torch.bfloat16)
+        c = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
+        splits, chunk = splits_for(Q, M, sms)
+        pdist = torch.empty(splits * Q, k, device="cuda", dtype=torch.float32)
+        pidx = torch.empty(splits * Q, k, device="cuda", dtype=torch.int32)
+        xn = torch.empty(Q, device="cuda", dtype=torch.float32)
+        cn = torch.empty(M, device="cuda", dtype=torch.float32)
+
+        cargs = (CakeRtArg * 8)(
+            tensor_arg(x), tensor_arg(c), tensor_arg(xn), tensor_arg(cn),
+            tensor_arg(pdist), tensor_arg(pidx), scalar_arg(splits),
+            scalar_arg(chunk))
+
+        npath = os.path.join(variants[0][1], f"row_norms_bf16_d{D}.json")
+        if npath not in handles:
+            handles[npath] = load_bundle(rt, npath)
+        nargs = [(CakeRtArg * 2)(tensor_arg(t), tensor_arg(tn))
+                 for t, tn in ((x, xn), (c, cn))]
+
+        def norms():
+            # ||.||^2 in fp32 by Cake's row_norms kernel.
+            for a in nargs:
+                if rt.cakeRtLaunch(handles[npath], a, 2,
+                                   ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+
+        def kernel(h):
+            def run():
+                if rt.cakeRtLaunch(h, cargs, 8, ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+            return run
+
+        def merge():
+            if splits == 1:
+                return pdist, pidx
+            vals = pdist.view(splits, Q, k).permute(1, 0, 2).reshape(Q, -1)
+            ids = pidx.view(splits, Q, k).permute(1, 0, 2).reshape(Q, -1)
+            best = vals.topk(k, dim=1, largest=False)
+            return best.values, ids.gather(1, best.indices)
+
+        def search(h):
+            run = kernel(h)
+
+            def whole():
+                norms()
+                run()
+                return merge()
+            return whole
+
+        def flashlib():
+            i = knn_triton(x[None], c[None], k)
+            return gather(x[None], c[None], i)[0], i[0]
+
+        def flashlib_idx():
+            return knn_triton(x[None], c[None], k)
+
+        sample = torch.randperm(Q, device="cuda")[:SAMPLE]
+        results = {}
+        checked = [(v, search(hs[v])) for v, _ in variants]
+        for name, fn in checked + [("flashlib", flashlib)]:
+            pdist.fill_(float("nan"))
+            dist, idx = fn()
+            if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:
+                sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
+            torch.cuda.synchronize()
+            results[name] = check(x, c, dist, idx, k, sample)
+        ok = all(r.get("ok") for r in results.values())
+        failures += not ok
+        # The parts of the first build's search, for where time goes.
+        impls = checked + [("flashlib", flashlib),
+                           ("flashlib_idx", flashlib_idx),
+                           ("norms", norms),
+                           ("kernel", kernel(hs[variants[0][0]])),
+                           ("merge", merge)]
+        times = {n: [] for n, _ in impls}
+        for r in range(args.rounds):
+            order = impls[r % len(impls):] + impls[:r % len(impls)]
+            for n, fn in order:
+                times[n].append(time_ms(fn, iters=args.iters, warmup=3))
+        med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
+        first = variants[0][0]
+        row = {"Q": Q, "M": M, "D": D, "k": k, "splits": splits,
+               "chunk": chunk, "ms": med, "check": results,
+               "speedup": {v: med["flashlib"] / med[v] for v, _ in variants}}
+        rows.append(row)
+        print(f"{Q:>5} x {M:>8} x {D} k={k} splits={splits:<4} "
+              + " ".join(f"{v} {med[v]:.4f}" for v, _ in variants)
+              + f" | flashlib {med['flashlib']:.4f} (idx only "
+              f"{med['flashlib_idx']:.4f}) | {first}: norms "
+              f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
+              f"{med['merge']:.4f} | "
+              + " ".join(f"x{row['speedup'][v]:.3f}" for v, _ in variants)
+              + f"  {'ok' if ok else 'FAIL'}", flush=True)
+        if not ok:
+            print(json.dumps(results), flush=True)
+    for v, _ in variants:
+        if rows:
+            g = math.exp(sum(math.log(r["speedup"][v]) for r in rows)
+                         / len(rows))
+            print(f"geomean {v} vs flashlib (with distances): {g:.3f}x")
+    print(f"failures {failures}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"gpu": torch.cuda.get_device_name(),
+                       "torch": torch.__version__, "rows": rows}, f, indent=1)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

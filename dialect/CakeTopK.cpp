@@ -1,0 +1,105 @@
+//===- CakeTopK.cpp - Per-row top-k lists: type and op verifiers ----------===//
+//
+// The assembly of !cake.topk and the contracts of topk.insert and
+// topk.store that their own operands decide. Where a list may live (the
+// rows of a warpgroups role) is dataflow.fragment-layout's, and whether it
+// fits the registers resource.fragment-registers', both in cake-verify.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Verify/Rules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+//===----------------------------------------------------------------------===//
+// TopKType: `<` rows `x` k `x` elementType `>`
+//===----------------------------------------------------------------------===//
+
+Type TopKType::parse(AsmParser &parser) {
+  SmallVector<int64_t> dims;
+  Type elementType;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(dims, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  if (dims.size() != 2) {
+    parser.emitError(at) << "expected `rows x k x type`, got " << dims.size()
+                         << " dimensions";
+    return {};
+  }
+  return parser.getChecked<TopKType>(parser.getContext(), dims[0], dims[1],
+                                     elementType);
+}
+
+void TopKType::print(AsmPrinter &printer) const {
+  printer << '<' << getRows() << 'x' << getK() << 'x' << getElementType()
+          << '>';
+}
+
+LogicalResult TopKType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t rows, int64_t k, Type elementType) {
+  if (rows <= 0 || k <= 0)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
+                       << "expected positive rows and k, got " << rows << "x"
+                       << k;
+  if (!elementType.isF32())
+    return emitError() << DiagRule{RuleId::DataflowElementType}
+                       << "top-k lists hold f32 values, got " << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult TopKInsertOp::verify() {
+  TopKType list = getList().getType();
+  FragType cand = getCandidates().getType();
+  if (cand.getRank() != 2 || cand.getShape()[0] != list.getRows())
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected candidates of " << list.getRows()
+           << " rows (the list's) by N columns, got a rank-" << cand.getRank()
+           << " fragment with " << cand.getShape()[0] << " rows";
+  if (cand.getShape()[1] < 8 || cand.getShape()[1] % 8 != 0)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected candidates in the accumulator layout (columns a "
+              "multiple of 8), got "
+           << cand.getShape()[1] << " columns";
+  // A thread's candidates of a row are selected by the bits of one 64-bit
+  // mask.
+  if (cand.getShape()[1] > 256)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected at most 256 candidate columns a tile, got "
+           << cand.getShape()[1];
+  if (cand.getElementType() != list.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected " << list.getElementType()
+           << " candidates (the list's values), got " << cand.getElementType();
+  return success();
+}
+
+LogicalResult TopKStoreOp::verify() {
+  TopKType list = getList().getType();
+  auto check = [&](GlobalType g, Type want, StringRef what) -> LogicalResult {
+    if (g.getRank() != 2 || g.getShape()[1] != list.getK())
+      return emitRuleError(*this, RuleId::DataflowBoxShape)
+             << "expected the " << what << " as a [rows, " << list.getK()
+             << "] tensor (k static and innermost), got " << Type(g);
+    if (g.getElementType() != want)
+      return emitRuleError(*this, RuleId::DataflowElementType)
+             << "expected " << want << " " << what << ", got "
+             << g.getElementType();
+    return success();
+  };
+  if (failed(check(getValues().getType(), list.getElementType(), "values")))
+    return failure();
+  return check(getIndices().getType(), IntegerType::get(getContext(), 32),
+               "indices");
+}

@@ -1,0 +1,114 @@
+//===- CakeTopK.td - Per-row top-k lists in registers ------*- tablegen -*-===//
+//
+// The nearest-neighbour family: a running list of the k smallest values of
+// each row of a fragment, with their column indices, kept in registers
+// across column tiles (a KNN search walks the corpus tile by tile the way the
+// k-means assignment walks the centroids with frag.argmin) and stored once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_TOPK_TD
+#define CAKE_TOPK_TD
+
+include "cake/Dialect/CakeBase.td"
+include "cake/Dialect/CakeTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Cake_TopKType : Cake_Type<"TopK", "topk"> {
+  let summary = "per-row lists of the k smallest values and their indices";
+  let description = [{
+    For each of `rows` rows, the k smallest (value, index) pairs seen so
+    far, ordered by value and then by index (ties go to the lower index),
+    so the list is exact and does not depend on the order it was filled in.
+    Empty entries read (+inf, -1). The values are f32.
+
+    The list lives in the registers of a warpgroups role, in the rows of the
+    wgmma accumulator layout (`rows` = 64 per warpgroup): each of the four
+    threads that hold a row keeps a sorted list of k of the columns it saw,
+    the four together holding the row's k best, and the row's list is the
+    merge of the four, taken where it is read (`cake.topk.store`). That is 4·k registers a thread (two rows, a value
+    and an index each), which resource.fragment-registers counts.
+
+    ```mlir
+    !cake.topk<128x16xf32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$k,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Cake_TopKInitOp : Cake_Op<"topk.init", [Pure]> {
+  let summary = "empty per-row top-k lists";
+  let description = [{
+    Every entry (+inf, -1): a value that is +inf or NaN never enters a list,
+    so padded columns (+inf) are never returned.
+
+    ```mlir
+    %l0 = cake.topk.init : !cake.topk<128x16xf32>
+    ```
+  }];
+  let results = (outs Cake_TopKType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Cake_TopKInsertOp : Cake_Op<"topk.insert", [Pure,
+    AllTypesMatch<["list", "result"]>]> {
+  let summary = "merge a tile of candidates into per-row top-k lists";
+  let description = [{
+    Column j of row r of `candidates` is the candidate (candidates[r, j],
+    base + j); the result holds, for each row, the k smallest of the list's
+    entries and the row's candidates, ordered by value and then index.
+    `candidates` is an f32 fragment of the list's rows in the accumulator
+    layout (a distance tile from wgmma and frag.map); +inf and NaN never
+    enter.
+
+    Lowered per thread and row: one comparison a candidate against the
+    least k-th value of the row's four threads (a candidate above it has k
+    smaller ones in that thread) builds a mask; only the candidates it lets
+    through run the insertion (a loop over the mask's set bits), so after
+    the first tiles a tile costs about one comparison a value.
+
+    ```mlir
+    %l1 = cake.topk.insert %l0, %dist base %n
+      : !cake.topk<128x16xf32>, !cake.frag<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Cake_TopKType:$list, Cake_FragType:$candidates,
+                       Index:$base);
+  let results = (outs Cake_TopKType:$result);
+  let assemblyFormat = [{
+    $list `,` $candidates `base` $base attr-dict `:` qualified(type($list)) `,` qualified(type($candidates))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_TopKStoreOp : Cake_Op<"topk.store"> {
+  let summary = "store per-row top-k lists: values and indices";
+  let description = [{
+    Row r of the lists goes to row `row` + r of both `values` (f32) and
+    `indices` (i32), each [rows, k] row-major with k static; rows past the
+    tensors' extent are not written, nor with `rows %n` those at or past
+    `row` + %n (partial lists of a corpus split stored one split after the
+    other leave the next split's rows alone). The four threads of each row merge
+    their lists first (two rounds of shuffles, each thread inserting its
+    partner's entries), then each writes a quarter of the row.
+
+    ```mlir
+    cake.topk.store %l -> %D, %I[%m]
+      : !cake.topk<128x16xf32> -> !cake.global<?x16xf32>, !cake.global<?x16xi32>
+    cake.topk.store %l -> %D, %I[%r] rows %left
+      : !cake.topk<128x16xf32> -> !cake.global<?x16xf32>, !cake.global<?x16xi32>
+    ```
+  }];
+  let arguments = (ins Cake_TopKType:$list, Cake_GlobalType:$values,
+                       Cake_GlobalType:$indices, Index:$row,
+                       Optional<Index>:$rows);
+  let assemblyFormat = [{
+    $list `->` $values `,` $indices `[` $row `]` (`rows` $rows^)? attr-dict `:` qualified(type($list)) `->` qualified(type($values)) `,` qualified(type($indices))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_TOPK_TD

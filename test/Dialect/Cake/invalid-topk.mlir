@@ -1,0 +1,79 @@
+// The top-k family's type and op verifiers.
+// RUN: cake-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{[dataflow.element-type] top-k lists hold f32 values, got 'bf16'}}
+module attributes {t = !cake.topk<128x10xbf16>} {}
+
+// -----
+
+// expected-error @+1 {{[dataflow.type-shape] expected positive rows and k, got 128x0}}
+module attributes {t = !cake.topk<128x0xf32>} {}
+
+// -----
+
+// expected-error @+1 {{expected `rows x k x type`, got 3 dimensions}}
+module attributes {t = !cake.topk<2x128x10xf32>} {}
+
+// -----
+
+cake.kernel @insert_rows(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected candidates of 128 rows (the list's) by N columns, got a rank-2 fragment with 64 rows}}
+    %l1 = cake.topk.insert %l, %d base %n : !cake.topk<128x10xf32>, !cake.frag<64x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_columns(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x12xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected candidates in the accumulator layout (columns a multiple of 8), got 12 columns}}
+    %l1 = cake.topk.insert %l, %d base %n : !cake.topk<128x10xf32>, !cake.frag<128x12xf32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_wide(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x264xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected at most 256 candidate columns a tile, got 264}}
+    %l1 = cake.topk.insert %l, %d base %n : !cake.topk<128x10xf32>, !cake.frag<128x264xf32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_type(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xbf16>
+    // expected-error @+1 {{[dataflow.element-type] expected 'f32' candidates (the list's values), got 'bf16'}}
+    %l1 = cake.topk.insert %l, %d base %n : !cake.topk<128x10xf32>, !cake.frag<128x128xbf16>
+  }
+}
+
+// -----
+
+cake.kernel @store_k(%D: !cake.global<?x16xf32>, %I: !cake.global<?x10xi32>, %n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    // expected-error @+1 {{[dataflow.box-shape] expected the values as a [rows, 10] tensor (k static and innermost), got '!cake.global<?x16xf32>'}}
+    cake.topk.store %l -> %D, %I[%n] : !cake.topk<128x10xf32> -> !cake.global<?x16xf32>, !cake.global<?x10xi32>
+  }
+}
+
+// -----
+
+cake.kernel @store_index_type(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10xi64>, %n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    // expected-error @+1 {{[dataflow.element-type] expected 'i32' indices, got 'i64'}}
+    cake.topk.store %l -> %D, %I[%n] : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi64>
+  }
+}
