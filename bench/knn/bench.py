@@ -3,8 +3,8 @@
 
 For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16
 queries and corpus; Cake's search (the norms in fp32 by the row_norms
-kernel, the search kernel over corpus splits, and for more than one split
-a torch.topk merge: all of it timed) and flashlib's `flash_knn_triton` plus its
+kernel, the search kernel and corpus splits examples/knn/dispatch.py picks,
+and for more than one split a torch.topk merge: all of it timed) and flashlib's `flash_knn_triton` plus its
 `triton_knn_gather_sqdist` (what `flash_knn` runs on its Triton backend to
 return distances with the indices) are checked against an fp32 brute force
 on a sample of queries, then timed interleaved (CUDA events, median).
@@ -37,6 +37,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from cake_rt import (CakeRtArg, load_bundle, load_runtime,  # noqa: E402
                      tensor_arg, time_ms)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "examples", "knn"))
+import dispatch  # noqa: E402
+
 DEFAULT_SHAPES = ("1:1048576:128:10,16:1048576:128:10,256:1048576:128:10,"
                   "4096:1048576:128:10,1024:131072:128:10,4096:4194304:128:10")
 SAMPLE = 64  # queries checked per shape
@@ -61,15 +65,6 @@ def load_flashlib(peer):
     g = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(g)
     return flash_knn_triton, g.triton_knn_gather_sqdist
-
-
-def splits_for(q, m, sms):
-    """Corpus splits so that query tiles x splits fill the GPU twice over,
-    and the chunk (a multiple of 128 rows) they give."""
-    tiles = math.ceil(q / 128)
-    splits = max(1, min(math.ceil(2 * sms / tiles), math.ceil(m / 1024)))
-    chunk = math.ceil(math.ceil(m / splits) / 256) * 256  # any tile width
-    return math.ceil(m / chunk), chunk
 
 
 def check(x, c, dist, idx, k, sample):
@@ -118,15 +113,16 @@ def main():
     rows, failures = [], 0
     for shape in args.shapes.split(","):
         Q, M, D, k = (int(v) for v in shape.split(":"))
+        # The kernel and the corpus splits dispatch.py picks for the shape.
+        kname, splits, chunk = dispatch.choose(Q, M, D, k, sms)
         hs = {}
         for vname, vdir in variants:
-            path = os.path.join(vdir, f"knn_search_bf16_d{D}_k{k}.json")
+            path = os.path.join(vdir, kname + ".json")
             if path not in handles:
                 handles[path] = load_bundle(rt, path)
             hs[vname] = handles[path]
         x = torch.randn(Q, D, device="cuda", dtype=torch.bfloat16)
         c = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
-        splits, chunk = splits_for(Q, M, sms)
         pdist = torch.empty(splits * Q, k, device="cuda", dtype=torch.float32)
         pidx = torch.empty(splits * Q, k, device="cuda", dtype=torch.int32)
         xn = torch.empty(Q, device="cuda", dtype=torch.float32)
@@ -205,11 +201,12 @@ def main():
                 times[n].append(time_ms(fn, iters=args.iters, warmup=3))
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
-        row = {"Q": Q, "M": M, "D": D, "k": k, "splits": splits,
+        row = {"Q": Q, "M": M, "D": D, "k": k, "kernel": kname,
+               "splits": splits,
                "chunk": chunk, "ms": med, "check": results,
                "speedup": {v: med["flashlib"] / med[v] for v, _ in variants}}
         rows.append(row)
-        print(f"{Q:>5} x {M:>8} x {D} k={k} splits={splits:<4} "
+        print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
               + " ".join(f"{v} {med[v]:.4f}" for v, _ in variants)
               + f" | flashlib {med['flashlib']:.4f} (idx only "
               f"{med['flashlib_idx']:.4f}) | {first}: norms "

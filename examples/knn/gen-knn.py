@@ -16,17 +16,23 @@ bf16 in, fp32 accumulate). The decisions, in the order they appear:
 - a copy warpgroup (regs 40) that loads the query tile once (its 64-column
   slices are the stages of the query pipe) and streams the chunk's corpus
   tiles of 128 rows through a 4-stage ring;
-- two consumer warpgroups (64 query rows each) that compute a 128 x 128
-  distance tile per corpus tile in registers and merge it into per-row
-  top-k lists (`cake.topk.insert`) kept across the chunk: the distance
-  matrix never leaves registers;
+- two consumer warpgroups (64 query rows each; `_w3`: three, 192-row
+  tiles, taking turns at the tensor cores) that compute a distance tile
+  per corpus tile in registers and merge it into per-row top-k lists
+  (`cake.topk.insert`) kept across the chunk: the distance matrix never
+  leaves registers; the chain retires late, where the distances are read;
 - corpus rows past M get ||c||^2 = +inf, which never enters a list;
 - each split stores its lists to rows sp * Q + m of the partial outputs
   [Splits * Q, k] (`rows` keeps a tile's padding rows out of the next
   split's); the host merges the splits (torch.topk over Splits * k when
   Splits > 1).
 
-usage: gen-knn.py [OUT_DIR] [--d 64,128,256] [--k 10,16,32]
+Also the row-norms kernel (`row_norms_bf16_dD`): ||row||^2 in fp32 for the
+norms the search takes. dispatch.py picks the kernel and the splits for a
+shape.
+
+usage: gen-knn.py [OUT_DIR] [--d 64,128,256] [--k 10,16,32] [--wgs 2,3]
+                  [--bn 128|256] [--stages S] [--retire-late 0|1]
 """
 import argparse
 import os
@@ -34,11 +40,11 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def kernel(d, k, stages=4, bn=128, wgs=2, name=None):
+def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True):
     halves = d // 64
     rows = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     regs = {2: 232, 3: 152}[wgs]
-    name = name or f"knn_search_bf16_d{d}_k{k}"
+    name = name or f"knn_search_bf16_d{d}_k{k}" + ("_w3" if wgs == 3 else "")
     g = f"!cake.global<?x{d}xbf16>"
     xr = f"!cake.ring<{halves} x {rows}x64xbf16, swizzle = 128>"
     cr = f"!cake.ring<{stages} x {bn}x64xbf16, swizzle = 128>"
@@ -54,7 +60,18 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None):
     w(f"    %Dist: !cake.global<?x{k}xf32>, %Idx: !cake.global<?x{k}xi32>,")
     w(f"    %Splits: index, %Chunk: index)")
     w(f"    attributes {{target = #cake.target<\"sm_90a\">,")
-    w(f"                schedule = #cake.persistent<tile = [{rows}, 1], group_m = 1>}} {{")
+    # retire-late: the chain's last wgmma retires where the distances are
+    # read, so the ||c||^2 loads issue beside it. Three warpgroups take
+    # turns issuing their chains (wg-order), so one's filter runs beside
+    # another's products. KNN run 4: each the fastest of its kind.
+    extra = ""
+    if retire_late:
+        extra += ",\n                cake.retire_late = true"
+    if wgs == 3:
+        extra += (",\n                cake.mma_chain = true,"
+                  "\n                cake.wg_order = true")
+    w(f"                schedule = #cake.persistent<tile = [{rows}, 1], group_m = 1>"
+      + extra + "} {")
     w(f"  %x = cake.ring : {xr}")
     w(f"  %c = cake.ring : {cr}")
     w(f"  %px = cake.pipe %x : {xr}")
@@ -207,14 +224,17 @@ def main():
     ap.add_argument("--bn", type=int, default=128, choices=(128, 256),
                     help="corpus rows a tile")
     ap.add_argument("--stages", type=int, default=4)
-    ap.add_argument("--wgs", type=int, default=2, choices=(2, 3),
+    ap.add_argument("--wgs", default="2,3",
                     help="consumer warpgroups (64 query rows each)")
+    ap.add_argument("--retire-late", type=int, default=1, choices=(0, 1))
     a = ap.parse_args()
     for d in map(int, a.d.split(",")):
         for k in map(int, a.k.split(",")):
-            name, text = kernel(d, k, stages=a.stages, bn=a.bn, wgs=a.wgs)
-            with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
-                f.write(text)
+            for wgs in map(int, a.wgs.split(",")):
+                name, text = kernel(d, k, stages=a.stages, bn=a.bn, wgs=wgs,
+                                    retire_late=bool(a.retire_late))
+                with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
+                    f.write(text)
         name, text = norms_kernel(d)
         with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
             f.write(text)

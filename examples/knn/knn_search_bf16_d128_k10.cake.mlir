@@ -6,7 +6,8 @@ cake.kernel @knn_search_bf16_d128_k10(%X: !cake.global<?x128xbf16>, %C: !cake.gl
     %Dist: !cake.global<?x10xf32>, %Idx: !cake.global<?x10xi32>,
     %Splits: index, %Chunk: index)
     attributes {target = #cake.target<"sm_90a">,
-                schedule = #cake.persistent<tile = [128, 1], group_m = 1>} {
+                schedule = #cake.persistent<tile = [128, 1], group_m = 1>,
+                cake.retire_late = true} {
   %x = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %c = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
   %px = cake.pipe %x : !cake.ring<2 x 128x64xbf16, swizzle = 128>

@@ -73,6 +73,25 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       // repeats them.
       if (balanced && counts && barriers)
         ok &= checkDeadlock(f);
+      // Turns passed when a chain retires (wg-order retire=true) need the
+      // chain to retire at its commit; retire-late moves the retirement to
+      // the chain's first reader, where the lowering cannot pass the turn.
+      auto flag = [&](StringRef name) {
+        auto attr = kernel->getAttrOfType<BoolAttr>(name);
+        return attr && attr.getValue();
+      };
+      if (flag(kWgOrderAttrName) && flag(kWgOrderRetireAttrName) &&
+          flag(kRetireLateAttrName)) {
+        InFlightDiagnostic d =
+            emitRuleError(kernel, RuleId::SyncWarpgroupTurn)
+            << "the warpgroups pass their turns when a chain's last wgmma "
+               "retires at its commit (cake.wg_order_retire), but "
+               "retire-late (cake.retire_late) retires it where its result "
+               "is first read";
+        d.attachNote(kernel.getLoc())
+            << "hint: drop one of cake.wg_order_retire and cake.retire_late";
+        ok = false;
+      }
       // Turns taken by named barriers the deadlock search does not model.
       if (auto order = kernel->getAttrOfType<BoolAttr>(kWgOrderAttrName);
           order && order.getValue())
