@@ -26,8 +26,9 @@ def Cake_TopKType : Cake_Type<"TopK", "topk"> {
     wgmma accumulator layout (`rows` = 64 per warpgroup): each of the four
     threads that hold a row keeps a sorted list of k of the columns it saw,
     the four together holding the row's k best, and the row's list is the
-    merge of the four, taken where it is read (`cake.topk.store`). That is 4·k registers a thread (two rows, a value
-    and an index each), which resource.fragment-registers counts.
+    merge of the four, taken where it is read (`cake.topk.store`). That is
+    4·k registers a thread (two rows, a value and an index each), which
+    resource.fragment-registers counts.
 
     ```mlir
     !cake.topk<128x16xf32>
@@ -91,9 +92,9 @@ def Cake_TopKStoreOp : Cake_Op<"topk.store"> {
     `indices` (i32), each [rows, k] row-major with k static; rows past the
     tensors' extent are not written, nor with `rows %n` those at or past
     `row` + %n (partial lists of a corpus split stored one split after the
-    other leave the next split's rows alone). The four threads of each row merge
-    their lists first (two rounds of shuffles, each thread inserting its
-    partner's entries), then each writes a quarter of the row.
+    other leave the next split's rows alone). The four threads of each row
+    merge their lists first (two rounds of shuffles, each thread inserting
+    its partner's entries), then each writes a quarter of the row.
 
     ```mlir
     cake.topk.store %l -> %D, %I[%m]
