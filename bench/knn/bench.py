@@ -67,12 +67,16 @@ def load_flashlib(peer):
     return flash_knn_triton, g.triton_knn_gather_sqdist
 
 
-def check(x, c, dist, idx, k, sample):
-    """Worst violation over the sampled queries (0 when all hold)."""
+def check(x, c, dist, idx, k, sample, exclude_self=False):
+    """Worst violation over the sampled queries (0 when all hold). With
+    `exclude_self` (a KNN graph, c is x), row i's own column is no
+    neighbour."""
     xs = x[sample].float()
     cf = c.float()
     exact = ((xs * xs).sum(1, keepdim=True) + (cf * cf).sum(1)[None, :]
              - 2.0 * xs @ cf.T)
+    if exclude_self:
+        exact[torch.arange(len(sample), device=x.device), sample] = math.inf
     kth = exact.topk(k, dim=1, largest=False).values[:, -1]
     tol = 1e-4 * ((xs * xs).sum(1) + (cf * cf).sum(1).max())
     got = idx[sample].long()

@@ -11,9 +11,32 @@ once up to 256 queries (fewer partial lists to merge: 0.270 against
 1024 x 131072); run 5 measured the result.
 
 usage: dispatch.py Q M D K [--sms 132]   (prints: bundle splits chunk)
+       dispatch.py --build N D K          (prints: bundle)
 """
 import argparse
 import math
+import sys
+
+# The kernels the choosers pick from, as (build, D, k, consumer
+# warpgroups); `gen-knn.py OUT --table` writes them all (with the
+# row-norms kernel of each D) for scripts/device-pack. D = 96 and 200 read
+# 64-column slices past the row's end, which TMA fills with zeros (a row
+# of D bf16 must be a multiple of 16 bytes: D = 100 is not).
+TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
+         + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
+            (True, 128, 10, 3), (True, 256, 10, 2)]
+         + [(True, d, 32, 2) for d in (64, 128, 256)])
+
+
+def kernel_name(build, d, k, wgs):
+    if (build, d, k, wgs) not in TABLE:
+        have = sorted({(d_, k_) for b, d_, k_, _ in TABLE if b == build})
+        raise ValueError(
+            f"no KNN {'build' if build else 'search'} kernel for D = {d}, "
+            f"k = {k} with {wgs} consumer warpgroups; the table has (D, k) "
+            f"in {have}")
+    return (f"knn_{'build' if build else 'search'}_bf16_d{d}_k{k}"
+            + ("_w3" if wgs == 3 else ""))
 
 
 def choose(q, m, d, k, sms):
@@ -25,17 +48,39 @@ def choose(q, m, d, k, sms):
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
     # for 256-row tiles too).
     chunk = math.ceil(math.ceil(m / splits) / 256) * 256
-    name = f"knn_search_bf16_d{d}_k{k}" + ("_w3" if wgs == 3 else "")
-    return name, math.ceil(m / chunk), chunk
+    return kernel_name(False, d, k, wgs), math.ceil(m / chunk), chunk
+
+
+def choose_build(n, d, k, wgs=None):
+    """The KNN-graph kernel for N points (every query tile walks all of X:
+    64K points fill the SMs many times over without splits). KNN build
+    runs 1-2 (docs/benchmarks/knn.md): three consumer warpgroups are
+    faster at D = 96 and 128 (3-12 %) and at D = 64 from 262144 points
+    (3-9 %), two at D = 64 x 65536 (6 %) and D = 256 (22-25 %: three
+    spill more); k = 32 lists do not fit three warpgroups' registers."""
+    if wgs is None:
+        wgs = 3 if k <= 16 and d <= 128 and (d > 64 or n >= 131072) else 2
+    return kernel_name(True, d, k, wgs)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for a in ("q", "m", "d", "k"):
-        ap.add_argument(a, type=int)
+    ap.add_argument("--build", action="store_true",
+                    help="the KNN-graph kernel for N points of D, k")
+    ap.add_argument("sizes", type=int, nargs="+", metavar="Q M D K")
     ap.add_argument("--sms", type=int, default=132)
     a = ap.parse_args()
-    print(*choose(a.q, a.m, a.d, a.k, a.sms))
+    try:
+        if a.build:
+            if len(a.sizes) != 3:
+                ap.error("--build takes N D K")
+            print(choose_build(*a.sizes))
+            return
+        if len(a.sizes) != 4:
+            ap.error("a search takes Q M D K")
+        print(*choose(*a.sizes, a.sms))
+    except ValueError as e:
+        sys.exit(f"dispatch.py: error: {e}")
 
 
 if __name__ == "__main__":
