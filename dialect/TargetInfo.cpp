@@ -17,14 +17,14 @@ static const TargetInfo kTargets[] = {
     // bars (named barriers)
     {"sm_80", 80, 166912, 65536, 255, 1024, 167936, 1024, 2048, 108, 0, 16,
      /*tma=*/false, /*wgmma=*/false, /*setmaxnreg=*/false, /*tcgen05=*/false,
-     /*mmaSync=*/true},
+     /*mmaSync=*/true, /*lowered=*/false},
     {"sm_90a", 90, 232448, 65536, 255, 1024, 233472, 1024, 2048, 132, 0, 16,
      /*tma=*/true, /*wgmma=*/true, /*setmaxnreg=*/true, /*tcgen05=*/false,
-     /*mmaSync=*/true},
+     /*mmaSync=*/true, /*lowered=*/true},
     {"sm_100a", 100, 232448, 65536, 255, 1024, 233472, 1024, 2048, 148, 512,
      /*bars=*/16,
      /*tma=*/true, /*wgmma=*/false, /*setmaxnreg=*/true, /*tcgen05=*/true,
-     /*mmaSync=*/true},
+     /*mmaSync=*/true, /*lowered=*/false},
 };
 
 llvm::ArrayRef<TargetInfo> mlir::cake::getAllTargets() { return kTargets; }

@@ -82,6 +82,18 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
   return ok;
 }
 
+/// hw.arch-feature: a kernel that passes cake-verify must lower, so one
+/// that uses nothing its target lacks is still refused while cake-lower
+/// has no lowering for that target.
+bool verify::checkTargetLowered(KernelFacts &f) {
+  if (f.target->lowered)
+    return true;
+  emitRuleError(f.kernel, RuleId::HwArchFeature)
+      << "cake-lower has no " << f.target->arch
+      << " lowering yet (sm_90a only); the kernel would verify but not lower";
+  return false;
+}
+
 /// hw.tma-alignment: static row strides of TMA tensors.
 bool verify::checkTmaStrides(KernelFacts &f) {
   bool ok = true;

@@ -134,6 +134,9 @@ bool checkFragmentLayout(KernelFacts &f); ///< dataflow.fragment-layout
 // hw (Hardware.cpp)
 /// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor
 bool checkHardwareFeatures(KernelFacts &f);
+/// hw.arch-feature: the target has a lowering (for a kernel nothing else
+/// rejects).
+bool checkTargetLowered(KernelFacts &f);
 bool checkTmaStrides(KernelFacts &f); ///< hw.tma-alignment (static shapes)
 
 } // namespace verify

@@ -102,6 +102,10 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       // Rules registered at run time (e.g. written in C).
       for (const ExternalRule &rule : getExternalRules())
         ok &= succeeded(rule.check(kernel));
+      // Last, for a kernel nothing else rejects: one that passes cake-verify
+      // must lower.
+      if (ok && !checkTargetLowered(f))
+        ok = false;
     });
     if (!ok)
       signalPassFailure();

@@ -35,6 +35,7 @@ struct TargetInfo {
   bool hasSetmaxnreg;  ///< setmaxnreg (sm_90a, sm_100a)
   bool hasTcgen05;     ///< tcgen05.mma and tensor memory
   bool hasMmaSync;     ///< mma.sync
+  bool lowered;        ///< cake-lower has a lowering for it (sm_90a today)
 };
 
 /// Registers per thread a CTA of `threads` threads gets at launch (what

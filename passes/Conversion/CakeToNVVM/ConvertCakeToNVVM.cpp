@@ -29,6 +29,7 @@
 
 #include "KernelEmitter.h"
 #include "cake/Analysis/MmaChains.h"
+#include "cake/Target/TargetInfo.h"
 
 #include "cake/Passes.h"
 #include "cake/Transforms/Decisions.h"
@@ -50,7 +51,8 @@ LogicalResult KernelEmitter::emit() {
   KernelLayoutAttr layout = kernel.getDerivedAttr();
   if (!layout)
     return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
-  if (kernel.getTarget().getArch() != "sm_90a")
+  const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
+  if (!target || !target->lowered)
     return kernel.emitError("convert-cake-to-nvvm lowers sm_90a kernels; ")
            << kernel.getTarget().getArch() << " is not lowered yet";
 
