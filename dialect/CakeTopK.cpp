@@ -82,15 +82,34 @@ LogicalResult TopKInsertOp::verify() {
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected " << list.getElementType()
            << " candidates (the list's values), got " << cand.getElementType();
+  // A candidate's index is base + its column, or read beside it.
+  if (bool(getBase()) == bool(getIndices()))
+    return emitRuleError(*this, RuleId::DataflowTypeShape)
+           << "expected the candidates' indices as exactly one of `base` "
+              "(base + column) and `indices` (a fragment), got "
+           << (getBase() ? "both" : "neither");
+  if (TypedValue<FragType> idx = getIndices()) {
+    if (idx.getType().getShape() != cand.getShape())
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "expected indices of the candidates' shape "
+             << cand.getShape()[0] << "x" << cand.getShape()[1] << ", got "
+             << Type(idx.getType());
+    if (!idx.getType().getElementType().isInteger(32))
+      return emitRuleError(*this, RuleId::DataflowElementType)
+             << "expected i32 indices, got " << idx.getType().getElementType();
+  }
   return success();
 }
 
 LogicalResult TopKStoreOp::verify() {
   TopKType list = getList().getType();
+  // [rows, k], or [rows, S, k] with a slot coordinate.
+  int64_t rank = getSlot() ? 3 : 2;
   auto check = [&](GlobalType g, Type want, StringRef what) -> LogicalResult {
-    if (g.getRank() != 2 || g.getShape()[1] != list.getK())
+    if (g.getRank() != rank || g.getShape()[rank - 1] != list.getK())
       return emitRuleError(*this, RuleId::DataflowBoxShape)
-             << "expected the " << what << " as a [rows, " << list.getK()
+             << "expected the " << what << " as a [rows, "
+             << (getSlot() ? "S, " : "") << list.getK()
              << "] tensor (k static and innermost), got " << Type(g);
     if (g.getElementType() != want)
       return emitRuleError(*this, RuleId::DataflowElementType)

@@ -4,7 +4,7 @@
 For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16
 queries and corpus; Cake's search (the norms in fp32 by the row_norms
 kernel, the search kernel and corpus splits examples/knn/dispatch.py picks,
-and for more than one split a torch.topk merge: all of it timed) and flashlib's `flash_knn_triton` plus its
+and for more than one split the knn_merge kernel: all of it timed) and flashlib's `flash_knn_triton` plus its
 `triton_knn_gather_sqdist` (what `flash_knn` runs on its Triton backend to
 return distances with the indices) are checked against an fp32 brute force
 on a sample of queries, then timed interleaved (CUDA events, median).
@@ -99,6 +99,8 @@ def main():
     p.add_argument("--shapes", default=DEFAULT_SHAPES)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--merges", default="",
+                   help="NAME=BUNDLE,...: other merge kernels, timed as parts")
     p.add_argument("--out", default="")
     args = p.parse_args()
 
@@ -127,8 +129,18 @@ def main():
             hs[vname] = handles[path]
         x = torch.randn(Q, D, device="cuda", dtype=torch.bfloat16)
         c = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
-        pdist = torch.empty(splits * Q, k, device="cuda", dtype=torch.float32)
-        pidx = torch.empty(splits * Q, k, device="cuda", dtype=torch.int32)
+        # The splits' partial lists [Q, splits, k], and the merged [Q, k].
+        pdist = torch.empty(Q, splits, k, device="cuda", dtype=torch.float32)
+        pidx = torch.empty(Q, splits, k, device="cuda", dtype=torch.int32)
+        dist = torch.empty(Q, k, device="cuda", dtype=torch.float32)
+        idx = torch.empty(Q, k, device="cuda", dtype=torch.int32)
+        mpath = os.path.join(variants[0][1], dispatch.merge_name(k) + ".json")
+        if mpath not in handles:
+            handles[mpath] = load_bundle(rt, mpath)
+        margs = (CakeRtArg * 4)(
+            tensor_arg(pdist.view(Q, splits * k)),
+            tensor_arg(pidx.view(Q, splits * k)), tensor_arg(dist),
+            tensor_arg(idx))
         xn = torch.empty(Q, device="cuda", dtype=torch.float32)
         cn = torch.empty(M, device="cuda", dtype=torch.float32)
 
@@ -157,12 +169,21 @@ def main():
             return run
 
         def merge():
+            # Cake's knn_merge kernel over the [Q, splits * k] view.
             if splits == 1:
-                return pdist, pidx
-            vals = pdist.view(splits, Q, k).permute(1, 0, 2).reshape(Q, -1)
-            ids = pidx.view(splits, Q, k).permute(1, 0, 2).reshape(Q, -1)
-            best = vals.topk(k, dim=1, largest=False)
-            return best.values, ids.gather(1, best.indices)
+                return pdist.view(Q, k), pidx.view(Q, k)
+            if rt.cakeRtLaunch(handles[mpath], margs, 4,
+                               ctypes.c_void_p(stream)) != 0:
+                raise RuntimeError(rt.cakeRtLastError().decode())
+            return dist, idx
+
+        def merge_torch():
+            # The same merge in torch (runs 1-7 timed this one), for the
+            # parts' table.
+            if splits == 1:
+                return pdist.view(Q, k), pidx.view(Q, k)
+            best = pdist.view(Q, -1).topk(k, dim=1, largest=False)
+            return best.values, pidx.view(Q, -1).gather(1, best.indices)
 
         def search(h):
             run = kernel(h)
@@ -185,11 +206,12 @@ def main():
         checked = [(v, search(hs[v])) for v, _ in variants]
         for name, fn in checked + [("flashlib", flashlib)]:
             pdist.fill_(float("nan"))
-            dist, idx = fn()
+            dist.fill_(float("nan"))
+            got_d, got_i = fn()
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:
                 sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
             torch.cuda.synchronize()
-            results[name] = check(x, c, dist, idx, k, sample)
+            results[name] = check(x, c, got_d, got_i, k, sample)
         ok = all(r.get("ok") for r in results.values())
         failures += not ok
         # The parts of the first build's search, for where time goes.
@@ -197,7 +219,18 @@ def main():
                            ("flashlib_idx", flashlib_idx),
                            ("norms", norms),
                            ("kernel", kernel(hs[variants[0][0]])),
-                           ("merge", merge)]
+                           ("merge", merge),
+                           ("merge_torch", merge_torch)]
+        for item in filter(None, args.merges.split(",")):
+            mname, _, mfile = item.partition("=")
+            if mfile not in handles:
+                handles[mfile] = load_bundle(rt, mfile)
+
+            def other(h=handles[mfile]):
+                if splits > 1 and rt.cakeRtLaunch(
+                        h, margs, 4, ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+            impls.append(("merge:" + mname, other))
         times = {n: [] for n, _ in impls}
         for r in range(args.rounds):
             order = impls[r % len(impls):] + impls[:r % len(impls)]
@@ -215,7 +248,10 @@ def main():
               + f" | flashlib {med['flashlib']:.4f} (idx only "
               f"{med['flashlib_idx']:.4f}) | {first}: norms "
               f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
-              f"{med['merge']:.4f} | "
+              f"{med['merge']:.4f} (torch {med['merge_torch']:.4f}"
+              + "".join(f", {n[6:]} {t:.4f}" for n, t in med.items()
+                        if n.startswith("merge:"))
+              + ") | "
               + " ".join(f"x{row['speedup'][v]:.3f}" for v, _ in variants)
               + f"  {'ok' if ok else 'FAIL'}", flush=True)
         if not ok:

@@ -28,6 +28,17 @@ TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
          + [(True, d, 32, 2) for d in (64, 128, 256)])
 
 
+# The merge of a search's corpus splits, per k (gen-knn.py's knn_merge_k*).
+MERGE_K = (10,)
+
+
+def merge_name(k):
+    if k not in MERGE_K:
+        raise ValueError(f"no KNN merge kernel for k = {k}; the table has "
+                         f"k in {list(MERGE_K)}")
+    return f"knn_merge_k{k}"
+
+
 def kernel_name(build, d, k, wgs):
     if (build, d, k, wgs) not in TABLE:
         have = sorted({(d_, k_) for b, d_, k_, _ in TABLE if b == build})

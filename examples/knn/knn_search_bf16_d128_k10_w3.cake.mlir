@@ -3,7 +3,7 @@
 // Euclidean distance, per corpus split (see the generator).
 cake.kernel @knn_search_bf16_d128_k10_w3(%X: !cake.global<?x128xbf16>, %C: !cake.global<?x128xbf16>,
     %Xn: !cake.global<?xf32>, %Cn: !cake.global<?xf32>,
-    %Dist: !cake.global<?x10xf32>, %Idx: !cake.global<?x10xi32>,
+    %Dist: !cake.global<?x?x10xf32>, %Idx: !cake.global<?x?x10xi32>,
     %Splits: index, %Chunk: index)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.persistent<tile = [192, 1], group_m = 1>,
@@ -85,13 +85,11 @@ cake.kernel @knn_search_bf16_d128_k10_w3(%X: !cake.global<?x128xbf16>, %C: !cake
       }
       cake.pipe.release %px, %sx0 : !cake.pipe<2>
       cake.pipe.release %px, %sx1 : !cake.pipe<2>
-      // Split sp's lists go to rows sp * Q + m; a tile's rows past Q
-      // are not written (they would be the next split's).
-      %first = arith.muli %sp, %Q : index
-      %row = arith.addi %first, %m : index
-      %left = arith.subi %Q, %m : index
-      cake.topk.store %lists -> %Dist, %Idx[%row] rows %left
-        : !cake.topk<192x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
+      // Split sp's lists go to [m, sp] of the [Q, Splits, k] partial
+      // lists, beside the other splits' (knn_merge reads a query's
+      // Splits * k candidates as one row).
+      cake.topk.store %lists -> %Dist, %Idx[%m, %sp]
+        : !cake.topk<192x10xf32> -> !cake.global<?x?x10xf32>, !cake.global<?x?x10xi32>
     }
   }
 }

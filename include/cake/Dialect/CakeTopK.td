@@ -55,15 +55,17 @@ def Cake_TopKInitOp : Cake_Op<"topk.init", [Pure]> {
 }
 
 def Cake_TopKInsertOp : Cake_Op<"topk.insert", [Pure,
-    AllTypesMatch<["list", "result"]>]> {
+    AttrSizedOperandSegments, AllTypesMatch<["list", "result"]>]> {
   let summary = "merge a tile of candidates into per-row top-k lists";
   let description = [{
     Column j of row r of `candidates` is the candidate (candidates[r, j],
-    base + j); the result holds, for each row, the k smallest of the list's
-    entries and the row's candidates, ordered by value and then index.
-    `candidates` is an f32 fragment of the list's rows in the accumulator
-    layout (a distance tile from wgmma and frag.map); +inf and NaN never
-    enter.
+    base + j), or with `indices %i` (an i32 fragment of the candidates'
+    shape) the candidate (candidates[r, j], %i[r, j]); the result holds,
+    for each row, the k smallest of the list's entries and the row's
+    candidates, ordered by value and then index. `candidates` is an f32
+    fragment of the list's rows in the accumulator layout (a distance tile
+    from wgmma and frag.map, or partial lists loaded with `cake.load` to be
+    merged); +inf and NaN never enter.
 
     Lowered per thread and row: one comparison a candidate against the
     least k-th value of the row's four threads (a candidate above it has k
@@ -74,40 +76,48 @@ def Cake_TopKInsertOp : Cake_Op<"topk.insert", [Pure,
     ```mlir
     %l1 = cake.topk.insert %l0, %dist base %n
       : !cake.topk<128x16xf32>, !cake.frag<128x128xf32>
+    %l2 = cake.topk.insert %l1, %pd indices %pi
+      : !cake.topk<64x16xf32>, !cake.frag<64x128xf32>, !cake.frag<64x128xi32>
     ```
   }];
   let arguments = (ins Cake_TopKType:$list, Cake_FragType:$candidates,
-                       Index:$base);
+                       Optional<Index>:$base, Optional<Cake_FragType>:$indices);
   let results = (outs Cake_TopKType:$result);
   let assemblyFormat = [{
-    $list `,` $candidates `base` $base attr-dict `:` qualified(type($list)) `,` qualified(type($candidates))
+    $list `,` $candidates (`base` $base^)? (`indices` $indices^)? attr-dict `:` qualified(type($list)) `,` qualified(type($candidates)) (`,` qualified(type($indices))^)?
   }];
   let hasVerifier = 1;
 }
 
-def Cake_TopKStoreOp : Cake_Op<"topk.store"> {
+def Cake_TopKStoreOp : Cake_Op<"topk.store", [AttrSizedOperandSegments]> {
   let summary = "store per-row top-k lists: values and indices";
   let description = [{
     Row r of the lists goes to row `row` + r of both `values` (f32) and
     `indices` (i32), each [rows, k] row-major with k static; rows past the
     tensors' extent are not written, nor with `rows %n` those at or past
     `row` + %n (partial lists of a corpus split stored one split after the
-    other leave the next split's rows alone). The four threads of each row
-    merge their lists first (two rounds of shuffles, each thread inserting
-    its partner's entries), then each writes a quarter of the row.
+    other leave the next split's rows alone). With a second coordinate
+    `slot` the tensors are [rows, S, k] and row r goes to [row + r, slot]:
+    each corpus split's partial lists beside the other splits' of the same
+    query, so that a merge reads a query's S·k candidates as one row of a
+    [rows, S·k] view. The four threads of each row merge their lists first
+    (two rounds of shuffles, each thread inserting its partner's entries),
+    then each writes a quarter of the row.
 
     ```mlir
     cake.topk.store %l -> %D, %I[%m]
       : !cake.topk<128x16xf32> -> !cake.global<?x16xf32>, !cake.global<?x16xi32>
     cake.topk.store %l -> %D, %I[%r] rows %left
       : !cake.topk<128x16xf32> -> !cake.global<?x16xf32>, !cake.global<?x16xi32>
+    cake.topk.store %l -> %PD, %PI[%m, %sp]
+      : !cake.topk<128x16xf32> -> !cake.global<?x?x16xf32>, !cake.global<?x?x16xi32>
     ```
   }];
   let arguments = (ins Cake_TopKType:$list, Cake_GlobalType:$values,
                        Cake_GlobalType:$indices, Index:$row,
-                       Optional<Index>:$rows);
+                       Optional<Index>:$slot, Optional<Index>:$rows);
   let assemblyFormat = [{
-    $list `->` $values `,` $indices `[` $row `]` (`rows` $rows^)? attr-dict `:` qualified(type($list)) `->` qualified(type($values)) `,` qualified(type($indices))
+    $list `->` $values `,` $indices `[` $row (`,` $slot^)? `]` (`rows` $rows^)? attr-dict `:` qualified(type($list)) `->` qualified(type($values)) `,` qualified(type($indices))
   }];
   let hasVerifier = 1;
 }

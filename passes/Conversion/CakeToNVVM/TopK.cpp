@@ -152,6 +152,16 @@ LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
   if (in->layout != FragLayout::Acc)
     return op.emitError("top-k candidates must be an accumulator-shaped "
                         "fragment");
+  Value given; // the candidates' indices when read beside them
+  if (op.getIndices()) {
+    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
+    if (failed(ii))
+      return failure();
+    if (ii->layout != FragLayout::Acc)
+      return op.emitError("top-k indices must be an accumulator-shaped "
+                          "fragment");
+    given = map.lookup(op.getIndices());
+  }
   int64_t k = op.getList().getType().getK();
   int64_t n = op.getCandidates().getType().getShape()[1];
   int64_t positions = n / 4; // a thread's columns of one row: 8j + 2q + e
@@ -164,13 +174,19 @@ LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
   Value lists = map.lookup(op.getList());
   Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
   Value quadCol = arith::MulIOp::create(b, loc(), laneInQuad, i32c(2));
-  Value base = toI32(map.lookupOrDefault(op.getBase()));
-  Value colBase = arith::AddIOp::create(b, loc(), base, quadCol);
+  Value colBase;
+  if (!given) {
+    Value base = toI32(map.lookupOrDefault(op.getBase()));
+    colBase = arith::AddIOp::create(b, loc(), base, quadCol);
+  }
   for (int64_t h = 0; h < 2; ++h) {
-    SmallVector<Value> cands;
-    for (int64_t p = 0; p < positions; ++p)
-      cands.push_back(LLVM::ExtractValueOp::create(
-          b, loc(), acc, 4 * (p / 2) + 2 * h + p % 2));
+    SmallVector<Value> cands, candIdx;
+    for (int64_t p = 0; p < positions; ++p) {
+      int64_t slot = 4 * (p / 2) + 2 * h + p % 2;
+      cands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, slot));
+      if (given)
+        candIdx.push_back(LLVM::ExtractValueOp::create(b, loc(), given, slot));
+    }
     // The filter: a candidate above the k-th value of any of the row's four
     // threads has k smaller ones there and cannot be in the row's list, so
     // the bound is the least of the four (one that ties it may enter, by
@@ -213,12 +229,17 @@ LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
       Value lowest = arith::SubIOp::create(b, loc(), left, maskc(1));
       Value rest = arith::AndIOp::create(b, loc(), left, lowest);
       Value v = selectByIndex(cands, pos);
-      // Position p is column 8 (p / 2) + p % 2 of the quad's pairs.
-      Value pair = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
-      Value pairCol = arith::ShLIOp::create(b, loc(), pair, i32c(3));
-      Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
-      Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
-      Value idx = arith::AddIOp::create(b, loc(), colBase, col);
+      Value idx;
+      if (given) {
+        idx = selectByIndex(candIdx, pos);
+      } else {
+        // Position p is column 8 (p / 2) + p % 2 of the quad's pairs.
+        Value pair = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
+        Value pairCol = arith::ShLIOp::create(b, loc(), pair, i32c(3));
+        Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
+        Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
+        idx = arith::AddIOp::create(b, loc(), colBase, col);
+      }
       RowList l = extractRowList(cur, k, h);
       Value next = insertRowList(cur, insertSorted(l, v, idx), h);
       scf::YieldOp::create(b, loc(), ValueRange{rest, next});
@@ -288,26 +309,52 @@ LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
         LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
   };
-  Value limitV = rowBound(vp.dims[0], op.getRow(), op.getRows());
-  Value limitI = rowBound(ip.dims[0], op.getRow(), op.getRows());
+  // Rows within the tensor (and the rows bound), and with a slot, a slot
+  // within the tensor's second dimension.
+  Value slot = op.getSlot() ? map.lookupOrDefault(op.getSlot()) : Value();
+  auto limitAndSlot = [&](const TensorParams &tp) {
+    Value limit = rowBound(tp.dims[0], op.getRow(), op.getRows());
+    Value inSlot;
+    if (slot)
+      inSlot = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, slot,
+                                     tp.dims[1]);
+    return std::pair(limit, inSlot);
+  };
+  auto [limitV, slotV] = limitAndSlot(vp);
+  auto [limitI, slotI] = limitAndSlot(ip);
+  // Where a row starts: row * k, or in [rows, S, k] (row * S + slot) * k.
+  auto rowStart = [&](const TensorParams &tp, Value row) {
+    Value start = row;
+    if (slot) {
+      Value planes = arith::MulIOp::create(b, loc(), row, tp.dims[1]);
+      start = arith::AddIOp::create(b, loc(), planes, slot);
+    }
+    return arith::MulIOp::create(b, loc(), start, idxc(k)).getResult();
+  };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
     Value inV =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limitV);
     Value inI =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limitI);
-    Value rowStart = arith::MulIOp::create(b, loc(), row, idxc(k));
+    if (slot) {
+      inV = arith::AndIOp::create(b, loc(), inV, slotV);
+      inI = arith::AndIOp::create(b, loc(), inI, slotI);
+    }
+    Value startV = rowStart(vp, row);
+    Value startI = rowStart(ip, row);
     RowList l = extractRowList(lists, k, h);
     for (int64_t s = 0; s < k; ++s) {
       Value mine = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                          laneInQuad, i32c(s % 4));
-      Value lin = arith::AddIOp::create(b, loc(), rowStart, idxc(s));
+      Value linV = arith::AddIOp::create(b, loc(), startV, idxc(s));
       Value okV = arith::AndIOp::create(b, loc(), mine, inV);
       Value bitsV =
           LLVM::BitcastOp::create(b, loc(), b.getI32Type(), l.values[s]);
-      store(okV, vp, lin, bitsV);
+      store(okV, vp, linV, bitsV);
+      Value linI = arith::AddIOp::create(b, loc(), startI, idxc(s));
       Value okI = arith::AndIOp::create(b, loc(), mine, inI);
-      store(okI, ip, lin, l.indices[s]);
+      store(okI, ip, linI, l.indices[s]);
     }
   }
   return success();

@@ -77,3 +77,60 @@ cake.kernel @store_index_type(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10x
     cake.topk.store %l -> %D, %I[%n] : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi64>
   }
 }
+
+// -----
+
+cake.kernel @insert_both(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    %i = cake.frag.iota : !cake.frag<1x128xi32>
+    // expected-error @+1 {{[dataflow.type-shape] expected the candidates' indices as exactly one of `base` (base + column) and `indices` (a fragment), got both}}
+    %l1 = cake.topk.insert %l, %d base %n indices %i : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>, !cake.frag<1x128xi32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_neither(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.type-shape] expected the candidates' indices as exactly one of `base` (base + column) and `indices` (a fragment), got neither}}
+    %l1 = cake.topk.insert %l, %d : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_index_shape(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    %i = cake.frag.iota : !cake.frag<1x128xi32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected indices of the candidates' shape 128x128, got '!cake.frag<1x128xi32>'}}
+    %l1 = cake.topk.insert %l, %d indices %i : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>, !cake.frag<1x128xi32>
+  }
+}
+
+// -----
+
+cake.kernel @insert_index_type(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    %i = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.element-type] expected i32 indices, got 'f32'}}
+    %l1 = cake.topk.insert %l, %d indices %i : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>, !cake.frag<128x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @store_slot_rank(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10xi32>, %n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    // expected-error @+1 {{[dataflow.box-shape] expected the values as a [rows, S, 10] tensor (k static and innermost), got '!cake.global<?x10xf32>'}}
+    cake.topk.store %l -> %D, %I[%n, %n] : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
+  }
+}

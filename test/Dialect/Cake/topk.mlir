@@ -1,4 +1,6 @@
-// Round trip of the top-k family: the list type, init, insert and store.
+// Round trip of the top-k family: the list type, init, insert (indices
+// from the column or from a fragment) and store (to [rows, k] or to a slot
+// of [rows, S, k]).
 // RUN: cake-opt %s | cake-opt | FileCheck %s
 
 // CHECK-LABEL: cake.kernel @lists
@@ -16,6 +18,24 @@ cake.kernel @lists(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10xi32>, %n: i
       %l1 = cake.topk.insert %l0, %d base %m : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>
       cake.topk.store %l1 -> %D, %I[%m] : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
       cake.topk.store %l1 -> %D, %I[%m] rows %n : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
+    }
+  }
+}
+
+// CHECK-LABEL: cake.kernel @merge
+// CHECK: %[[L1:.*]] = cake.topk.insert %{{.*}}, %[[PD:.*]] indices %[[PI:.*]] : !cake.topk<64x10xf32>, !cake.frag<64x128xf32>, !cake.frag<64x128xi32>
+// CHECK: cake.topk.store %[[L1]] -> %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows %{{.*}} : !cake.topk<64x10xf32> -> !cake.global<?x?x10xf32>, !cake.global<?x?x10xi32>
+cake.kernel @merge(%PD: !cake.global<?x?xf32>, %PI: !cake.global<?x?xi32>,
+    %D: !cake.global<?x?x10xf32>, %I: !cake.global<?x?x10xi32>, %n: index)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "merge" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    cake.tiles (%m) in (%n) {
+      %l0 = cake.topk.init : !cake.topk<64x10xf32>
+      %pd = cake.load %PD[%m, %c0] : !cake.global<?x?xf32> -> !cake.frag<64x128xf32>
+      %pi = cake.load %PI[%m, %c0] : !cake.global<?x?xi32> -> !cake.frag<64x128xi32>
+      %l1 = cake.topk.insert %l0, %pd indices %pi : !cake.topk<64x10xf32>, !cake.frag<64x128xf32>, !cake.frag<64x128xi32>
+      cake.topk.store %l1 -> %D, %I[%m, %c0] rows %n : !cake.topk<64x10xf32> -> !cake.global<?x?x10xf32>, !cake.global<?x?x10xi32>
     }
   }
 }
