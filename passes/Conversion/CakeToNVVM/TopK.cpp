@@ -7,8 +7,10 @@
 // entries the row's list will not). topk.insert compares each candidate
 // with the least k-th value of the four and inserts only those that pass,
 // in a loop over a bit mask, so a tile past the first few costs about one
-// comparison a value. topk.store merges the four lists of a row (the
-// threads of a quad) by shuffles, then stores.
+// comparison a value (with `indices`, the candidates' indices come from a
+// fragment: the merge of corpus splits). topk.store merges the four lists
+// of a row (the threads of a quad) by shuffles, then stores, to [rows, k]
+// or to a slot of [rows, S, k].
 //
 //===----------------------------------------------------------------------===//
 
