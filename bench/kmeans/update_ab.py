@@ -2,15 +2,23 @@
 
     python3 bench/kmeans/update_ab.py --runtime .device/lib/libcake_runtime.so \
         --tables cake=.device/kmeans,cuda=.device/kmeans-cuda \
-        --shapes 1:1048576:128:1024,8:65536:128:256 [--once]
+        --shapes 1:1048576:128:1024,8:65536:128:256 [--once] \
+        [--flashlib .device/peers/flashlib]
 
 Per shape (fp16 and bf16, fresh random points, ids uniform and skewed
 into 4 clusters): each table's update time (CUDA events, median of 20)
 and its centroid error against an fp32 reference (lloyd.py's
 reference_update). --once runs each update one time (for a profiler).
+With --flashlib, flashlib's Lloyd centroid step (the Triton path:
+triton_lloyd_centroid_step_euclid, the update batch_kmeans_Euclid runs each
+round, with its buffers allocated once as there) is timed beside them on the
+same data: its package __init__ imports a CuteDSL backend whose library is
+absent here, so its Triton update module is loaded by path.
 """
 import argparse
+import importlib.util
 import os
+import types
 import sys
 
 import torch
@@ -38,6 +46,34 @@ def timed(fn, reps=20):
     return sorted(times)[len(times) // 2]
 
 
+def load_flashlib_step(peer):
+    """flashlib's triton_lloyd_centroid_step_euclid, loaded by path (its
+    module imports tqdm for a demo only: a stand-in where it is absent)."""
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        stub = types.ModuleType("tqdm")
+        stub.trange = range
+        sys.modules["tqdm"] = stub
+    spec = importlib.util.spec_from_file_location(
+        "flashlib_kmeans_update", os.path.join(
+            peer, "flashlib/primitives/kmeans/triton/update.py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m.triton_lloyd_centroid_step_euclid
+
+
+def flashlib_update(step, x, ids, c):
+    """One round's update as batch_kmeans_Euclid runs it (buffers reused)."""
+    B, K, D = c.shape
+    sums = torch.zeros((B, K, D), device=x.device, dtype=torch.float32)
+    cnts = torch.zeros((B, K), device=x.device, dtype=torch.int32)
+    shift = torch.empty((B, K), device=x.device, dtype=torch.float32)
+    out = torch.empty_like(c)
+    return lambda: step(x, ids, c, sums_buf=sums, cnts_buf=cnts,
+                        new_buf=out, shift_buf=shift)[0]
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
@@ -45,9 +81,14 @@ def main():
     p.add_argument("--shapes", default="1:1048576:128:1024,8:65536:128:256")
     p.add_argument("--dtypes", default="f16,bf16")
     p.add_argument("--once", action="store_true")
+    p.add_argument("--flashlib", default="",
+                   help="flashlib's source tree: time its update too")
     args = p.parse_args()
     tables = [t.split("=", 1) for t in args.tables.split(",")]
     kms = {name: CakeKmeans(args.runtime, d) for name, d in tables}
+    step = load_flashlib_step(args.flashlib) if args.flashlib else None
+    if step:
+        tables.append(("flashlib", args.flashlib))
     torch.manual_seed(0)
     print("  B        N    D     K dtype  ids     " +
           "  ".join(f"{n:>14}" for n, _ in tables))
@@ -64,14 +105,17 @@ def main():
                                     dtype=torch.int32)
                 ref = reference_update(x, ids, c)
                 cells = []
-                for name, km in kms.items():
+                runs = {name: (lambda km=km: km.update(x, ids, c))
+                        for name, km in kms.items()}
+                if step:
+                    runs["flashlib"] = flashlib_update(step, x, ids, c)
+                for name, run in runs.items():
+                    got = run().clone()
                     if args.once:
-                        got = km.update(x, ids, c)
                         torch.cuda.synchronize()
                         t = float("nan")
                     else:
-                        got = km.update(x, ids, c)
-                        t = timed(lambda: km.update(x, ids, c))
+                        t = timed(run)
                     err = centroid_error(got, ref)
                     # fp16: the issue's 1e-3; bf16: its own rounding
                     # (unit roundoff 2^-8) is above that.

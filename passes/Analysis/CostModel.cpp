@@ -413,6 +413,16 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     // term, not compute that delays the next op.
     return 0;
   }
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    // The rows arrive as cp.async pieces: the model charges their bytes as
+    // a copy of the stage (which rows, and so the L2 hits, it cannot see).
+    auto ring = cast<RingType>(gather.getDst().getType());
+    if (record) {
+      work->cost.copyBytes += double(ring.getTileBytes()) * mult;
+      work->cost.copyNs += copyNs(ring) / perSmShare * mult;
+    }
+    return 0;
+  }
   if (auto wait = dyn_cast<PipeWaitOp>(op)) {
     // A stage an mma of this block reads is a per-step hand-off: the
     // consumer pays the calibrated wait / issue / retire / release cost.

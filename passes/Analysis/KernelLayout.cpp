@@ -52,7 +52,7 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
-            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp>(op))
+            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp>(op))
       math = true;
   });
   return !math;

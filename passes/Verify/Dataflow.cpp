@@ -55,6 +55,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
       check(op, t.getDst(), t.getStage(), true);
     else if (auto w = dyn_cast<SmemWriteOp>(op))
       check(op, w.getDst(), w.getStage(), true);
+    else if (auto g = dyn_cast<GatherOp>(op))
+      check(op, g.getDst(), g.getStage(), true);
     else if (auto s = dyn_cast<TmaStoreOp>(op))
       check(op, s.getSrc(), s.getStage(), false);
     else if (auto r = dyn_cast<SmemReadOp>(op))
@@ -138,139 +140,150 @@ static std::optional<TmaCopy> tmaCopy(Operation *op) {
                  extents};
 }
 
-/// dataflow.tile-coverage along a loop: the copies of one iteration of an
-/// scf.for with a constant step S, at coordinates `iv`, `iv + c` (c a
-/// constant) or `iv + v` (v anything else, one group per v), together move
-/// boxes that tile [iv, iv + S) exactly in that dimension, per tensor (and
-/// ring, for loads), block and other coordinates. A box narrower than the step
-/// skips part of every step (a GEMM's K loop stepping past half of K); a wider
-/// one reads the next step's elements twice: wrong results, no fault. Register
-/// stores (cake.store) are held to the same, as dataflow.store-coverage: a
-/// chunk loop's output tile wider than its step is written twice.
-static bool checkLoopCoverage(KernelFacts &f) {
+/// The copies under `root` whose coordinate in some dimension is `base`,
+/// `base + c` (c a constant) or `base + v` (v anything else, one group per
+/// v; with `symbolic` false those are left alone) together move boxes that
+/// tile [base, base + span) exactly in that dimension, per tensor (and
+/// ring, for loads), block and other coordinates. A box narrower than the
+/// span skips part of every step or tile (a GEMM's K loop stepping past
+/// half of K); a wider one reads the next one's elements twice: wrong
+/// results, no fault. Register stores (cake.store) are held to the same,
+/// as dataflow.store-coverage: a chunk loop's output tile wider than its
+/// step is written twice. With `repeats` (a tile), loads into several
+/// rings or stages share a group and equal boxes count once: a tile's rows
+/// are loaded again for each K step, its halves may go to two rings; and
+/// only TMA copies count (a register store's rows split over warpgroups).
+/// `lead` starts each diagnostic; `unit` names the span ("step", "tile").
+static bool checkSpanCoverage(
+    Operation *root, Value base, int64_t span, bool symbolic, bool repeats,
+    StringRef unit,
+    llvm::function_ref<void(InFlightDiagnostic &, int64_t)> lead) {
+  bool ok = true;
+  // Grouped by tensor, dimension, the symbolic part of the offset and the
+  // other coordinates (in the order met, for stable diagnostics): the
+  // (constant offset, extent, copy) of each box.
+  using Key = std::vector<uintptr_t>;
+  using Boxes = SmallVector<std::tuple<int64_t, int64_t, Operation *>>;
+  llvm::MapVector<Key, std::pair<int64_t, Boxes>, std::map<Key, unsigned>>
+      boxes;
+  auto ptr = [](Value v) {
+    return reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
+  };
+  root->walk([&](Operation *op) {
+    std::optional<TmaCopy> copy = tmaCopy(op);
+    if (!copy && !repeats)
+      copy = registerStore(op);
+    if (!copy)
+      return;
+    for (auto [i, coord] : llvm::enumerate(copy->coords)) {
+      int64_t offset = 0;
+      Value other;
+      if (coord != base) {
+        auto add = coord.getDefiningOp<arith::AddIOp>();
+        if (!add || (add.getLhs() != base && add.getRhs() != base))
+          continue;
+        Value term = add.getLhs() == base ? add.getRhs() : add.getLhs();
+        if (std::optional<int64_t> c = getConstantIntValue(term))
+          offset = *c;
+        else if (symbolic)
+          other = term;
+        else
+          continue;
+      }
+      // A load of the same box into two rings is two copies, not an
+      // overlap: loads are grouped per ring too; and per block, since
+      // copies on the two branches of an scf.if never both run.
+      Key key{ptr(copy->tensor), repeats ? 0 : ptr(copy->ring),
+              reinterpret_cast<uintptr_t>(op->getBlock()), uintptr_t(i),
+              ptr(other)};
+      for (auto [j, c] : llvm::enumerate(copy->coords))
+        key.push_back(j == i ? 0 : ptr(c));
+      auto &group = boxes[key];
+      group.first = i;
+      group.second.push_back({offset, copy->extents[i], op});
+    }
+  });
+  for (auto &entry : boxes) {
+    int64_t dim = entry.second.first;
+    Boxes &list = entry.second.second;
+    llvm::stable_sort(
+        list, [](auto &x, auto &y) { return std::get<0>(x) < std::get<0>(y); });
+    if (repeats)
+      list.erase(std::unique(list.begin(), list.end(),
+                             [](auto &x, auto &y) {
+                               return std::get<0>(x) == std::get<0>(y) &&
+                                      std::get<1>(x) == std::get<1>(y);
+                             }),
+                 list.end());
+    auto report = [&](Operation *op) {
+      // Register stores write the output: theirs is store-coverage.
+      InFlightDiagnostic d =
+          emitRuleError(op, isa<StoreOp>(op) ? RuleId::DataflowStoreCoverage
+                                             : RuleId::DataflowTileCoverage);
+      lead(d, dim);
+      ok = false;
+      return d;
+    };
+    int64_t covered = 0;
+    bool reported = false;
+    for (auto [offset, extent, op] : list) {
+      if (offset == covered && offset + extent <= span) {
+        covered += extent;
+        continue;
+      }
+      if (offset < covered)
+        report(op) << "this box starts at +" << offset << " where the " << unit
+                   << "'s boxes already reach +" << covered
+                   << ": elements are moved twice";
+      else if (offset > covered)
+        report(op) << "this box starts at +" << offset << " where the " << unit
+                   << "'s boxes reach only +" << covered << ": part of every "
+                   << unit << " is never moved";
+      else
+        report(op) << "the boxes reach +" << offset + extent
+                   << ": each runs into the next " << unit << "'s";
+      reported = true;
+      break;
+    }
+    if (!reported && covered < span)
+      report(std::get<2>(list.back()))
+          << (list.size() == 1 ? "the box moves " : "the boxes move ")
+          << covered << ": part of every " << unit << " is never moved";
+  }
+  return ok;
+}
+
+/// dataflow.tile-coverage: along an scf.for of constant step, the copies of
+/// one iteration tile the step (checkSpanCoverage); along a tile coordinate
+/// of cake.tiles (its block argument, or it plus a constant), the copies of
+/// one tile tile the tile's extent in that dimension.
+bool verify::checkTileCoverage(KernelFacts &f) {
+  ArrayRef<int64_t> tile = f.kernel.getTileShape();
   bool ok = true;
   f.kernel.walk([&](scf::ForOp loop) {
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 0)
       return;
-    Value iv = loop.getInductionVar();
-    // Grouped by tensor, dimension, the symbolic part of the offset and the
-    // other coordinates (in the order met, for stable diagnostics): the
-    // (constant offset, extent, copy) of each box.
-    using Key = std::vector<uintptr_t>;
-    using Boxes = SmallVector<std::tuple<int64_t, int64_t, Operation *>>;
-    llvm::MapVector<Key, std::pair<int64_t, Boxes>, std::map<Key, unsigned>>
-        boxes;
-    auto ptr = [](Value v) {
-      return reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
-    };
-    loop.getBody()->walk([&](Operation *op) {
-      std::optional<TmaCopy> copy = tmaCopy(op);
-      if (!copy)
-        copy = registerStore(op);
-      if (!copy)
-        return;
-      for (auto [i, coord] : llvm::enumerate(copy->coords)) {
-        int64_t offset = 0;
-        Value symbolic;
-        if (coord != iv) {
-          auto add = coord.getDefiningOp<arith::AddIOp>();
-          if (!add || (add.getLhs() != iv && add.getRhs() != iv))
-            continue;
-          Value other = add.getLhs() == iv ? add.getRhs() : add.getLhs();
-          if (std::optional<int64_t> c = getConstantIntValue(other))
-            offset = *c;
-          else
-            symbolic = other;
-        }
-        // A load of the same box into two rings is two copies, not an
-        // overlap: loads are grouped per ring too; and per block, since
-        // copies on the two branches of an scf.if never both run.
-        Key key{ptr(copy->tensor), ptr(copy->ring),
-                reinterpret_cast<uintptr_t>(op->getBlock()), uintptr_t(i),
-                ptr(symbolic)};
-        for (auto [j, other] : llvm::enumerate(copy->coords))
-          key.push_back(j == i ? 0 : ptr(other));
-        auto &group = boxes[key];
-        group.first = i;
-        group.second.push_back({offset, copy->extents[i], op});
-      }
-    });
-    for (auto &entry : boxes) {
-      int64_t dim = entry.second.first;
-      Boxes &list = entry.second.second;
-      llvm::stable_sort(list, [](auto &x, auto &y) {
-        return std::get<0>(x) < std::get<0>(y);
-      });
-      auto report = [&](Operation *op) {
-        // Register stores write the output: theirs is store-coverage.
-        InFlightDiagnostic d =
-            emitRuleError(op, isa<StoreOp>(op) ? RuleId::DataflowStoreCoverage
-                                               : RuleId::DataflowTileCoverage);
-        d << "coordinate " << dim
-          << " follows the loop's induction variable, which steps by " << *step
-          << ", but ";
-        ok = false;
-        return d;
-      };
-      int64_t covered = 0;
-      bool reported = false;
-      for (auto [offset, extent, op] : list) {
-        if (offset == covered && offset + extent <= *step) {
-          covered += extent;
-          continue;
-        }
-        if (offset < covered)
-          report(op) << "this box starts at +" << offset
-                     << " where the step's boxes already reach +" << covered
-                     << ": elements are moved twice";
-        else if (offset > covered)
-          report(op) << "this box starts at +" << offset
-                     << " where the step's boxes reach only +" << covered
-                     << ": part of every step is never moved";
-        else
-          report(op) << "the boxes reach +" << offset + extent
-                     << ": each runs into the next step's";
-        reported = true;
-        break;
-      }
-      if (!reported && covered < *step)
-        report(std::get<2>(list.back()))
-            << (list.size() == 1 ? "the box moves " : "the boxes move ")
-            << covered << ": part of every step is never moved";
-    }
+    ok &= checkSpanCoverage(
+        loop, loop.getInductionVar(), *step, /*symbolic=*/true,
+        /*repeats=*/false, "step", [&](InFlightDiagnostic &d, int64_t dim) {
+          d << "coordinate " << dim
+            << " follows the loop's induction variable, which steps by "
+            << *step << ", but ";
+        });
   });
-  return ok;
-}
-
-/// dataflow.tile-coverage: a TMA copy whose coordinate is a tile coordinate
-/// (a block argument of cake.tiles) moves a box of the tile's extent in that
-/// dimension; along an scf.for, checkLoopCoverage.
-bool verify::checkTileCoverage(KernelFacts &f) {
-  ArrayRef<int64_t> tile = f.kernel.getTileShape();
-  bool ok = checkLoopCoverage(f);
-  f.kernel.walk([&](Operation *op) {
-    std::optional<TmaCopy> copy = tmaCopy(op);
-    if (!copy)
-      return;
-    OperandRange coords = copy->coords;
-    int64_t rank = coords.size();
-    for (int64_t i = 0; i < rank; ++i) {
-      auto arg = dyn_cast<BlockArgument>(coords[i]);
-      if (!arg || !isa<TilesOp>(arg.getOwner()->getParentOp()) ||
-          arg.getArgNumber() >= tile.size())
+  f.kernel.walk([&](TilesOp tiles) {
+    Block &body = tiles.getBody().front();
+    for (BlockArgument arg : body.getArguments()) {
+      int64_t n = arg.getArgNumber();
+      if (n >= int64_t(tile.size()))
         continue;
-      int64_t extent = copy->extents[i];
-      int64_t want = tile[arg.getArgNumber()];
-      if (extent == want)
-        continue;
-      emitRuleError(op, RuleId::DataflowTileCoverage)
-          << "coordinate " << i << " is tile coordinate #"
-          << arg.getArgNumber() << ", whose tiles are " << want
-          << " wide, but the box moves " << extent << ": "
-          << (extent < want ? "part of every tile is never moved"
-                            : "each box runs into the next tile");
-      ok = false;
+      ok &= checkSpanCoverage(
+          tiles, arg, tile[n], /*symbolic=*/false, /*repeats=*/true, "tile",
+          [&](InFlightDiagnostic &d, int64_t dim) {
+            d << "coordinate " << dim << " is tile coordinate #" << n
+              << ", whose tiles are " << tile[n] << " wide, but ";
+          });
     }
   });
   return ok;

@@ -543,3 +543,78 @@ cake.kernel @register_store_per_step(%X: !cake.global<?x64xf32>, %O: !cake.globa
     }
   }
 }
+
+// -----
+
+// dataflow.tile-coverage over several boxes: the store warp writes a
+// 128-column tile as two 64-column boxes, at %n and %n + 128, leaving
+// columns 64..127 of every tile unwritten.
+cake.kernel @tile_halves_gap(%In: !cake.global<?x?xf32>, %Out: !cake.global<?x?xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 128], group_m = 1>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
+  %b = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xf32, swizzle = 0>, !cake.ring<2 x 64x64xf32, swizzle = 0>
+  cake.role "load" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %n1 = arith.addi %n, %c64 : index
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.tma.load %In[%m, %n] -> %a[%s] : !cake.global<?x?xf32> -> !cake.ring<2 x 64x64xf32, swizzle = 0>
+      cake.tma.load %In[%m, %n1] -> %b[%s] : !cake.global<?x?xf32> -> !cake.ring<2 x 64x64xf32, swizzle = 0>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "store" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    %c128 = arith.constant 128 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %n2 = arith.addi %n, %c128 : index
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.tma.store %a[%s] -> %Out[%m, %n] : !cake.ring<2 x 64x64xf32, swizzle = 0> -> !cake.global<?x?xf32>
+      // expected-error @+1 {{[dataflow.tile-coverage] coordinate 1 is tile coordinate #1, whose tiles are 128 wide, but this box starts at +128 where the tile's boxes reach only +64: part of every tile is never moved}}
+      cake.tma.store %b[%s] -> %Out[%m, %n2] : !cake.ring<2 x 64x64xf32, swizzle = 0> -> !cake.global<?x?xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+
+// -----
+
+// Near miss: the two 64-column boxes at %n and %n + 64 cover the tile.
+
+cake.kernel @tile_halves(%In: !cake.global<?x?xf32>, %Out: !cake.global<?x?xf32>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 128], group_m = 1>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
+  %b = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
+  %p = cake.pipe %a, %b : !cake.ring<2 x 64x64xf32, swizzle = 0>, !cake.ring<2 x 64x64xf32, swizzle = 0>
+  cake.role "load" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %n1 = arith.addi %n, %c64 : index
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.tma.load %In[%m, %n] -> %a[%s] : !cake.global<?x?xf32> -> !cake.ring<2 x 64x64xf32, swizzle = 0>
+      cake.tma.load %In[%m, %n1] -> %b[%s] : !cake.global<?x?xf32> -> !cake.ring<2 x 64x64xf32, swizzle = 0>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "store" warps(1) {
+    %M = cake.dim %In, 0 : !cake.global<?x?xf32>
+    %N = cake.dim %In, 1 : !cake.global<?x?xf32>
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      %n2 = arith.addi %n, %c64 : index
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.tma.store %a[%s] -> %Out[%m, %n] : !cake.ring<2 x 64x64xf32, swizzle = 0> -> !cake.global<?x?xf32>
+      cake.tma.store %b[%s] -> %Out[%m, %n2] : !cake.ring<2 x 64x64xf32, swizzle = 0> -> !cake.global<?x?xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}
+

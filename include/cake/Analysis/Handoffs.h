@@ -29,6 +29,13 @@ RoleOp selfFillingRole(PipeOp pipe);
 /// arrive on it).
 bool isFilledByTma(PipeAcquireOp acquire);
 
+/// Whether the stage an acquire took (or any stage of `pipe`) is filled by
+/// cake.gather: its pieces complete on the full barrier besides the
+/// producer warps' arrivals, and its readers order them before the async
+/// proxy.
+bool isFilledByGather(PipeAcquireOp acquire);
+bool isFilledByGather(PipeOp pipe);
+
 } // namespace cake
 } // namespace mlir
 

@@ -912,5 +912,6 @@ def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
 
 // Op families in files of their own.
 include "cake/Dialect/CakeTopK.td"
+include "cake/Dialect/CakeGather.td"
 
 #endif // CAKE_OPS_TD

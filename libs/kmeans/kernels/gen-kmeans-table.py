@@ -21,12 +21,14 @@ to OUT/<kernel>.json, the bundles the table names (libs/kmeans/src/kmeans.c
 reads both; CMake's cake-kmeans-kernels target runs it that way).
 
 The table also names the centroid update's sums kernels ("sums", per dtype
-and tile rows, from examples/kmeans_sums.cake.mlir); with --sums cuda it
-names none and the update keeps the runtime's CUDA C sums.
+and tile rows, from examples/kmeans_sums.cake.mlir: the points gathered
+transposed first); with --sums gather those of gen_sums_gather.py, which
+read the points through the sort's order; with --sums cuda none, and the
+update keeps the runtime's CUDA C sums.
 
 usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
                                [--cake-translate build/bin/cake-translate]
-                               [--sums cake|cuda]
+                               [--sums gather|cake|cuda]
 """
 import argparse
 import importlib.util
@@ -166,6 +168,23 @@ def write_sums_kernels(src):
     return bundles
 
 
+def write_sums_gather_kernels(src):
+    """The update's sums kernels that read the points through the sort's
+    order (gen_sums_gather.py; examples/kmeans_sums_gather.cake.mlir is its
+    f16, 128-row kernel), per dtype and tile rows."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gen_sums_gather
+    bundles = {}
+    for dtype in ("f16", "bf16"):
+        bundles[dtype] = {}
+        for rows in SUMS_ROWS:
+            name = f"kmeans_sums_gather_{dtype}_r{rows}"
+            with open(os.path.join(src, name + ".cake.mlir"), "w") as fh:
+                fh.write(gen_sums_gather.kernel(dtype, rows))
+            bundles[dtype][str(rows)] = name + ".json"
+    return bundles
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
@@ -175,10 +194,14 @@ def main():
                    help="also lower every kernel (cake-verify, cake-lower) "
                         "and write its bundle OUT/<kernel>.json with this "
                         "cake-translate (needs ptxas)")
-    p.add_argument("--sums", choices=("cake", "cuda"), default="cake",
+    p.add_argument("--sums", choices=("gather", "cake", "cuda"),
+                   default="cake",
                    help="the centroid update's per-cluster sums: the Cake "
-                        "IR kernel (examples/kmeans_sums.cake.mlir) or the "
-                        "runtime's CUDA C segsum (for comparison)")
+                        "IR kernel that reads the points through the sort's "
+                        "order (examples/kmeans_sums_gather.cake.mlir), the "
+                        "one that reads their sorted transposed copy "
+                        "(examples/kmeans_sums.cake.mlir), or the runtime's "
+                        "CUDA C segsum (for comparison)")
     args = p.parse_args()
     spec = importlib.util.spec_from_file_location(
         "gen", os.path.join(HERE, "gen-kmeans-variants.py"))
@@ -264,7 +287,9 @@ def main():
                                         if ordered else {}),
                                      evidence=evidence))
     table = dict(gpu="NVIDIA H200", calibration="calibration/h200.json")
-    if args.sums == "cake":
+    if args.sums == "gather":
+        table["sums"] = write_sums_gather_kernels(src)
+    elif args.sums == "cake":
         table["sums"] = write_sums_kernels(src)
     table["variants"] = variants
     with open(os.path.join(args.out, "kmeans-table.json"), "w") as fh:

@@ -170,6 +170,20 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
                              CUdeviceptr norms, CUdeviceptr maxShift,
                              CUstream stream) {
   size_t clusters = (size_t)(B * K), points = (size_t)(B * N);
+  /* The Cake sums kernel's two forms (by its arguments): it reads the
+   * points through the sort's order (X, Order, Keys, Work, S:
+   * examples/kmeans_sums_gather.cake.mlir) or from their sorted transposed
+   * copy (XT, Keys, Work, ST: examples/kmeans_sums.cake.mlir). */
+  int gatherForm = 0;
+  if (sumsKernel) {
+    int numArgs = cakeRtBundleGetNumArgs(sumsKernel);
+    if (numArgs != 4 && numArgs != 5)
+      return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
+                            "k-means update: the sums kernel takes 4 "
+                            "arguments (XT, Keys, Work, ST) or 5 (X, Order, "
+                            "Keys, Work, S)");
+    gatherForm = numArgs == 5;
+  }
   /* The Cake sums kernel's shapes: slots padded to whole 64-slot chunks,
    * ST's clusters to whole 64-cluster tiles (TMA rows 16-byte aligned). */
   int64_t width = roundUp((int64_t)points, 64);
@@ -177,14 +191,14 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
   int64_t tiles = stWidth / 64;
   int64_t maxUnits =
       tiles + (width / 64 + tiles + CHUNKS_PER_UNIT - 1) / CHUNKS_PER_UNIT;
-  size_t need[NUM_WS] = {clusters * 4,
-                         clusters * 4,
-                         points * 4,
-                         (size_t)width * 4,
-                         (sumsKernel ? (size_t)stWidth : clusters) *
-                             (size_t)D * 4,
-                         sumsKernel ? (size_t)(D * width) * 2 : 4,
-                         sumsKernel ? (size_t)maxUnits * 16 : 4};
+  size_t need[NUM_WS] = {
+      clusters * 4,
+      clusters * 4,
+      points * 4,
+      (size_t)width * 4,
+      (sumsKernel ? (size_t)stWidth : clusters) * (size_t)D * 4,
+      sumsKernel && !gatherForm ? (size_t)(D * width) * 2 : 4,
+      sumsKernel ? (size_t)maxUnits * 16 : 4};
   for (int i = 0; i < NUM_WS; ++i) {
     CakeRtStatus s = grow(&u->ws[i], &u->wsBytes[i], need[i]);
     if (s != CAKE_RT_SUCCESS)
@@ -197,6 +211,10 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
   /* Slots no point is scattered to (ids outside [0, K)) keep key -1. */
   KMEANS_CHECK_CU(
       cuMemsetD32Async(key, 0xffffffffu, (size_t)width, stream));
+  /* ... and order -1 there, which the gathering kernel reads as a row of
+   * zeros (never a row of x that might hold an inf). */
+  if (gatherForm)
+    KMEANS_CHECK_CU(cuMemsetD32Async(order, 0xffffffffu, points, stream));
   KMEANS_CHECK_CU(cuMemsetD32Async(
       sums, 0, (sumsKernel ? (size_t)stWidth : clusters) * (size_t)D,
       stream));
@@ -239,41 +257,67 @@ CakeRtStatus kmeansUpdateRun(KmeansUpdate *u, CakeRtBundle *sumsKernel,
 
   long long rowStride = D, colStride = 1;
   if (sumsKernel) {
-    /* The sums in Cake IR (examples/kmeans_sums.cake.mlir): ST[d][c] from
-     * the sorted points transposed, their keys and the work list. */
+    /* The sums in Cake IR, from the keys and the work list and either the
+     * points through the sort's order (S[c][d]) or their sorted transposed
+     * copy, gathered first (ST[d][c]). */
     CUdeviceptr xt = u->ws[WS_XT], work = u->ws[WS_WORK];
     long long w = width, units = maxUnits;
     int chunks = CHUNKS_PER_UNIT;
-    void *gather[] = {&x, &order, &key, &xt, &total, &w, &d};
-    KMEANS_CHECK_CU(cuLaunchKernel(
-        u->fn[bf16 ? FN_GATHER_T_BF16 : FN_GATHER_T_F16],
-        (unsigned)(width / 64), (unsigned)((D + 127) / 128), 1, 256, 1, 1, 0,
-        stream, gather, NULL));
+    if (!gatherForm) {
+      void *gather[] = {&x, &order, &key, &xt, &total, &w, &d};
+      KMEANS_CHECK_CU(
+          cuLaunchKernel(u->fn[bf16 ? FN_GATHER_T_BF16 : FN_GATHER_T_F16],
+                         (unsigned)(width / 64), (unsigned)((D + 127) / 128), 1,
+                         256, 1, 1, 0, stream, gather, NULL));
+    }
     void *worklist[] = {&counts, &cursor, &work, &nClusters, &chunks, &units};
     KMEANS_CHECK_CU(cuLaunchKernel(u->fn[FN_WORKLIST], 1, 1, 1, 1024, 1, 1,
                                     0, stream, worklist, NULL));
-    CakeRtArg args[4];
+    CakeRtArg args[5];
     memset(args, 0, sizeof args);
-    args[0].data = xt;
-    args[0].rank = 2;
-    args[0].shape[0] = D;
-    args[0].shape[1] = width;
-    args[1].data = key;
-    args[1].rank = 1;
-    args[1].shape[0] = width;
-    args[2].data = work;
-    args[2].rank = 2;
-    args[2].shape[0] = maxUnits;
-    args[2].shape[1] = 4;
-    args[3].data = sums;
-    args[3].rank = 2;
-    args[3].shape[0] = D;
-    args[3].shape[1] = stWidth;
-    CakeRtStatus st = cakeRtLaunch(sumsKernel, args, 4, stream);
+    CakeRtArg *next = args;
+    if (gatherForm) {
+      next->data = x;
+      next->rank = 2;
+      next->shape[0] = (int64_t)points;
+      next->shape[1] = D;
+      ++next;
+      next->data = order;
+      next->rank = 1;
+      next->shape[0] = (int64_t)points;
+      ++next;
+    } else {
+      next->data = xt;
+      next->rank = 2;
+      next->shape[0] = D;
+      next->shape[1] = width;
+      ++next;
+    }
+    next->data = key;
+    next->rank = 1;
+    next->shape[0] = width;
+    ++next;
+    next->data = work;
+    next->rank = 2;
+    next->shape[0] = maxUnits;
+    next->shape[1] = 4;
+    ++next;
+    next->data = sums;
+    next->rank = 2;
+    next->shape[0] = gatherForm ? stWidth : D; /* S: clusters x D; ST */
+    next->shape[1] = gatherForm ? D : stWidth;
+    ++next;
+    CakeRtStatus st =
+        cakeRtLaunch(sumsKernel, args, (int)(next - args), stream);
     if (st != CAKE_RT_SUCCESS)
       return st;
-    rowStride = 1;
-    colStride = stWidth;
+    if (gatherForm) {
+      rowStride = D;
+      colStride = 1;
+    } else {
+      rowStride = 1;
+      colStride = stWidth;
+    }
   } else {
   /* segsum: blocks of whole thread groups (D / 8 threads each). */
     void *segsum[] = {&x, &order, &key, &sums, &total, &d};

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "cake/Analysis/Handoffs.h"
 #include "cake/Analysis/MmaChains.h"
 #include "cake/Target/TargetInfo.h"
 
@@ -234,7 +235,8 @@ LogicalResult KernelEmitter::emit() {
         return failure();
       PipeInfo info{pipe.getType().getStages(), bars->getFull(),
                     bars->getEmpty(),           bars->getFullCount(),
-                    bars->getEmptyCount(),      bars->getTxBytes()};
+                    bars->getEmptyCount(),      bars->getTxBytes(),
+                    isFilledByGather(pipe)};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;
@@ -370,7 +372,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
     &KernelEmitter::emitPipeOp,     &KernelEmitter::emitTmaOp,
     &KernelEmitter::emitMmaOp,      &KernelEmitter::emitFragmentOp,
     &KernelEmitter::emitSolveOp,    &KernelEmitter::emitMemoryOp,
-    &KernelEmitter::emitTopKOp,
+    &KernelEmitter::emitTopKOp,     &KernelEmitter::emitGatherOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {

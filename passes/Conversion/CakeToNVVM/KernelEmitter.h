@@ -4,7 +4,7 @@
 // one emitter per op family. The files of this folder implement it:
 // ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
 // dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Fragments.cpp,
-// Solve.cpp, Epilogue.cpp and Scalars.cpp.
+// Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp and Gather.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +51,7 @@ struct TensorParams {
 /// What the lowered code knows about one pipe.
 struct PipeInfo {
   int64_t stages, full, empty, fullCount, emptyCount, txBytes;
+  bool gathered; // its stages are filled by cake.gather
 };
 
 /// What the lowered code knows about one ring.
@@ -184,6 +185,10 @@ private:
   std::optional<LogicalResult> emitTmaOp(Operation &op);
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitTmaStore(TmaStoreOp op);
+
+  // Rows gathered by an index list (Gather.cpp): cake.gather.
+  std::optional<LogicalResult> emitGatherOp(Operation &op);
+  LogicalResult emitGather(GatherOp op);
 
   // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
   std::optional<LogicalResult> emitMmaOp(Operation &op);

@@ -77,6 +77,12 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
   NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
+  // cp.async writes through the generic proxy: a reader of a gathered
+  // stage orders them before its wgmma (async proxy) reads.
+  if (!producer && info.gathered)
+    NVVM::FenceProxyOp::create(
+        b, loc(), NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   if (producer && filledByTma) {
     Value full =
         smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
@@ -95,8 +101,13 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   if (acquire && isFilledByTma(acquire))
     return success();
   // Stores filled the stage: one arrival per producer warp (the
-  // derived full_count), after the warp converged.
+  // derived full_count), after the warp converged. A gathered stage's
+  // barrier also waits for each thread's cp.async pieces: the arrive-on
+  // raises the pending count now and lowers it when they land.
   const PipeInfo &info = pipes[c.getPipe()];
+  if (acquire && isFilledByGather(acquire))
+    NVVM::CpAsyncMBarrierArriveOp::create(
+        b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8));
   arriveOnce(stageAt(info.full, map.lookup(c.getStage()), 8));
   return success();
 }

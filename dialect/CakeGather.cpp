@@ -1,0 +1,52 @@
+//===- CakeGather.cpp - Rows gathered by an index list: op verifier -------===//
+//
+// The contracts of cake.gather that its operands decide: 16-byte pieces
+// (hw.gather-copy) and matching element types. That its stage comes from
+// an acquire of a pipe holding the ring is dataflow's, in cake-verify.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Verify/Rules.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+/// The size of one copy: cp.async.cg moves 16 bytes.
+static constexpr int64_t kPieceBytes = 16;
+
+LogicalResult GatherOp::verify() {
+  GlobalType src = getSrc().getType(), index = getIndex().getType();
+  RingType dst = getDst().getType();
+  if (src.getRank() != 2)
+    return emitRuleError(*this, RuleId::HwGatherCopy)
+           << "gathers rows of a rank-2 tensor, got rank " << src.getRank();
+  if (index.getRank() != 1 || !index.getElementType().isInteger(32))
+    return emitRuleError(*this, RuleId::HwGatherCopy)
+           << "expected the index list to be a rank-1 tensor of i32, got "
+           << index;
+  if (dst.getRank() != 2)
+    return emitRuleError(*this, RuleId::HwGatherCopy)
+           << "fills a rank-2 ring tile (rows x columns), got rank "
+           << dst.getRank();
+  if (src.getElementType() != dst.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected the source and ring element types to match, got "
+           << src.getElementType() << " and " << dst.getElementType();
+  int64_t eltBytes = getElementBytes(dst.getElementType());
+  int64_t rowBytes = dst.getShape()[1] * eltBytes;
+  // A row's pieces go to the lanes of one warp, a whole number of rows a
+  // step: 1 to 32 pieces, a power of two.
+  int64_t pieces = rowBytes / kPieceBytes;
+  if (rowBytes % kPieceBytes != 0 || pieces > 32 || (pieces & (pieces - 1)))
+    return emitRuleError(*this, RuleId::HwGatherCopy)
+           << "the ring's rows are " << rowBytes
+           << " bytes; a gather copies rows of 16, 32, 64, 128, 256 or 512 "
+              "bytes (16-byte pieces, a row's pieces on one warp)";
+  if (!src.isDynamicDim(1) && (src.getShape()[1] * eltBytes) % kPieceBytes)
+    return emitRuleError(*this, RuleId::HwGatherCopy)
+           << "the source's rows are " << src.getShape()[1] * eltBytes
+           << " bytes, not a multiple of 16: its rows could not be copied "
+              "in 16-byte pieces (pad them)";
+  return success();
+}

@@ -1,0 +1,61 @@
+//===- CakeGather.td - Rows gathered by an index list ------*- tablegen -*-===//
+//
+// The indexed family: a producer role copies rows of a global matrix,
+// chosen by an index list in global memory, into a ring stage. TMA copies
+// boxes of a tensor; a sorted k-means update or a paged read needs rows in
+// an order the data does not have, and before this op they were gathered
+// into a copy first (a pass over the data and back).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_GATHER_TD
+#define CAKE_GATHER_TD
+
+include "cake/Dialect/CakeBase.td"
+include "cake/Dialect/CakeTypes.td"
+
+def Cake_GatherOp : Cake_Op<"gather"> {
+  let summary = "copy rows chosen by an index list into a ring stage";
+  let description = [{
+    Row `r` of the stage's R×C tile receives the columns
+    [`column`, `column` + C) of row `index[position + r]` of the rank-2
+    global `src`, in the ring's swizzle, so a wgmma reads it as it reads a
+    TMA-filled stage (typically as an `mn_major` operand: the rows are
+    points or tokens, the columns features). Zeros fill a row whose slot
+    `position + r` is past the index list or whose index is outside
+    [0, rows of `src`), and the columns past `src`'s.
+
+    Every thread of the producer role issues a share of the tile's 16-byte
+    pieces (`cp.async.cg`, zero-filled where out of bounds); the stage's
+    commit makes the full barrier wait for their completion
+    (`cp.async.mbarrier.arrive`) besides the role's arrival per warp, and
+    the consumer's wait orders them before the async proxy (wgmma) reads
+    the stage. The barrier counts, the swizzled addresses and the split of
+    the pieces over the threads are derived.
+
+    Contracts [hw.gather-copy]: 16-byte pieces, so the ring's rows are a
+    power of two from 16 to 512 bytes (a row's pieces go to the lanes
+    of one warp), `src`'s rows a multiple of 16 bytes (checked by the verifier
+    where static; a dynamic row pitch that is not one traps when the
+    kernel runs, since no copy could be issued); `index` is a rank-1 i32
+    tensor; the element types of `src` and the ring match
+    [dataflow.element-type].
+
+    ```mlir
+    cake.gather %X[%Order[%p], %d] -> %x[%s]
+      : !cake.global<?x?xf16>, !cake.global<?xi32>
+        -> !cake.ring<4 x 64x64xf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$src, Cake_GlobalType:$index,
+                       Index:$position, Index:$column,
+                       Cake_RingType:$dst, Cake_StageType:$stage);
+  let assemblyFormat = [{
+    $src `[` $index `[` $position `]` `,` $column `]` `->` $dst `[` $stage `]`
+    attr-dict `:` qualified(type($src)) `,` qualified(type($index)) `->`
+    qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_GATHER_TD

@@ -1,0 +1,182 @@
+//===- Gather.cpp - Rows gathered by an index list ------------------------===//
+//
+// cake.gather becomes cp.async.cg copies of 16-byte pieces. Each warp of
+// the producer role copies whole rows, 32 / P of them a step (P pieces a
+// row, one piece a lane, so a step reads 512 contiguous-by-row bytes): its
+// lanes first load the index entries of every row the warp will copy (one
+// coalesced load, two for a 64-row tile on one warp), then each step takes
+// its rows' indices from the owning lanes by shuffles, so no copy waits
+// on a global load of its own. Pieces out of bounds copy 0 source bytes
+// (cp.async zero-fills them). The stage's commit (Pipes.cpp) hands the
+// copies to the full barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+std::optional<LogicalResult> KernelEmitter::emitGatherOp(Operation &op) {
+  if (auto g = dyn_cast<GatherOp>(op))
+    return emitGather(g);
+  return std::nullopt;
+}
+
+LogicalResult KernelEmitter::emitGather(GatherOp op) {
+  if (!role || !role->allLanes)
+    return op.emitError("cake.gather runs on every thread of its role");
+  auto src = tensors.find(op.getSrc());
+  auto idx = tensors.find(op.getIndex());
+  if (src == tensors.end() || idx == tensors.end())
+    return op.emitError("expected kernel arguments");
+  const TensorParams &tp = src->second, &ip = idx->second;
+  RingType rt = op.getDst().getType();
+  int64_t rows = rt.getShape()[0],
+          eltBytes = getElementBytes(rt.getElementType());
+  int64_t rowBytes = rt.getShape()[1] * eltBytes;
+  int64_t pieces = rowBytes / 16; // a row's pieces, P: divides 32
+  int64_t rowsPerWarpStep = 32 / pieces;
+  int64_t warps = role->role.getNumWarps();
+  int64_t rowsPerStep = warps * rowsPerWarpStep;
+  int64_t steps = (rows + rowsPerStep - 1) / rowsPerStep;
+  // The warp's rows, in the order its steps copy them, spread over its
+  // lanes: entry e of the list sits in lane e % 32, register e / 32.
+  int64_t listRegs = (steps * rowsPerWarpStep + 31) / 32;
+
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  auto toI64 = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc(), i64, index).getResult();
+  };
+  Value cols = toI64(tp.dims[1]);
+  Value srcRows = toI64(tp.dims[0]);
+  Value listLength = toI64(ip.dims[0]);
+  Value position = toI64(map.lookupOrDefault(op.getPosition()));
+  Value column = toI64(map.lookupOrDefault(op.getColumn()));
+
+  // hw.gather-copy at run time: a row pitch or column offset that is not
+  // a whole number of pieces cannot be copied; trap rather than copy
+  // misaligned or wrong bytes.
+  {
+    Value pitch = arith::MulIOp::create(b, loc(), cols, i64c(eltBytes));
+    Value colBytes = arith::MulIOp::create(b, loc(), column, i64c(eltBytes));
+    Value either = arith::OrIOp::create(b, loc(), pitch, colBytes);
+    Value rem = arith::AndIOp::create(b, loc(), either, i64c(15));
+    Value bad =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne, rem, i64c(0));
+    auto ifBad = scf::IfOp::create(b, loc(), bad, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
+    LLVM::Trap::create(b, loc());
+  }
+
+  Value warp = role->warpInRole, lane = role->lane;
+  Value warpRow0 = arith::MulIOp::create(b, loc(), warp, i32c(rowsPerWarpStep));
+  // The index entries: -1 for a row past the tile or the list.
+  SmallVector<Value> list;
+  for (int64_t j = 0; j < listRegs; ++j) {
+    Value e = arith::AddIOp::create(b, loc(), lane, i32c(32 * j));
+    Value step = arith::DivUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
+    Value sub = arith::RemUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
+    Value stepRow0 = arith::MulIOp::create(b, loc(), step, i32c(rowsPerStep));
+    Value row = arith::AddIOp::create(b, loc(), stepRow0, warpRow0);
+    row = arith::AddIOp::create(b, loc(), row, sub);
+    Value inTile = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                         row, i32c(rows));
+    Value row64 = arith::ExtUIOp::create(b, loc(), i64, row);
+    Value slot = arith::AddIOp::create(b, loc(), position, row64);
+    Value inList = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                         slot, listLength);
+    Value valid = arith::AndIOp::create(b, loc(), inTile, inList);
+    auto ifValid = scf::IfOp::create(b, loc(), TypeRange{i32}, valid,
+                                     /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifValid.thenBlock());
+      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), i32, ip.ptr,
+                                      ValueRange{slot});
+      Value v = LLVM::LoadOp::create(b, loc(), i32, ptr);
+      scf::YieldOp::create(b, loc(), ValueRange{v});
+      b.setInsertionPointToStart(ifValid.elseBlock());
+      scf::YieldOp::create(b, loc(), ValueRange{i32c(-1)});
+    }
+    list.push_back(ifValid.getResult(0));
+  }
+
+  // The stage and the swizzle (as smem.write applies it: the 16-byte
+  // chunk index XOR the 128-byte line index, on the offset in the tile;
+  // stages start on whole swizzle patterns).
+  int64_t swizzleBits = 0;
+  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
+    ++swizzleBits;
+  const RingInfo &ring = rings[op.getDst()];
+  Value stageOffset = arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
+                                            i32c(ring.tileBytes));
+  Value stageBase =
+      arith::AddIOp::create(b, loc(), i32c(ring.offset), stageOffset);
+  Value piece = arith::RemUIOp::create(b, loc(), lane, i32c(pieces));
+  Value rowInStep = arith::DivUIOp::create(b, loc(), lane, i32c(pieces));
+  Value pieceBytes = arith::MulIOp::create(b, loc(), piece, i32c(16));
+  Value pieceCol = arith::ExtUIOp::create(
+      b, loc(), i64,
+      arith::MulIOp::create(b, loc(), piece, i32c(16 / eltBytes)));
+  Value colElt = arith::AddIOp::create(b, loc(), column, pieceCol);
+  // Bytes of this lane's piece inside the source's row (0 to 16).
+  Value left = arith::SubIOp::create(b, loc(), cols, colElt);
+  Value leftBytes = arith::MulIOp::create(b, loc(), left, i64c(eltBytes));
+  Value clampHi = arith::MinSIOp::create(b, loc(), leftBytes, i64c(16));
+  Value clamped = arith::MaxSIOp::create(b, loc(), clampHi, i64c(0));
+  Value colBytes32 = arith::TruncIOp::create(b, loc(), i32, clamped);
+
+  for (int64_t s = 0; s < steps; ++s) {
+    // This lane's row: entry s * rowsPerWarpStep + lane / P of the list.
+    int64_t entry0 = s * rowsPerWarpStep;
+    Value srcLane =
+        arith::AddIOp::create(b, loc(), rowInStep, i32c(entry0 % 32));
+    Value index = gpu::ShuffleOp::create(b, loc(), list[entry0 / 32], srcLane,
+                                         i32c(32), gpu::ShuffleMode::IDX)
+                      .getShuffleResult();
+    Value row0 =
+        arith::AddIOp::create(b, loc(), warpRow0, i32c(s * rowsPerStep));
+    Value row = arith::AddIOp::create(b, loc(), row0, rowInStep);
+    // Rows past the tile (a last partial step) copy nothing.
+    auto ifRow = scf::IfOp::create(
+        b, loc(),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row,
+                              i32c(rows)),
+        /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+    Value index64 = arith::ExtSIOp::create(b, loc(), i64, index);
+    Value inRange = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          index64, srcRows);
+    Value bytes =
+        arith::SelectOp::create(b, loc(), inRange, colBytes32, i32c(0));
+    // An empty piece still needs a valid address: the row's start.
+    Value safeRow =
+        arith::SelectOp::create(b, loc(), inRange, index64, i64c(0));
+    Value full = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                       bytes, i32c(0));
+    Value safeCol = arith::SelectOp::create(b, loc(), full, colElt, i64c(0));
+    Value rowStart = arith::MulIOp::create(b, loc(), safeRow, cols);
+    Value elt = arith::AddIOp::create(b, loc(), rowStart, safeCol);
+    Value srcPtr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), tp.elementType,
+                                       tp.ptr, ValueRange{elt});
+    Value rowOffset = arith::MulIOp::create(b, loc(), row, i32c(rowBytes));
+    Value inTile = arith::AddIOp::create(b, loc(), rowOffset, pieceBytes);
+    if (swizzleBits) {
+      Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
+      Value line = arith::AndIOp::create(b, loc(), lineBits,
+                                         i32c((1 << swizzleBits) - 1));
+      Value flip = arith::ShLIOp::create(b, loc(), line, i32c(4));
+      inTile = arith::XOrIOp::create(b, loc(), inTile, flip);
+    }
+    Value dst = smemAt(arith::AddIOp::create(b, loc(), stageBase, inTile));
+    NVVM::CpAsyncOp::create(b, loc(), dst, srcPtr, b.getI32IntegerAttr(16),
+                            NVVM::LoadCacheModifierKindAttr::get(
+                                ctx, NVVM::LoadCacheModifierKind::CG),
+                            bytes);
+  }
+  return success();
+}
