@@ -21,10 +21,11 @@ to OUT/<kernel>.json, the bundles the table names (libs/kmeans/src/kmeans.c
 reads both; CMake's cake-kmeans-kernels target runs it that way).
 
 The table also names the centroid update's sums kernels ("sums", per dtype
-and tile rows, from examples/kmeans_sums.cake.mlir: the points gathered
-transposed first); with --sums gather those of gen_sums_gather.py, which
-read the points through the sort's order; with --sums cuda none, and the
-update keeps the runtime's CUDA C sums.
+and tile rows, from gen_sums_gather.py: the points read through the sort's
+order; 1.0-1.7x the older kernels on the H200, k-means run 20); with --sums
+cake the older kernels of examples/kmeans_sums.cake.mlir (the points
+gathered transposed first), with --sums cuda none, and the update keeps
+the runtime's CUDA C sums.
 
 usage: gen-kmeans-table.py OUT [--cake-opt build/bin/cake-opt]
                                [--cake-translate build/bin/cake-translate]
@@ -195,7 +196,7 @@ def main():
                         "and write its bundle OUT/<kernel>.json with this "
                         "cake-translate (needs ptxas)")
     p.add_argument("--sums", choices=("gather", "cake", "cuda"),
-                   default="cake",
+                   default="gather",
                    help="the centroid update's per-cluster sums: the Cake "
                         "IR kernel that reads the points through the sort's "
                         "order (examples/kmeans_sums_gather.cake.mlir), the "
