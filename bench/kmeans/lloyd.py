@@ -35,7 +35,15 @@ both updates where atomics would contend.
 (torch.profiler; it sees kernels launched through the driver API too) at
 1 x 1048576 x 128 x 1024 fp16, random and skewed ids.
 
+With --peer-kind flashlib the peer is FlashML's flashlib (its Triton
+path: euclid_assign_triton, triton_centroid_update_sorted_euclid and
+batch_kmeans_Euclid of flashlib/primitives/kmeans/triton, the same names
+and conventions; its package __init__ imports a CuteDSL backend whose
+library is absent on the bench machine, so its packages are stood in for
+and the Triton modules loaded from the source tree).
+
 usage: lloyd.py --runtime libcake_runtime.so --dispatch DIR --peer DIR
+                [--peer-kind flash-kmeans|flashlib]
                 [--out F] [--rounds 3] [--shapes B:N:D:K,...] [--profile]
 """
 import argparse
@@ -148,12 +156,50 @@ def profile(km):
                                         row_limit=12))
 
 
+def load_peer(kind, peer):
+    """The peer's (batch_kmeans_Euclid, assign(x, c, x_sq, c_sq, heuristic),
+    sorted centroid update)."""
+    if kind == "flash-kmeans":
+        sys.path.insert(0, peer)
+        from flash_kmeans.kmeans_triton_impl import batch_kmeans_Euclid
+        from flash_kmeans.assign_euclid_triton import euclid_assign_triton
+        from flash_kmeans.centroid_update_triton import \
+            triton_centroid_update_sorted_euclid
+        return (batch_kmeans_Euclid,
+                lambda x, c, x_sq, c_sq, heur: euclid_assign_triton(
+                    x, c, x_sq, c_sq=c_sq, use_heuristic=heur),
+                triton_centroid_update_sorted_euclid)
+    import types
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        stub = types.ModuleType("tqdm")
+        stub.trange = range
+        sys.modules["tqdm"] = stub
+    for name in ("flashlib", "flashlib.primitives",
+                 "flashlib.primitives.kmeans",
+                 "flashlib.primitives.kmeans.triton"):
+        m = types.ModuleType(name)
+        m.__path__ = [os.path.join(peer, *name.split("."))]
+        sys.modules[name] = m
+    from flashlib.primitives.kmeans.triton.kmeans import batch_kmeans_Euclid
+    from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton
+    from flashlib.primitives.kmeans.triton.update import \
+        triton_centroid_update_sorted_euclid
+    return (batch_kmeans_Euclid,
+            lambda x, c, x_sq, c_sq, heur: euclid_assign_triton(
+                x, c, c_sq=c_sq, use_heuristic=heur),
+            triton_centroid_update_sorted_euclid)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
     p.add_argument("--dispatch", required=True,
                    help="folder with kmeans-table.json and its bundles")
     p.add_argument("--peer", required=True)
+    p.add_argument("--peer-kind", choices=("flash-kmeans", "flashlib"),
+                   default="flash-kmeans")
     p.add_argument("--out", default="")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--shapes", default="")
@@ -161,11 +207,8 @@ def main():
     args = p.parse_args()
     if args.profile:
         return profile(CakeKmeans(args.runtime, args.dispatch))
-    sys.path.insert(0, args.peer)
-    from flash_kmeans.kmeans_triton_impl import batch_kmeans_Euclid
-    from flash_kmeans.assign_euclid_triton import euclid_assign_triton
-    from flash_kmeans.centroid_update_triton import \
-        triton_centroid_update_sorted_euclid
+    batch_kmeans_Euclid, peer_assign_fn, triton_centroid_update_sorted_euclid \
+        = load_peer(args.peer_kind, args.peer)
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     km = CakeKmeans(args.runtime, args.dispatch)
@@ -197,8 +240,7 @@ def main():
             differ, bad = check_batch(ids, x, c0)
             x_sq = (x.float() ** 2).sum(-1)
             peer_assign = {
-                n: (lambda heur=heur: euclid_assign_triton(
-                    x, c0, x_sq, c_sq=cn, use_heuristic=heur))
+                n: (lambda heur=heur: peer_assign_fn(x, c0, x_sq, cn, heur))
                 for n, heur in (("heuristic", True), ("autotuned", False))}
             for fn in peer_assign.values():
                 fn()  # the autotuned config tunes here

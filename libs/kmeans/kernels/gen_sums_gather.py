@@ -20,8 +20,8 @@ HEADER = """\
 // Per unit and tile of {rows} features: S[k0 + j, d] += sum over the unit's
 // slots q of (Keys[q] == k0 + j) * X[Order[q], d], as wgmma with the
 // one-hot tile as A from registers (64 clusters x 64 slots) and the
-// gathered rows as an mn_major B (64 slots x 64 features, features
-// contiguous, one ring per 64 features of the tile). A gather role copies
+// gathered rows as an mn_major B (64 slots x {cols} features, features
+// contiguous, one ring per {cols} features of the tile). A gather role copies
 // each chunk's rows by the sort's order into the rings (cake.gather:
 // 16-byte cp.async pieces, swizzled as TMA would); the summing warpgroup
 // builds the one-hot tile in registers from the keys, which it loads
@@ -35,17 +35,23 @@ HEADER = """\
 """
 
 
-def kernel(dtype="f16", rows=128, gather_warps=2):
-    halves = rows // 64
-    stages = 3 if rows == 256 else 4
+def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
+    # One ring of `cols` features per 64 of the tile; a 32-feature tile
+    # (D <= 32) gathers 64-byte rows under the 64-byte swizzle, so no
+    # copy or mma is spent on zeros.
+    cols = min(rows, 64)
+    halves = rows // cols
+    swizzle = cols * 2
+    if stages is None:
+        stages = 3 if rows == 256 else 4
     out_stages = 1 if rows == 256 else 2
     ahead = 3 if rows == 256 else 4
-    ring = f"!cake.ring<{stages} x 64x64x{dtype}, swizzle = 128>"
-    oring = f"!cake.ring<{out_stages} x 64x64xf32, swizzle = 0>"
+    ring = f"!cake.ring<{stages} x 64x{cols}x{dtype}, swizzle = {swizzle}>"
+    oring = f"!cake.ring<{out_stages} x 64x{cols}xf32, swizzle = 0>"
     glob = f"!cake.global<?x?x{dtype}>"
-    acc = "!cake.frag<64x64xf32>"
+    acc = f"!cake.frag<64x{cols}xf32>"
     keyf = "!cake.frag<1x64xi32>"
-    L = [HEADER.format(rows=rows, ahead=ahead)]
+    L = [HEADER.format(rows=rows, ahead=ahead, cols=cols)]
     L.append(f"cake.kernel @kmeans_sums_gather(%X: {glob}, "
              "%Order: !cake.global<?xi32>,")
     L.append("                                %Keys: !cake.global<?xi32>, "
@@ -181,7 +187,7 @@ def kernel(dtype="f16", rows=128, gather_warps=2):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--dtype", choices=("f16", "bf16"), default="f16")
-    p.add_argument("--rows", type=int, choices=(64, 128, 192, 256),
+    p.add_argument("--rows", type=int, choices=(32, 64, 128, 192, 256),
                    default=128)
     args = p.parse_args()
     print(kernel(args.dtype, args.rows), end="")

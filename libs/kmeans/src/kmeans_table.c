@@ -27,8 +27,9 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
   const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
   if (cJSON_IsString(gpu))
     snprintf(table->gpu, sizeof table->gpu, "%s", gpu->valuestring);
-  /* "sums": {"f16": {"64": bundle, "128": ..., "192": ..., "256": ...},
-   * "bf16": {...}}: every dtype given names all four. */
+  /* "sums": {"f16": {"32": bundle, "64": ..., "128": ..., "192": ...,
+   * "256": ...}, "bf16": {...}}: every dtype given names all but "32",
+   * which D <= 32 takes where it is named (else the 64-row kernel). */
   const cJSON *sums = cJSON_GetObjectItemCaseSensitive(doc, "sums");
   if (sums) {
     static const char *const dtypes[2] = {"f16", "bf16"};
@@ -45,9 +46,11 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
       }
       for (int r = 0; r < KMEANS_SUMS_ROW_SIZES; ++r) {
         char rows[8];
-        snprintf(rows, sizeof rows, "%d", 64 * (r + 1));
+        snprintf(rows, sizeof rows, "%d", kKmeansSumsRows[r]);
         const cJSON *file =
             cJSON_GetObjectItemCaseSensitive(perDtype, rows);
+        if (!file && kKmeansSumsRows[r] == 32)
+          continue; /* filled from the 64-row slot below */
         if (!cJSON_IsString(file)) {
           bad = 1;
           break;
@@ -55,12 +58,15 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
         snprintf(table->sums[which][r], sizeof table->sums[which][r], "%s",
                  file->valuestring);
       }
+      if (!bad && !table->sums[which][0][0])
+        memcpy(table->sums[which][0], table->sums[which][1],
+               sizeof table->sums[which][0]);
     }
     if (bad) {
       snprintf(err, errLength,
-               "k-means table: expected \"sums\": {DTYPE: {\"64\": bundle, "
-               "\"128\": ..., \"192\": ..., \"256\": ...}} with DTYPE "
-               "f16 or bf16");
+               "k-means table: expected \"sums\": {DTYPE: {[\"32\": bundle,] "
+               "\"64\": bundle, \"128\": ..., \"192\": ..., \"256\": "
+               "...}} with DTYPE f16 or bf16");
       cJSON_Delete(doc);
       return 0;
     }
@@ -112,9 +118,13 @@ int kmeansTableParse(const char *json, size_t length, KmeansTable *table,
   return 1;
 }
 
+const int kKmeansSumsRows[KMEANS_SUMS_ROW_SIZES] = {32, 64, 128, 192, 256};
+
 int kmeansSumsRowsIndex(int64_t D) {
+  if (D <= 32)
+    return 0;
   int64_t tiles = (D + 63) / 64;
-  return (int)(tiles < 1 ? 0 : tiles > 4 ? 3 : tiles - 1);
+  return (int)(tiles > 4 ? 4 : tiles);
 }
 
 void kmeansTableFree(KmeansTable *table) {

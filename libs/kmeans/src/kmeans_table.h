@@ -20,20 +20,25 @@ typedef struct KmeansEntry {
   char evidence[256];
 } KmeansEntry;
 
-#define KMEANS_SUMS_ROW_SIZES 4
+#define KMEANS_SUMS_ROW_SIZES 5
+/* The sums kernels' tile rows (features), slot by slot: 32, 64, 128, 192
+ * and 256. */
+extern const int kKmeansSumsRows[KMEANS_SUMS_ROW_SIZES];
 
 typedef struct KmeansTable {
   KmeansEntry *entries;
   int numEntries;
   char gpu[64];
   /* The centroid update's sums kernels per dtype ([0] f16, [1] bf16) and
-   * tile rows (64 * (i + 1) features), files beside the table; empty: the
+   * tile rows (kKmeansSumsRows[i] features), files beside the table; the
+   * 32-row slot, optional in the table, holds the 64-row kernel where the
+   * table names none; empty: the
    * update's CUDA C sums. */
   char sums[2][KMEANS_SUMS_ROW_SIZES][256];
 } KmeansTable;
 
-/* The sums kernel's row index for D: the smallest tile of 64, 128, 192 or
- * 256 feature rows that covers D (256-row tiles past 256). */
+/* The sums kernel's row index for D: the smallest tile of 32, 64, 128, 192
+ * or 256 feature rows that covers D (256-row tiles past 256). */
 int kmeansSumsRowsIndex(int64_t D);
 
 /* Parses kmeans-table.json text; 0 and a message in `err` on failure. */

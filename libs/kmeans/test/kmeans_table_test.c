@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   printf("table: %d variants for %s\n", table.numEntries, table.gpu);
   for (int t = 0; t < 2; ++t)
     for (int r = 0; r < KMEANS_SUMS_ROW_SIZES; ++r)
-      printf("sums %s %d rows: %s\n", t ? "bf16" : "f16", 64 * (r + 1),
+      printf("sums %s %d rows: %s\n", t ? "bf16" : "f16", kKmeansSumsRows[r],
              table.sums[t][r][0] ? table.sums[t][r] : "(CUDA C)");
   for (int i = 2; i < argc; ++i) {
     char dtype[8];

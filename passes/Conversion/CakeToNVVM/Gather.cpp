@@ -6,7 +6,8 @@
 // lanes first load the index entries of every row the warp will copy (one
 // coalesced load, two for a 64-row tile on one warp), then each step takes
 // its rows' indices from the owning lanes by shuffles, so no copy waits
-// on a global load of its own. Pieces out of bounds copy 0 source bytes
+// on a global load of its own; the gathers of one chunk (a tile's column
+// slices) share the loaded list. Pieces out of bounds copy 0 source bytes
 // (cp.async zero-fills them). The stage's commit (Pipes.cpp) hands the
 // copies to the full barrier.
 //
@@ -73,9 +74,16 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
 
   Value warp = role->warpInRole, lane = role->lane;
   Value warpRow0 = arith::MulIOp::create(b, loc(), warp, i32c(rowsPerWarpStep));
-  // The index entries: -1 for a row past the tile or the list.
+  // The index entries: -1 for a row past the tile or the list. An earlier
+  // gather of this block from the same list and position loaded them.
+  GatherListKey key{b.getInsertionBlock(), op.getIndex(),
+                    map.lookupOrDefault(op.getPosition()), rows,
+                    rowsPerWarpStep};
+  auto cached = gatherLists.find(key);
   SmallVector<Value> list;
-  for (int64_t j = 0; j < listRegs; ++j) {
+  if (cached != gatherLists.end())
+    list = cached->second;
+  for (int64_t j = list.empty() ? 0 : listRegs; j < listRegs; ++j) {
     Value e = arith::AddIOp::create(b, loc(), lane, i32c(32 * j));
     Value step = arith::DivUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
     Value sub = arith::RemUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
@@ -103,6 +111,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
     }
     list.push_back(ifValid.getResult(0));
   }
+  gatherLists[key] = list;
 
   // The stage and the swizzle (as smem.write applies it: the 16-byte
   // chunk index XOR the 128-byte line index, on the offset in the tile;

@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace mlir {
@@ -332,6 +333,11 @@ private:
   // made the fragment (its k-slices' four registers each, in order).
   llvm::DenseMap<Value, SmallVector<Value>> packedA;
   SmallVector<std::pair<Value, Value>> pendingReleases; // (pipe, stage)
+  // cake.gather's index entries, loaded once for the gathers of one chunk
+  // (a tile's column slices share the list): by the emitted block, the
+  // index tensor, the lowered position, the tile's rows and rows a step.
+  using GatherListKey = std::tuple<Block *, Value, Value, int64_t, int64_t>;
+  llvm::DenseMap<GatherListKey, SmallVector<Value>> gatherLists;
   int64_t groupSeq = 0;
   // Inside a loop that overlaps the previous tile's epilogue with this
   // tile's wgmmas (overlappedEpilogueLoop): the body's wgmmas commit without
