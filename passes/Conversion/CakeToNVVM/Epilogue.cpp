@@ -645,16 +645,20 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
         // rings, tiles are whole patterns), so adding the stage's base
         // leaves the swizzled bits alone, and every ring of one shape
         // shares these offsets (computed once per thread, not per access).
-        Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
-        Value line = arith::AndIOp::create(b, loc(), lineBits,
-                                           i32c((1 << swizzleBits) - 1));
-        Value chunkFlip = arith::ShLIOp::create(b, loc(), line, i32c(4));
-        inTile = arith::XOrIOp::create(b, loc(), inTile, chunkFlip);
+        inTile = swizzleOffset(inTile, swizzleBits);
       }
       offsets[2 * j + h] = arith::AddIOp::create(b, loc(), stageBase, inTile);
     }
   }
   return offsets;
+}
+
+Value KernelEmitter::swizzleOffset(Value inTile, int64_t swizzleBits) {
+  Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
+  Value line =
+      arith::AndIOp::create(b, loc(), lineBits, i32c((1 << swizzleBits) - 1));
+  Value chunkFlip = arith::ShLIOp::create(b, loc(), line, i32c(4));
+  return arith::XOrIOp::create(b, loc(), inTile, chunkFlip);
 }
 
 LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {

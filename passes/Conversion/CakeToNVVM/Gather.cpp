@@ -174,13 +174,8 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
                                        tp.ptr, ValueRange{elt});
     Value rowOffset = arith::MulIOp::create(b, loc(), row, i32c(rowBytes));
     Value inTile = arith::AddIOp::create(b, loc(), rowOffset, pieceBytes);
-    if (swizzleBits) {
-      Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
-      Value line = arith::AndIOp::create(b, loc(), lineBits,
-                                         i32c((1 << swizzleBits) - 1));
-      Value flip = arith::ShLIOp::create(b, loc(), line, i32c(4));
-      inTile = arith::XOrIOp::create(b, loc(), inTile, flip);
-    }
+    if (swizzleBits)
+      inTile = swizzleOffset(inTile, swizzleBits);
     Value dst = smemAt(arith::AddIOp::create(b, loc(), stageBase, inTile));
     NVVM::CpAsyncOp::create(b, loc(), dst, srcPtr, b.getI32IntegerAttr(16),
                             NVVM::LoadCacheModifierKindAttr::get(

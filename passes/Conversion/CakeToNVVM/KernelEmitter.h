@@ -269,6 +269,10 @@ private:
   /// smem.write and smem.read.
   SmallVector<Value> accPairOffsets(Value ringValue, Value stage);
   Value rowBound(Value dim, Value row, Value limit);
+  /// A byte offset within a stage under the ring's swizzle, as TMA and
+  /// wgmma use it: the 16-byte chunk index XOR the 128-byte line index,
+  /// `swizzleBits` (log2(swizzle / 16)) bits wide.
+  Value swizzleOffset(Value inTile, int64_t swizzleBits);
 
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
   std::optional<LogicalResult> emitScalarOp(Operation &op);
