@@ -1,7 +1,8 @@
 //===- CakeGather.cpp - Rows gathered by an index list: op verifier -------===//
 //
-// The contracts of cake.gather that its operands decide: 16-byte pieces
-// (hw.gather-copy) and matching element types. That its stage comes from
+// The contracts of cake.gather and cake.gather.indices that their operands
+// decide: 16-byte pieces, index lists of i32 whose length matches the
+// tile (hw.gather-copy) and matching element types. That its stage comes from
 // an acquire of a pipe holding the ring is dataflow's, in cake-verify.
 //
 //===----------------------------------------------------------------------===//
@@ -15,20 +16,61 @@ using namespace mlir::cake;
 /// The size of one copy: cp.async.cg moves 16 bytes.
 static constexpr int64_t kPieceBytes = 16;
 
+/// A loaded list costs rows / 32 registers a thread in every warp.
+static constexpr int64_t kMaxIndicesRows = 256;
+
+LogicalResult IndicesType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t rows) {
+  if (rows < 1 || rows > kMaxIndicesRows)
+    return emitError() << DiagRule{RuleId::HwGatherCopy}
+                       << "a loaded index list holds 1 to " << kMaxIndicesRows
+                       << " entries (" << rows
+                       << " given): every warp keeps the whole list, "
+                       << "rows / 32 registers a thread";
+  return success();
+}
+
+static LogicalResult verifyIndexList(Operation *op, GlobalType index) {
+  if (index.getRank() != 1 || !index.getElementType().isInteger(32))
+    return emitRuleError(op, RuleId::HwGatherCopy)
+           << "expected the index list to be a rank-1 tensor of i32, got "
+           << index;
+  return success();
+}
+
+LogicalResult GatherIndicesOp::verify() {
+  return verifyIndexList(*this, getIndex().getType());
+}
+
 LogicalResult GatherOp::verify() {
-  GlobalType src = getSrc().getType(), index = getIndex().getType();
+  GlobalType src = getSrc().getType();
   RingType dst = getDst().getType();
   if (src.getRank() != 2)
     return emitRuleError(*this, RuleId::HwGatherCopy)
            << "gathers rows of a rank-2 tensor, got rank " << src.getRank();
-  if (index.getRank() != 1 || !index.getElementType().isInteger(32))
-    return emitRuleError(*this, RuleId::HwGatherCopy)
-           << "expected the index list to be a rank-1 tensor of i32, got "
-           << index;
   if (dst.getRank() != 2)
     return emitRuleError(*this, RuleId::HwGatherCopy)
            << "fills a rank-2 ring tile (rows x columns), got rank "
            << dst.getRank();
+  if (auto index = dyn_cast<GlobalType>(getIndex().getType())) {
+    if (!getPosition())
+      return emitRuleError(*this, RuleId::HwGatherCopy)
+             << "an index list in global memory needs the position of the "
+                "tile's first row in it ([%position])";
+    if (failed(verifyIndexList(*this, index)))
+      return failure();
+  } else {
+    auto list = cast<IndicesType>(getIndex().getType());
+    if (getPosition())
+      return emitRuleError(*this, RuleId::HwGatherCopy)
+             << "a loaded index list already holds its position; drop "
+                "[%position]";
+    if (list.getRows() != dst.getShape()[0])
+      return emitRuleError(*this, RuleId::HwGatherCopy)
+             << "the loaded list holds " << list.getRows()
+             << " entries, the ring's tile " << dst.getShape()[0]
+             << " rows: a list covers exactly the rows it fills";
+  }
   if (src.getElementType() != dst.getElementType())
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected the source and ring element types to match, got "

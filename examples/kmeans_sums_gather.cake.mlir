@@ -11,7 +11,8 @@
 // gathered rows as an mn_major B (64 slots x 64 features, features
 // contiguous, one ring per 64 features of the tile). A gather role copies
 // each chunk's rows by the sort's order into the rings (cake.gather:
-// 16-byte cp.async pieces, swizzled as TMA would); the summing warpgroup
+// 16-byte cp.async pieces, swizzled as TMA would), with the chunk's index
+// entries loaded 2 chunks ahead (cake.gather.indices); the summing warpgroup
 // builds the one-hot tile in registers from the keys, which it loads
 // 4 chunks ahead; a store warp adds the result into S with TMA
 // reduce-add stores, where the units of one cluster tile meet. S must be
@@ -26,11 +27,11 @@ cake.kernel @kmeans_sums_gather(%X: !cake.global<?x?xf16>, %Order: !cake.global<
                                 %S: !cake.global<?x?xf32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.persistent<tile = [128, 1], group_m = 1>} {
-  %x0 = cake.ring : !cake.ring<4 x 64x64xf16, swizzle = 128>
-  %x1 = cake.ring : !cake.ring<4 x 64x64xf16, swizzle = 128>
+  %x0 = cake.ring : !cake.ring<6 x 64x64xf16, swizzle = 128>
+  %x1 = cake.ring : !cake.ring<6 x 64x64xf16, swizzle = 128>
   %o0 = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
   %o1 = cake.ring : !cake.ring<2 x 64x64xf32, swizzle = 0>
-  %px = cake.pipe %x0, %x1 : !cake.ring<4 x 64x64xf16, swizzle = 128>, !cake.ring<4 x 64x64xf16, swizzle = 128>
+  %px = cake.pipe %x0, %x1 : !cake.ring<6 x 64x64xf16, swizzle = 128>, !cake.ring<6 x 64x64xf16, swizzle = 128>
   %po = cake.pipe %o0, %o1 : !cake.ring<2 x 64x64xf32, swizzle = 0>, !cake.ring<2 x 64x64xf32, swizzle = 0>
   cake.role "sum" warpgroups(1) regs(232) {
     %D = cake.dim %X, 1 : !cake.global<?x?xf16>
@@ -70,12 +71,12 @@ cake.kernel @kmeans_sums_gather(%X: !cake.global<?x?xf16>, %Order: !cake.global<
           %v = arith.select %eq, %one, %zero : f16
           cake.frag.yield %v : f16
         }
-        %t = cake.pipe.wait %px : !cake.pipe<4>
+        %t = cake.pipe.wait %px : !cake.pipe<6>
         %a0 = cake.mma wgmma %oh, %x0[%t] mn_major, %acc0
-          : !cake.frag<64x64xf16>, !cake.ring<4 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
+          : !cake.frag<64x64xf16>, !cake.ring<6 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
         %a1 = cake.mma wgmma %oh, %x1[%t] mn_major, %acc1
-          : !cake.frag<64x64xf16>, !cake.ring<4 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
-        cake.pipe.release %px, %t : !cake.pipe<4>
+          : !cake.frag<64x64xf16>, !cake.ring<6 x 64x64xf16, swizzle = 128>, !cake.frag<64x64xf32>
+        cake.pipe.release %px, %t : !cake.pipe<6>
         scf.yield %n1, %n2, %n3, %n4, %a0, %a1
           : !cake.frag<1x64xi32>, !cake.frag<1x64xi32>, !cake.frag<1x64xi32>, !cake.frag<1x64xi32>, !cake.frag<64x64xf32>, !cake.frag<64x64xf32>
       }
@@ -86,23 +87,31 @@ cake.kernel @kmeans_sums_gather(%X: !cake.global<?x?xf16>, %Order: !cake.global<
       cake.pipe.commit %po, %so : !cake.pipe<2>
     }
   }
-  cake.role "gather" warps(2) {
+  cake.role "gather" warps(3) {
     %D = cake.dim %X, 1 : !cake.global<?x?xf16>
     %U = cake.dim %Work, 0 : !cake.global<?x4xi32>
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
     cake.tiles (%d, %u) in (%D, %U) {
       %begin = cake.scalar.load %Work[%u, %c1] : !cake.global<?x4xi32>
       %end = cake.scalar.load %Work[%u, %c2] : !cake.global<?x4xi32>
       %d1 = arith.addi %d, %c64 : index
-      scf.for %p = %begin to %end step %c64 {
-        %s = cake.pipe.acquire %px : !cake.pipe<4>
-        cake.gather %X[%Order[%p], %d] -> %x0[%s]
-          : !cake.global<?x?xf16>, !cake.global<?xi32> -> !cake.ring<4 x 64x64xf16, swizzle = 128>
-        cake.gather %X[%Order[%p], %d1] -> %x1[%s]
-          : !cake.global<?x?xf16>, !cake.global<?xi32> -> !cake.ring<4 x 64x64xf16, swizzle = 128>
-        cake.pipe.commit %px, %s : !cake.pipe<4>
+      %l0 = cake.gather.indices %Order[%begin] : !cake.global<?xi32> -> !cake.indices<64>
+      %g1 = arith.addi %begin, %c64 : index
+      %l1 = cake.gather.indices %Order[%g1] : !cake.global<?xi32> -> !cake.indices<64>
+      %gl:2 = scf.for %p = %begin to %end step %c64 iter_args(%i0 = %l0, %i1 = %l1)
+          -> (!cake.indices<64>, !cake.indices<64>) {
+        %pa = arith.addi %p, %c128 : index
+        %la = cake.gather.indices %Order[%pa] : !cake.global<?xi32> -> !cake.indices<64>
+        %s = cake.pipe.acquire %px : !cake.pipe<6>
+        cake.gather %X[%i0, %d] -> %x0[%s]
+          : !cake.global<?x?xf16>, !cake.indices<64> -> !cake.ring<6 x 64x64xf16, swizzle = 128>
+        cake.gather %X[%i0, %d1] -> %x1[%s]
+          : !cake.global<?x?xf16>, !cake.indices<64> -> !cake.ring<6 x 64x64xf16, swizzle = 128>
+        cake.pipe.commit %px, %s : !cake.pipe<6>
+        scf.yield %i1, %la : !cake.indices<64>, !cake.indices<64>
       }
     }
   }

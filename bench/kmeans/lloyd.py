@@ -33,7 +33,8 @@ both updates where atomics would contend.
 
 --profile prints instead the GPU time of every kernel of Cake's update
 (torch.profiler; it sees kernels launched through the driver API too) at
-1 x 1048576 x 128 x 1024 fp16, random and skewed ids.
+each --shapes entry (default 1 x 1048576 x 128 x 1024), fp16, random and
+skewed ids.
 
 With --peer-kind flashlib the peer is FlashML's flashlib (its Triton
 path: euclid_assign_triton, triton_centroid_update_sorted_euclid and
@@ -134,9 +135,9 @@ def update_ok(got, ref):
     return got.dtype != torch.float16 or centroid_error(got, ref) <= TOL_CENTROID
 
 
-def profile(km):
+def profile(km, shape):
     from torch.profiler import ProfilerActivity, profile as torch_profile
-    B, N, D, K = 1, 1048576, 128, 1024
+    B, N, D, K = shape
     x = torch.randn(B, N, D, device="cuda", dtype=torch.float16)
     c0 = torch.randn(B, K, D, device="cuda", dtype=torch.float16)
     for name, ids in (("random ids", torch.randint(0, K, (B, N),
@@ -151,7 +152,7 @@ def profile(km):
             for _ in range(5):
                 km.update(x, ids, c0)
             torch.cuda.synchronize()
-        print(f"--- update, {name} (5 calls) ---")
+        print(f"--- update {B}x{N}x{D}x{K}, {name} (5 calls) ---")
         print(prof.key_averages().table(sort_by="cuda_time_total",
                                         row_limit=12))
 
@@ -206,7 +207,10 @@ def main():
     p.add_argument("--profile", action="store_true")
     args = p.parse_args()
     if args.profile:
-        return profile(CakeKmeans(args.runtime, args.dispatch))
+        km = CakeKmeans(args.runtime, args.dispatch)
+        for spec in (args.shapes or "1:1048576:128:1024").split(","):
+            profile(km, tuple(int(v) for v in spec.split(":")))
+        return
     batch_kmeans_Euclid, peer_assign_fn, triton_centroid_update_sorted_euclid \
         = load_peer(args.peer_kind, args.peer)
 

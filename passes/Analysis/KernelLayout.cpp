@@ -43,6 +43,9 @@ int64_t mlir::cake::valueRegisters(Type type, int64_t threads) {
     return fragmentRegisters(frag, threads);
   if (auto topk = dyn_cast<TopKType>(type))
     return fragmentRegisters(topk, threads);
+  // Every warp holds a loaded index list whole: an entry per lane.
+  if (auto list = dyn_cast<IndicesType>(type))
+    return (list.getRows() + 31) / 32;
   return 0;
 }
 
@@ -52,7 +55,8 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
-            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp>(op))
+            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp,
+            GatherIndicesOp>(op))
       math = true;
   });
   return !math;

@@ -209,3 +209,40 @@ cake.kernel @ctas_fragment_registers(%n: index) attributes {target = #cake.targe
     }
   }
 }
+
+// -----
+
+// Index lists a producer carries across its loop count too: every warp
+// holds a list whole, 256 entries = 8 registers a thread; four of them
+// and the addresses exceed regs(40).
+cake.kernel @gather_lists(%X: !cake.global<?x?xf16>, %I: !cake.global<?xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "gather" warpgroups(1) regs(40) {
+    %N = cake.dim %I, 0 : !cake.global<?xi32>
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %l = cake.gather.indices %I[%c0] : !cake.global<?xi32> -> !cake.indices<256>
+    // expected-error @+1 {{[resource.fragment-registers] role "gather" keeps 32 registers of fragments across this loop and up to 8 more in its body (+16 for addresses): 56 > its budget of 40 per thread}}
+    %r:4 = scf.for %p = %c0 to %N step %c256 iter_args(%a = %l, %b = %l, %c = %l, %d = %l)
+        -> (!cake.indices<256>, !cake.indices<256>, !cake.indices<256>, !cake.indices<256>) {
+      %n = cake.gather.indices %I[%p] : !cake.global<?xi32> -> !cake.indices<256>
+      scf.yield %b, %c, %d, %n : !cake.indices<256>, !cake.indices<256>, !cake.indices<256>, !cake.indices<256>
+    }
+  }
+}
+
+// -----
+
+// Near miss: two carried lists, 16 registers and one loaded in the body.
+cake.kernel @gather_lists_fit(%X: !cake.global<?x?xf16>, %I: !cake.global<?xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "gather" warpgroups(1) regs(40) {
+    %N = cake.dim %I, 0 : !cake.global<?xi32>
+    %c0 = arith.constant 0 : index
+    %c256 = arith.constant 256 : index
+    %l = cake.gather.indices %I[%c0] : !cake.global<?xi32> -> !cake.indices<256>
+    %r:2 = scf.for %p = %c0 to %N step %c256 iter_args(%a = %l, %b = %l)
+        -> (!cake.indices<256>, !cake.indices<256>) {
+      %n = cake.gather.indices %I[%p] : !cake.global<?xi32> -> !cake.indices<256>
+      scf.yield %b, %n : !cake.indices<256>, !cake.indices<256>
+    }
+  }
+}

@@ -14,12 +14,56 @@
 include "cake/Dialect/CakeBase.td"
 include "cake/Dialect/CakeTypes.td"
 
+def Cake_IndicesType : Cake_Type<"Indices", "indices"> {
+  let summary = "the index entries of a gather's rows, held in registers";
+  let description = [{
+    The `rows` entries of an index list that one `cake.gather` copies by,
+    loaded ahead of it by `cake.gather.indices`, so a producer can carry
+    the next chunks' entries across its loop (`scf.for` iter_args) while
+    the copies of this one are issued: the load's latency is no longer
+    paid once a chunk. Every warp of the producer role holds the whole
+    list, entry e in lane e mod 32 and register e / 32 (rows / 32
+    registers a thread, rounded up, which resource.register-budget counts).
+
+    ```mlir
+    !cake.indices<64>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows);
+  let assemblyFormat = "`<` $rows `>`";
+  let genVerifyDecl = 1;
+}
+
+def Cake_GatherIndicesOp : Cake_Op<"gather.indices"> {
+  let summary = "load the index entries of a gather ahead of it";
+  let description = [{
+    Entries [`position`, `position` + rows) of the rank-1 i32 list `index`,
+    -1 past its end (a row the gather then fills with zeros). The load is
+    issued here and waited for where a `cake.gather` first reads the
+    entries, so loading the list of chunk i + a in iteration i (the
+    distance a is the kernel's decision) hides its latency behind a
+    iterations of copies.
+
+    ```mlir
+    %l = cake.gather.indices %Order[%p] : !cake.global<?xi32> -> !cake.indices<64>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$index, Index:$position);
+  let results = (outs Cake_IndicesType:$result);
+  let assemblyFormat = [{
+    $index `[` $position `]` attr-dict `:` qualified(type($index)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Cake_GatherOp : Cake_Op<"gather"> {
   let summary = "copy rows chosen by an index list into a ring stage";
   let description = [{
     Row `r` of the stage's R×C tile receives the columns
     [`column`, `column` + C) of row `index[position + r]` of the rank-2
-    global `src`, in the ring's swizzle, so a wgmma reads it as it reads a
+    global `src` (or of row `index[r]` where `index` is a list loaded
+    ahead by `cake.gather.indices`), in the ring's swizzle, so a wgmma reads it as it reads a
     TMA-filled stage (typically as an `mn_major` operand: the rows are
     points or tokens, the columns features). Zeros fill a row whose slot
     `position + r` is past the index list or whose index is outside
@@ -38,20 +82,24 @@ def Cake_GatherOp : Cake_Op<"gather"> {
     of one warp), `src`'s rows a multiple of 16 bytes (checked by the verifier
     where static; a dynamic row pitch that is not one traps when the
     kernel runs, since no copy could be issued); `index` is a rank-1 i32
-    tensor; the element types of `src` and the ring match
-    [dataflow.element-type].
+    tensor or a `!cake.indices` of the tile's R rows; the element types of
+    `src` and the ring match [dataflow.element-type].
 
     ```mlir
     cake.gather %X[%Order[%p], %d] -> %x[%s]
       : !cake.global<?x?xf16>, !cake.global<?xi32>
         -> !cake.ring<4 x 64x64xf16, swizzle = 128>
+    cake.gather %X[%l, %d] -> %x[%s]
+      : !cake.global<?x?xf16>, !cake.indices<64>
+        -> !cake.ring<4 x 64x64xf16, swizzle = 128>
     ```
   }];
-  let arguments = (ins Cake_GlobalType:$src, Cake_GlobalType:$index,
-                       Index:$position, Index:$column,
+  let arguments = (ins Cake_GlobalType:$src,
+                       AnyTypeOf<[Cake_GlobalType, Cake_IndicesType]>:$index,
+                       Optional<Index>:$position, Index:$column,
                        Cake_RingType:$dst, Cake_StageType:$stage);
   let assemblyFormat = [{
-    $src `[` $index `[` $position `]` `,` $column `]` `->` $dst `[` $stage `]`
+    $src `[` $index (`[` $position^ `]`)? `,` $column `]` `->` $dst `[` $stage `]`
     attr-dict `:` qualified(type($src)) `,` qualified(type($index)) `->`
     qualified(type($dst))
   }];

@@ -1,7 +1,9 @@
 """The k-means update's sums kernel that reads the points through the
 sort's order (cake.gather), for one element type and tile of feature rows.
 
-    python3 gen_sums_gather.py [--dtype f16|bf16] [--rows 64|128|192|256]
+    python3 gen_sums_gather.py [--dtype f16|bf16] [--rows 32|64|128|192|256]
+                               [--gather-warps 3] [--stages S]
+                               [--indices-ahead 2]
 
 prints the kernel; examples/kmeans_sums_gather.cake.mlir is its output for
 f16 and 128 rows (test/Examples/kmeans-sums-gather.test checks they agree),
@@ -23,7 +25,8 @@ HEADER = """\
 // gathered rows as an mn_major B (64 slots x {cols} features, features
 // contiguous, one ring per {cols} features of the tile). A gather role copies
 // each chunk's rows by the sort's order into the rings (cake.gather:
-// 16-byte cp.async pieces, swizzled as TMA would); the summing warpgroup
+// 16-byte cp.async pieces, swizzled as TMA would), with the chunk's index
+// entries loaded {lists} chunks ahead (cake.gather.indices); the summing warpgroup
 // builds the one-hot tile in registers from the keys, which it loads
 // {ahead} chunks ahead; a store warp adds the result into S with TMA
 // reduce-add stores, where the units of one cluster tile meet. S must be
@@ -35,7 +38,16 @@ HEADER = """\
 """
 
 
-def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
+# Measured on the H200 (docs/benchmarks/kmeans-lloyd.md, run 21): three
+# gather warps and six stages (as many as shared memory holds at 192 and
+# 256 rows) beat two and four by 4-8%; the index lists loaded two chunks
+# ahead a further 10-15% (four ahead, or deeper rings at 32 and 64 rows,
+# no better).
+STAGES = {32: 6, 64: 6, 128: 6, 192: 4, 256: 3}
+
+
+def kernel(dtype="f16", rows=128, gather_warps=3, stages=None,
+           indices_ahead=2):
     # One ring of `cols` features per 64 of the tile; a 32-feature tile
     # (D <= 32) gathers 64-byte rows under the 64-byte swizzle, so no
     # copy or mma is spent on zeros.
@@ -43,7 +55,7 @@ def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
     halves = rows // cols
     swizzle = cols * 2
     if stages is None:
-        stages = 3 if rows == 256 else 4
+        stages = STAGES[rows]
     out_stages = 1 if rows == 256 else 2
     ahead = 3 if rows == 256 else 4
     ring = f"!cake.ring<{stages} x 64x{cols}x{dtype}, swizzle = {swizzle}>"
@@ -51,7 +63,8 @@ def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
     glob = f"!cake.global<?x?x{dtype}>"
     acc = f"!cake.frag<64x{cols}xf32>"
     keyf = "!cake.frag<1x64xi32>"
-    L = [HEADER.format(rows=rows, ahead=ahead, cols=cols)]
+    L = [HEADER.format(rows=rows, ahead=ahead, cols=cols,
+                       lists=indices_ahead)]
     L.append(f"cake.kernel @kmeans_sums_gather(%X: {glob}, "
              "%Order: !cake.global<?xi32>,")
     L.append("                                %Keys: !cake.global<?xi32>, "
@@ -146,7 +159,8 @@ def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
     L.append(f'  cake.role "gather" warps({gather_warps}) {{')
     L.append(f"    %D = cake.dim %X, 1 : {glob}")
     L.append("    %U = cake.dim %Work, 0 : !cake.global<?x4xi32>")
-    for c in sorted({1, 2} | set(consts)):
+    ahead_consts = {64 * a for a in range(1, indices_ahead + 1)}
+    for c in sorted({1, 2} | set(consts) | ahead_consts):
         L.append(f"    %c{c} = arith.constant {c} : index")
     L.append("    cake.tiles (%d, %u) in (%D, %U) {")
     L.append("      %begin = cake.scalar.load %Work[%u, %c1] : "
@@ -154,12 +168,43 @@ def kernel(dtype="f16", rows=128, gather_warps=2, stages=None):
     L.append("      %end = cake.scalar.load %Work[%u, %c2] : "
              "!cake.global<?x4xi32>")
     L += offsets("      ")
-    L.append("      scf.for %p = %begin to %end step %c64 {")
-    L.append(f"        %s = cake.pipe.acquire %px : !cake.pipe<{stages}>")
-    for h in range(halves):
-        L.append(f"        cake.gather %X[%Order[%p], {col(h)}] -> %x{h}[%s]")
-        L.append(f"          : {glob}, !cake.global<?xi32> -> {ring}")
-    L.append(f"        cake.pipe.commit %px, %s : !cake.pipe<{stages}>")
+    lst = "!cake.indices<64>"
+    if indices_ahead == 0:
+        # Each gather loads its chunk's entries itself (the latency of one
+        # load a chunk on the copies' path).
+        L.append("      scf.for %p = %begin to %end step %c64 {")
+        L.append(f"        %s = cake.pipe.acquire %px : !cake.pipe<{stages}>")
+        for h in range(halves):
+            L.append(f"        cake.gather %X[%Order[%p], {col(h)}] -> "
+                     f"%x{h}[%s]")
+            L.append(f"          : {glob}, !cake.global<?xi32> -> {ring}")
+        L.append(f"        cake.pipe.commit %px, %s : !cake.pipe<{stages}>")
+    else:
+        # The index entries of the next chunks, loaded {indices_ahead}
+        # chunks ahead of their copies (carried across the loop), so no
+        # chunk waits for its list.
+        L.append("      %l0 = cake.gather.indices %Order[%begin] : "
+                 f"!cake.global<?xi32> -> {lst}")
+        for a in range(1, indices_ahead):
+            L.append(f"      %g{a} = arith.addi %begin, %c{64 * a} : index")
+            L.append(f"      %l{a} = cake.gather.indices %Order[%g{a}] : "
+                     f"!cake.global<?xi32> -> {lst}")
+        carried = ", ".join(f"%i{a} = %l{a}" for a in range(indices_ahead))
+        L.append(f"      %gl:{indices_ahead} = scf.for %p = %begin to %end "
+                 f"step %c64 iter_args({carried})")
+        L.append(f"          -> ({', '.join([lst] * indices_ahead)}) {{")
+        L.append(f"        %pa = arith.addi %p, %c{64 * indices_ahead} : "
+                 "index")
+        L.append("        %la = cake.gather.indices %Order[%pa] : "
+                 f"!cake.global<?xi32> -> {lst}")
+        L.append(f"        %s = cake.pipe.acquire %px : !cake.pipe<{stages}>")
+        for h in range(halves):
+            L.append(f"        cake.gather %X[%i0, {col(h)}] -> %x{h}[%s]")
+            L.append(f"          : {glob}, {lst} -> {ring}")
+        L.append(f"        cake.pipe.commit %px, %s : !cake.pipe<{stages}>")
+        ys = [f"%i{a}" for a in range(1, indices_ahead)] + ["%la"]
+        L.append(f"        scf.yield {', '.join(ys)} : "
+                 f"{', '.join([lst] * indices_ahead)}")
     L.append("      }")
     L.append("    }")
     L.append("  }")
@@ -189,8 +234,15 @@ def main():
     p.add_argument("--dtype", choices=("f16", "bf16"), default="f16")
     p.add_argument("--rows", type=int, choices=(32, 64, 128, 192, 256),
                    default=128)
+    p.add_argument("--gather-warps", type=int, default=3)
+    p.add_argument("--stages", type=int, default=None,
+                   help="ring stages (default: STAGES by rows)")
+    p.add_argument("--indices-ahead", type=int, default=2,
+                   help="chunks the index lists are loaded ahead (0: each "
+                        "gather loads its own)")
     args = p.parse_args()
-    print(kernel(args.dtype, args.rows), end="")
+    print(kernel(args.dtype, args.rows, args.gather_warps, args.stages,
+                 args.indices_ahead), end="")
 
 
 if __name__ == "__main__":

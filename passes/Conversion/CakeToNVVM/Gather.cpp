@@ -7,9 +7,11 @@
 // coalesced load, two for a 64-row tile on one warp), then each step takes
 // its rows' indices from the owning lanes by shuffles, so no copy waits
 // on a global load of its own; the gathers of one chunk (a tile's column
-// slices) share the loaded list. Pieces out of bounds copy 0 source bytes
-// (cp.async zero-fills them). The stage's commit (Pipes.cpp) hands the
-// copies to the full barrier.
+// slices) share the loaded list. A list loaded ahead by
+// cake.gather.indices sits whole in every warp instead; a step selects its
+// register (uniform over the warp) and shuffles. Pieces out of bounds copy 0
+// source bytes (cp.async zero-fills them). The stage's commit (Pipes.cpp) hands
+// the copies to the full barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,17 +24,71 @@ using namespace mlir::cake::nvvm;
 std::optional<LogicalResult> KernelEmitter::emitGatherOp(Operation &op) {
   if (auto g = dyn_cast<GatherOp>(op))
     return emitGather(g);
+  if (auto l = dyn_cast<GatherIndicesOp>(op))
+    return emitGatherIndices(l);
   return std::nullopt;
+}
+
+Value KernelEmitter::loadIndexEntry(const TensorParams &ip, Value position,
+                                    Value row, int64_t rows) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Value listLength =
+      arith::IndexCastOp::create(b, loc(), i64, ip.dims[0]).getResult();
+  Value inTile = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row,
+                                       i32c(rows));
+  Value row64 = arith::ExtUIOp::create(b, loc(), i64, row);
+  Value slot = arith::AddIOp::create(b, loc(), position, row64);
+  Value inList = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                       slot, listLength);
+  Value valid = arith::AndIOp::create(b, loc(), inTile, inList);
+  auto ifValid = scf::IfOp::create(b, loc(), TypeRange{i32}, valid,
+                                   /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifValid.thenBlock());
+  Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), i32, ip.ptr,
+                                  ValueRange{slot});
+  Value v = LLVM::LoadOp::create(b, loc(), i32, ptr);
+  scf::YieldOp::create(b, loc(), ValueRange{v});
+  b.setInsertionPointToStart(ifValid.elseBlock());
+  scf::YieldOp::create(b, loc(), ValueRange{i32c(-1)});
+  return ifValid.getResult(0);
+}
+
+LogicalResult KernelEmitter::emitGatherIndices(GatherIndicesOp op) {
+  if (!role || !role->allLanes)
+    return op.emitError("cake.gather.indices runs on every thread of its "
+                        "role");
+  auto idx = tensors.find(op.getIndex());
+  if (idx == tensors.end())
+    return op.emitError("expected a kernel argument");
+  int64_t rows = op.getType().getRows(), regs = (rows + 31) / 32;
+  Type i32 = b.getI32Type();
+  Type listTy =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, i32));
+  Value position = arith::IndexCastOp::create(
+      b, loc(), b.getI64Type(), map.lookupOrDefault(op.getPosition()));
+  // Entry e in lane e % 32, register e / 32, in every warp.
+  Value list = LLVM::UndefOp::create(b, loc(), listTy);
+  for (int64_t j = 0; j < regs; ++j) {
+    Value e = arith::AddIOp::create(b, loc(), role->lane, i32c(32 * j));
+    Value entry = loadIndexEntry(idx->second, position, e, rows);
+    list = LLVM::InsertValueOp::create(b, loc(), list, entry, j);
+  }
+  map.map(op.getResult(), list);
+  return success();
 }
 
 LogicalResult KernelEmitter::emitGather(GatherOp op) {
   if (!role || !role->allLanes)
     return op.emitError("cake.gather runs on every thread of its role");
   auto src = tensors.find(op.getSrc());
+  // The entries come from global memory (a position in a list) or from
+  // registers (a list cake.gather.indices loaded ahead).
+  bool loaded = isa<IndicesType>(op.getIndex().getType());
   auto idx = tensors.find(op.getIndex());
-  if (src == tensors.end() || idx == tensors.end())
+  if (src == tensors.end() || (!loaded && idx == tensors.end()))
     return op.emitError("expected kernel arguments");
-  const TensorParams &tp = src->second, &ip = idx->second;
+  const TensorParams &tp = src->second;
   RingType rt = op.getDst().getType();
   int64_t rows = rt.getShape()[0],
           eltBytes = getElementBytes(rt.getElementType());
@@ -52,8 +108,6 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   };
   Value cols = toI64(tp.dims[1]);
   Value srcRows = toI64(tp.dims[0]);
-  Value listLength = toI64(ip.dims[0]);
-  Value position = toI64(map.lookupOrDefault(op.getPosition()));
   Value column = toI64(map.lookupOrDefault(op.getColumn()));
 
   // hw.gather-copy at run time: a row pitch or column offset that is not
@@ -76,42 +130,31 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   Value warpRow0 = arith::MulIOp::create(b, loc(), warp, i32c(rowsPerWarpStep));
   // The index entries: -1 for a row past the tile or the list. An earlier
   // gather of this block from the same list and position loaded them.
+  SmallVector<Value> list;
+  if (loaded) {
+    Value packed = map.lookup(op.getIndex());
+    for (int64_t j = 0; j < (rows + 31) / 32; ++j)
+      list.push_back(LLVM::ExtractValueOp::create(b, loc(), packed, j));
+  }
   GatherListKey key{b.getInsertionBlock(), op.getIndex(),
                     map.lookupOrDefault(op.getPosition()), rows,
                     rowsPerWarpStep};
   auto cached = gatherLists.find(key);
-  SmallVector<Value> list;
-  if (cached != gatherLists.end())
+  if (!loaded && cached != gatherLists.end())
     list = cached->second;
-  for (int64_t j = list.empty() ? 0 : listRegs; j < listRegs; ++j) {
+  Value position =
+      loaded ? Value() : toI64(map.lookupOrDefault(op.getPosition()));
+  for (int64_t j = list.empty() ? 0 : listRegs; !loaded && j < listRegs; ++j) {
     Value e = arith::AddIOp::create(b, loc(), lane, i32c(32 * j));
     Value step = arith::DivUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
     Value sub = arith::RemUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
     Value stepRow0 = arith::MulIOp::create(b, loc(), step, i32c(rowsPerStep));
     Value row = arith::AddIOp::create(b, loc(), stepRow0, warpRow0);
     row = arith::AddIOp::create(b, loc(), row, sub);
-    Value inTile = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                         row, i32c(rows));
-    Value row64 = arith::ExtUIOp::create(b, loc(), i64, row);
-    Value slot = arith::AddIOp::create(b, loc(), position, row64);
-    Value inList = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                         slot, listLength);
-    Value valid = arith::AndIOp::create(b, loc(), inTile, inList);
-    auto ifValid = scf::IfOp::create(b, loc(), TypeRange{i32}, valid,
-                                     /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifValid.thenBlock());
-      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), i32, ip.ptr,
-                                      ValueRange{slot});
-      Value v = LLVM::LoadOp::create(b, loc(), i32, ptr);
-      scf::YieldOp::create(b, loc(), ValueRange{v});
-      b.setInsertionPointToStart(ifValid.elseBlock());
-      scf::YieldOp::create(b, loc(), ValueRange{i32c(-1)});
-    }
-    list.push_back(ifValid.getResult(0));
+    list.push_back(loadIndexEntry(idx->second, position, row, rows));
   }
-  gatherLists[key] = list;
+  if (!loaded)
+    gatherLists[key] = list;
 
   // The stage and the swizzle (as smem.write applies it: the 16-byte
   // chunk index XOR the 128-byte line index, on the offset in the tile;
@@ -139,15 +182,35 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   Value colBytes32 = arith::TruncIOp::create(b, loc(), i32, clamped);
 
   for (int64_t s = 0; s < steps; ++s) {
-    // This lane's row: entry s * rowsPerWarpStep + lane / P of the list.
-    int64_t entry0 = s * rowsPerWarpStep;
-    Value srcLane =
-        arith::AddIOp::create(b, loc(), rowInStep, i32c(entry0 % 32));
-    Value index = gpu::ShuffleOp::create(b, loc(), list[entry0 / 32], srcLane,
-                                         i32c(32), gpu::ShuffleMode::IDX)
-                      .getShuffleResult();
     Value row0 =
         arith::AddIOp::create(b, loc(), warpRow0, i32c(s * rowsPerStep));
+    Value index;
+    if (loaded) {
+      // This lane's row is entry row0 + lane / P of the whole list; the
+      // step's rows never straddle a register (rowsPerWarpStep divides
+      // 32), so the register is the same on every lane.
+      Value reg = arith::DivUIOp::create(b, loc(), row0, i32c(32));
+      Value held = list[0];
+      for (int64_t j = 1; j < int64_t(list.size()); ++j) {
+        Value isJ = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          reg, i32c(j));
+        held = arith::SelectOp::create(b, loc(), isJ, list[j], held);
+      }
+      Value first = arith::RemUIOp::create(b, loc(), row0, i32c(32));
+      Value srcLane = arith::AddIOp::create(b, loc(), first, rowInStep);
+      index = gpu::ShuffleOp::create(b, loc(), held, srcLane, i32c(32),
+                                     gpu::ShuffleMode::IDX)
+                  .getShuffleResult();
+    } else {
+      // This lane's row: entry s * rowsPerWarpStep + lane / P of the
+      // warp's list.
+      int64_t entry0 = s * rowsPerWarpStep;
+      Value srcLane =
+          arith::AddIOp::create(b, loc(), rowInStep, i32c(entry0 % 32));
+      index = gpu::ShuffleOp::create(b, loc(), list[entry0 / 32], srcLane,
+                                     i32c(32), gpu::ShuffleMode::IDX)
+                  .getShuffleResult();
+    }
     Value row = arith::AddIOp::create(b, loc(), row0, rowInStep);
     // Rows past the tile (a last partial step) copy nothing.
     auto ifRow = scf::IfOp::create(

@@ -190,6 +190,11 @@ private:
   // Rows gathered by an index list (Gather.cpp): cake.gather.
   std::optional<LogicalResult> emitGatherOp(Operation &op);
   LogicalResult emitGather(GatherOp op);
+  LogicalResult emitGatherIndices(GatherIndicesOp op);
+  /// Entry `row` (i32) of a `rows`-entry list at `position` (i64) of the
+  /// index tensor `ip`: a load, or -1 past the tile or the list.
+  Value loadIndexEntry(const TensorParams &ip, Value position, Value row,
+                       int64_t rows);
 
   // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
   std::optional<LogicalResult> emitMmaOp(Operation &op);
