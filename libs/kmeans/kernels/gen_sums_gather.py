@@ -40,8 +40,8 @@ HEADER = """\
 
 # Measured on the H200 (docs/benchmarks/kmeans-lloyd.md, run 21): three
 # gather warps and six stages (as many as shared memory holds at 192 and
-# 256 rows) beat two and four by 4-8%; the index lists loaded two chunks
-# ahead a further 10-15% (four ahead, or deeper rings at 32 and 64 rows,
+# 256 rows) beat two and four by 3-11%; the index lists loaded two chunks
+# ahead a further 5-24% (four ahead, or deeper rings at 32 and 64 rows,
 # no better).
 STAGES = {32: 6, 64: 6, 128: 6, 192: 4, 256: 3}
 
