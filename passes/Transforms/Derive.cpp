@@ -150,12 +150,16 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
             consumerWarps = role.getNumWarps();
       // A stage filled by TMA completes with its bytes after one armed
       // arrival; one filled by stores, with an arrival per producer warp
-      // (one for a copy role, which runs on its leader alone).
+      // (one for a copy role, which runs on its leader alone); one filled
+      // by cake.gather, with an arrival per producer thread, each made by
+      // the landing of the thread's cp.async pieces (.noinc).
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
         if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
           auto role = acquire->getParentOfType<RoleOp>();
-          if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
+          if (role && isFilledByGather(acquire))
+            fullCount = 32 * role.getNumWarps();
+          else if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();
         }
       int64_t full = layout.offsets.lookup(pipe);

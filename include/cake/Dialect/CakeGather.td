@@ -71,8 +71,8 @@ def Cake_GatherOp : Cake_Op<"gather"> {
 
     Every thread of the producer role issues a share of the tile's 16-byte
     pieces (`cp.async.cg`, zero-filled where out of bounds); the stage's
-    commit makes the full barrier wait for their completion
-    (`cp.async.mbarrier.arrive`) besides the role's arrival per warp, and
+    commit makes the full barrier wait for their completion (each
+    thread's `cp.async.mbarrier.arrive.noinc`, one arrival a thread), and
     the consumer's wait orders them before the async proxy (wgmma) reads
     the stage. The barrier counts, the swizzled addresses and the split of
     the pieces over the threads are derived.
