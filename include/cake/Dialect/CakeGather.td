@@ -23,7 +23,8 @@ def Cake_IndicesType : Cake_Type<"Indices", "indices"> {
     the copies of this one are issued: the load's latency is no longer
     paid once a chunk. Every warp of the producer role holds the whole
     list, entry e in lane e mod 32 and register e / 32 (rows / 32
-    registers a thread, rounded up, which resource.register-budget counts).
+    registers a thread, rounded up, which resource.fragment-registers
+    counts where the list is carried across a loop).
 
     ```mlir
     !cake.indices<64>
@@ -63,8 +64,8 @@ def Cake_GatherOp : Cake_Op<"gather"> {
     Row `r` of the stage's R×C tile receives the columns
     [`column`, `column` + C) of row `index[position + r]` of the rank-2
     global `src` (or of row `index[r]` where `index` is a list loaded
-    ahead by `cake.gather.indices`), in the ring's swizzle, so a wgmma reads it as it reads a
-    TMA-filled stage (typically as an `mn_major` operand: the rows are
+    ahead by `cake.gather.indices`), in the ring's swizzle, so a wgmma
+    reads it as it reads a TMA-filled stage (typically as an `mn_major` operand: the rows are
     points or tokens, the columns features). Zeros fill a row whose slot
     `position + r` is past the index list or whose index is outside
     [0, rows of `src`), and the columns past `src`'s.
