@@ -39,8 +39,8 @@
 // CHECK-PTX-NOT:      shfl.sync.idx.b32
 // CHECK-COPY-COUNT-16: cp.async.cg.shared.global
 // CHECK-COPY-NOT:      cp.async.cg.shared.global
-// The kernel: a list loaded a chunk ahead and carried across
-// the loop.
+
+// The kernel: a list loaded a chunk ahead and carried across the loop.
 cake.kernel @loaded_ahead(%X: !cake.global<?x?xbf16>, %Order: !cake.global<?xi32>)
     attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %x = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
