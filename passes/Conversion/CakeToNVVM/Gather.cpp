@@ -128,33 +128,36 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
 
   Value warp = role->warpInRole, lane = role->lane;
   Value warpRow0 = arith::MulIOp::create(b, loc(), warp, i32c(rowsPerWarpStep));
-  // The index entries: -1 for a row past the tile or the list. An earlier
-  // gather of this block from the same list and position loaded them.
+  // The index entries: -1 for a row past the tile or the list. A loaded
+  // list holds them already; otherwise an earlier gather of this block
+  // from the same list and position loaded them, or this one does.
   SmallVector<Value> list;
   if (loaded) {
     Value packed = map.lookup(op.getIndex());
     for (int64_t j = 0; j < (rows + 31) / 32; ++j)
       list.push_back(LLVM::ExtractValueOp::create(b, loc(), packed, j));
+  } else {
+    GatherListKey key{b.getInsertionBlock(), op.getIndex(),
+                      map.lookupOrDefault(op.getPosition()), rows,
+                      rowsPerWarpStep};
+    auto cached = gatherLists.find(key);
+    if (cached != gatherLists.end()) {
+      list = cached->second;
+    } else {
+      Value position = toI64(map.lookupOrDefault(op.getPosition()));
+      for (int64_t j = 0; j < listRegs; ++j) {
+        Value e = arith::AddIOp::create(b, loc(), lane, i32c(32 * j));
+        Value step = arith::DivUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
+        Value sub = arith::RemUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
+        Value stepRow0 =
+            arith::MulIOp::create(b, loc(), step, i32c(rowsPerStep));
+        Value row = arith::AddIOp::create(b, loc(), stepRow0, warpRow0);
+        row = arith::AddIOp::create(b, loc(), row, sub);
+        list.push_back(loadIndexEntry(idx->second, position, row, rows));
+      }
+      gatherLists[key] = list;
+    }
   }
-  GatherListKey key{b.getInsertionBlock(), op.getIndex(),
-                    map.lookupOrDefault(op.getPosition()), rows,
-                    rowsPerWarpStep};
-  auto cached = gatherLists.find(key);
-  if (!loaded && cached != gatherLists.end())
-    list = cached->second;
-  Value position =
-      loaded ? Value() : toI64(map.lookupOrDefault(op.getPosition()));
-  for (int64_t j = list.empty() ? 0 : listRegs; !loaded && j < listRegs; ++j) {
-    Value e = arith::AddIOp::create(b, loc(), lane, i32c(32 * j));
-    Value step = arith::DivUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
-    Value sub = arith::RemUIOp::create(b, loc(), e, i32c(rowsPerWarpStep));
-    Value stepRow0 = arith::MulIOp::create(b, loc(), step, i32c(rowsPerStep));
-    Value row = arith::AddIOp::create(b, loc(), stepRow0, warpRow0);
-    row = arith::AddIOp::create(b, loc(), row, sub);
-    list.push_back(loadIndexEntry(idx->second, position, row, rows));
-  }
-  if (!loaded)
-    gatherLists[key] = list;
 
   // The stage and the swizzle (as smem.write applies it: the 16-byte
   // chunk index XOR the 128-byte line index, on the offset in the tile;
