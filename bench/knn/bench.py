@@ -3,7 +3,7 @@
 
 For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16
 queries and corpus; Cake's search (the norms in fp32 by the row_norms
-kernel, the search kernel and corpus splits examples/knn/dispatch.py picks,
+kernel or, in the _fused kernels, from the search's own stages; the search kernel and corpus splits examples/knn/dispatch.py picks,
 and for more than one split the knn_merge kernel: all of it timed) and flashlib's `flash_knn_triton` plus its
 `triton_knn_gather_sqdist` (what `flash_knn` runs on its Triton backend to
 return distances with the indices) are checked against an fp32 brute force
@@ -99,6 +99,12 @@ def main():
     p.add_argument("--shapes", default=DEFAULT_SHAPES)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--norms", default="auto",
+                   choices=("auto", "fused", "separate", "both"),
+                   help="the search kernels that reduce the norms from their "
+                   "own stages (_fused), those that take them from the "
+                   "row_norms kernel, both (timed side by side), or what "
+                   "dispatch.py picks")
     p.add_argument("--merges", default="",
                    help="NAME=BUNDLE,...: other merge kernels, timed as parts")
     p.add_argument("--out", default="")
@@ -111,22 +117,33 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
           f"CUDA {torch.version.cuda}")
-    variants = []  # (name, dir): "cake" alone, or cake:NAME per build
+    # (name, dir, fused norms or None for dispatch.py's pick): "cake"
+    # alone, or cake:NAME per build, with "+fused" / "+separate" when both
+    # forms are timed.
+    variants = []
+    modes = {"auto": [None], "fused": [True], "separate": [False],
+             "both": [False, True]}[args.norms]
     for item in args.bundles.split(","):
         name, _, path = item.rpartition("=")
-        variants.append(("cake" + (":" + name if name else ""), path))
+        for fused in modes:
+            tag = "" if len(modes) == 1 else (
+                "+fused" if fused else "+separate")
+            variants.append(("cake" + (":" + name if name else "") + tag,
+                             path, fused))
     handles = {}
     rows, failures = [], 0
     for shape in args.shapes.split(","):
         Q, M, D, k = (int(v) for v in shape.split(":"))
         # The kernel and the corpus splits dispatch.py picks for the shape.
         kname, splits, chunk = dispatch.choose(Q, M, D, k, sms)
-        hs = {}
-        for vname, vdir in variants:
-            path = os.path.join(vdir, kname + ".json")
+        hs, fused_of = {}, {}
+        for vname, vdir, fused in variants:
+            name = dispatch.choose(Q, M, D, k, sms, fused)[0]
+            path = os.path.join(vdir, name + ".json")
             if path not in handles:
                 handles[path] = load_bundle(rt, path)
             hs[vname] = handles[path]
+            fused_of[vname] = name.endswith("_fused")
         x = torch.randn(Q, D, device="cuda", dtype=torch.bfloat16)
         c = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
         # The splits' partial lists [Q, splits, k], and the merged [Q, k].
@@ -148,6 +165,10 @@ def main():
             tensor_arg(x), tensor_arg(c), tensor_arg(xn), tensor_arg(cn),
             tensor_arg(pdist), tensor_arg(pidx), scalar_arg(splits),
             scalar_arg(chunk))
+        # The _fused kernels take no norms.
+        fargs = (CakeRtArg * 6)(
+            tensor_arg(x), tensor_arg(c), tensor_arg(pdist), tensor_arg(pidx),
+            scalar_arg(splits), scalar_arg(chunk))
 
         npath = os.path.join(variants[0][1], f"row_norms_bf16_d{D}.json")
         if npath not in handles:
@@ -162,9 +183,11 @@ def main():
                                    ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
 
-        def kernel(h):
+        def kernel(h, fused=False):
+            a, n = (fargs, 6) if fused else (cargs, 8)
+
             def run():
-                if rt.cakeRtLaunch(h, cargs, 8, ctypes.c_void_p(stream)) != 0:
+                if rt.cakeRtLaunch(h, a, n, ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
             return run
 
@@ -185,11 +208,12 @@ def main():
             best = pdist.view(Q, -1).topk(k, dim=1, largest=False)
             return best.values, pidx.view(Q, -1).gather(1, best.indices)
 
-        def search(h):
-            run = kernel(h)
+        def search(h, fused):
+            run = kernel(h, fused)
 
             def whole():
-                norms()
+                if not fused:
+                    norms()
                 run()
                 return merge()
             return whole
@@ -203,7 +227,7 @@ def main():
 
         sample = torch.randperm(Q, device="cuda")[:SAMPLE]
         results = {}
-        checked = [(v, search(hs[v])) for v, _ in variants]
+        checked = [(v, search(hs[v], fused_of[v])) for v, _, _ in variants]
         for name, fn in checked + [("flashlib", flashlib)]:
             pdist.fill_(float("nan"))
             dist.fill_(float("nan"))
@@ -218,7 +242,8 @@ def main():
         impls = checked + [("flashlib", flashlib),
                            ("flashlib_idx", flashlib_idx),
                            ("norms", norms),
-                           ("kernel", kernel(hs[variants[0][0]])),
+                           ("kernel", kernel(hs[variants[0][0]],
+                                             fused_of[variants[0][0]])),
                            ("merge", merge),
                            ("merge_torch", merge_torch)]
         for item in filter(None, args.merges.split(",")):
@@ -239,12 +264,13 @@ def main():
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
         row = {"Q": Q, "M": M, "D": D, "k": k, "kernel": kname,
+               "fused": fused_of,
                "splits": splits,
                "chunk": chunk, "ms": med, "check": results,
-               "speedup": {v: med["flashlib"] / med[v] for v, _ in variants}}
+               "speedup": {v: med["flashlib"] / med[v] for v, _, _ in variants}}
         rows.append(row)
         print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
-              + " ".join(f"{v} {med[v]:.4f}" for v, _ in variants)
+              + " ".join(f"{v} {med[v]:.4f}" for v, _, _ in variants)
               + f" | flashlib {med['flashlib']:.4f} (idx only "
               f"{med['flashlib_idx']:.4f}) | {first}: norms "
               f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
@@ -252,11 +278,11 @@ def main():
               + "".join(f", {n[6:]} {t:.4f}" for n, t in med.items()
                         if n.startswith("merge:"))
               + ") | "
-              + " ".join(f"x{row['speedup'][v]:.3f}" for v, _ in variants)
+              + " ".join(f"x{row['speedup'][v]:.3f}" for v, _, _ in variants)
               + f"  {'ok' if ok else 'FAIL'}", flush=True)
         if not ok:
             print(json.dumps(results), flush=True)
-    for v, _ in variants:
+    for v, _, _ in variants:
         if rows:
             g = math.exp(sum(math.log(r["speedup"][v]) for r in rows)
                          / len(rows))

@@ -28,6 +28,22 @@ TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
          + [(True, d, 32, 2) for d in (64, 128, 256)])
 
 
+# Every search kernel of TABLE also comes as `..._fused` (gen-knn.py
+# --table writes both), which reduces the query and corpus norms from its
+# own stages instead of taking them from the row_norms kernel. Not picked
+# by default until measured on the H200 (bench.py --norms both).
+FUSED_MAX_Q = 0
+
+
+def with_norms(name, fused=None, q=0):
+    """The search kernel `name` in its form that computes the norms itself
+    (`fused`), or takes them; None picks by the rule: fused up to
+    FUSED_MAX_Q queries."""
+    if fused is None:
+        fused = q <= FUSED_MAX_Q
+    return name + "_fused" if fused else name
+
+
 # The merge of a search's corpus splits, per k (gen-knn.py's knn_merge_k*).
 MERGE_K = (10,)
 
@@ -50,8 +66,10 @@ def kernel_name(build, d, k, wgs):
             + ("_w3" if wgs == 3 else ""))
 
 
-def choose(q, m, d, k, sms):
-    """(bundle name, corpus splits, chunk rows) for Q queries over M rows."""
+def choose(q, m, d, k, sms, fused=None):
+    """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
+    `fused` forces the form that computes the norms (True) or takes them
+    (False), None picks by with_norms' rule."""
     wgs = 3 if q >= 2048 else 2
     waves = 1 if q <= 256 else 2
     tiles = math.ceil(q / (64 * wgs))
@@ -59,7 +77,8 @@ def choose(q, m, d, k, sms):
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
     # for 256-row tiles too).
     chunk = math.ceil(math.ceil(m / splits) / 256) * 256
-    return kernel_name(False, d, k, wgs), math.ceil(m / chunk), chunk
+    return (with_norms(kernel_name(False, d, k, wgs), fused, q),
+            math.ceil(m / chunk), chunk)
 
 
 def choose_build(n, d, k, wgs=None):

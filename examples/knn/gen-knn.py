@@ -54,16 +54,22 @@ import dispatch  # noqa: E402  (the table of kernels it picks from)
 
 
 def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
-           build=False):
+           build=False, fused=False):
     """The search kernel, or with `build` the KNN-graph kernel: queries and
     corpus are the same rows X, one chunk (the whole of X) a query tile,
     and a corpus tile that overlaps the query tile masks each row's own
-    column to +inf (self is not its own neighbour)."""
+    column to +inf (self is not its own neighbour). With `fused` (search
+    only: `..._fused`), the kernel takes no norms: it reduces the query
+    tile's and each corpus tile's rows from the stages the MMA reads
+    (`cake.smem.reduce sum squared`), so the corpus is read once, not
+    twice (few queries: the norms pass was a third of the time)."""
+    assert not (build and fused), "the graph kernels take their norms"
     halves = -(-d // 64)  # TMA zero-fills the columns past D
     rows = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     regs = {2: 232, 3: 152}[wgs]
     what = "build" if build else "search"
-    name = name or f"knn_{what}_bf16_d{d}_k{k}" + ("_w3" if wgs == 3 else "")
+    name = name or (f"knn_{what}_bf16_d{d}_k{k}" + ("_w3" if wgs == 3 else "")
+                    + ("_fused" if fused else ""))
     g = f"!cake.global<?x{d}xbf16>"
     xr = f"!cake.ring<{halves} x {rows}x64xbf16, swizzle = 128>"
     cr = f"!cake.ring<{stages} x {bn}x64xbf16, swizzle = 128>"
@@ -82,7 +88,8 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
         w(f"// k = {k}. The k nearest corpus rows of each query by squared")
         w(f"// Euclidean distance, per corpus split (see the generator).")
         w(f"cake.kernel @{name}(%X: {g}, %C: {g},")
-        w(f"    %Xn: !cake.global<?xf32>, %Cn: !cake.global<?xf32>,")
+        if not fused:
+            w(f"    %Xn: !cake.global<?xf32>, %Cn: !cake.global<?xf32>,")
         w(f"    %Dist: !cake.global<?x?x{k}xf32>, %Idx: !cake.global<?x?x{k}xi32>,")
         w(f"    %Splits: index, %Chunk: index)")
     # The corpus and its norms: X and Xn themselves when building a graph.
@@ -147,26 +154,64 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
     w(f"  cake.role \"search\" warpgroups({wgs}) regs({regs}) {{")
     common("    ")
     w(f"    %inf = arith.constant 0x7F800000 : f32")
+    if fused:
+        w(f"    %mi = arith.index_cast %M : index to i32")
     w(f"    {tiles} {{")
     for i in range(halves):
         w(f"      %sx{i} = cake.pipe.wait %px : !cake.pipe<{halves}>")
     w(f"      // Query rows past Q: +inf, so their candidates never pass the")
     w(f"      // filter (no insertion work for a tile's padding).")
-    w(f"      %xn = cake.load %Xn[%m] pad %inf : !cake.global<?xf32> -> !cake.frag<{rows}x1xf32>")
+    if fused:
+        xs = ", ".join(f"%sx{i}" for i in range(halves))
+        w(f"      %xs = cake.smem.reduce sum squared %x[{xs}] : {xr} -> !cake.frag<{rows}x1xf32>")
+        w(f"      %qi = arith.index_cast %Q : index to i32")
+        w(f"      %xrow = cake.frag.iota base %m : !cake.frag<{rows}x1xi32>")
+        w(f"      %xn = cake.frag.map %xs, %xrow")
+        w(f"          : (!cake.frag<{rows}x1xf32>, !cake.frag<{rows}x1xi32>) -> !cake.frag<{rows}x1xf32> {{")
+        w(f"      ^bb0(%xv: f32, %xr: i32):")
+        w(f"        %xin = arith.cmpi ult, %xr, %qi : i32")
+        w(f"        %xm = arith.select %xin, %xv, %inf : f32")
+        w(f"        cake.frag.yield %xm : f32")
+        w(f"      }}")
+    else:
+        w(f"      %xn = cake.load %Xn[%m] pad %inf : !cake.global<?xf32> -> !cake.frag<{rows}x1xf32>")
     w(f"      %l0 = cake.topk.init : {tk}")
     chunk("      ")
     w(f"      %lists = scf.for %n = %n0 to %n1 step %cbn")
     w(f"          iter_args(%l = %l0) -> ({tk}) {{")
     acc = "%zero"
     w(f"        %zero = cake.frag.zero : {acc_t}")
-    for i in range(halves):
-        w(f"        %s{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>")
-        w(f"        %dot{i} = cake.mma wgmma %x[%sx{i}], %c[%s{i}], {acc}")
-        w(f"          : {xr}, {cr}, {acc_t}")
-        w(f"        cake.pipe.release %pc, %s{i} : !cake.pipe<{stages}>")
-        acc = f"%dot{i}"
-    w(f"        // Corpus rows past M: +inf, which never enters a list.")
-    w(f"        %cn = cake.load {Cn}[%n] pad %inf : !cake.global<?xf32> -> !cake.frag<1x{bn}xf32>")
+    if fused:
+        # The tile's norms before its products: the reduction meets the
+        # role's threads, so no wgmma group may be in flight across it.
+        for i in range(halves):
+            w(f"        %s{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>")
+        cs = ", ".join(f"%s{i}" for i in range(halves))
+        w(f"        %cs = cake.smem.reduce sum squared %c[{cs}] : {cr} -> !cake.frag<1x{bn}xf32>")
+        for i in range(halves):
+            w(f"        %dot{i} = cake.mma wgmma %x[%sx{i}], %c[%s{i}], {acc}")
+            w(f"          : {xr}, {cr}, {acc_t}")
+            w(f"        cake.pipe.release %pc, %s{i} : !cake.pipe<{stages}>")
+            acc = f"%dot{i}"
+        w(f"        // Corpus rows past M (zeros from TMA): +inf, which never")
+        w(f"        // enters a list.")
+        w(f"        %ccol = cake.frag.iota base %n : !cake.frag<1x{bn}xi32>")
+        w(f"        %cn = cake.frag.map %cs, %ccol")
+        w(f"            : (!cake.frag<1x{bn}xf32>, !cake.frag<1x{bn}xi32>) -> !cake.frag<1x{bn}xf32> {{")
+        w(f"        ^bb0(%cv: f32, %cc: i32):")
+        w(f"          %cin = arith.cmpi ult, %cc, %mi : i32")
+        w(f"          %cm = arith.select %cin, %cv, %inf : f32")
+        w(f"          cake.frag.yield %cm : f32")
+        w(f"        }}")
+    else:
+        for i in range(halves):
+            w(f"        %s{i} = cake.pipe.wait %pc : !cake.pipe<{stages}>")
+            w(f"        %dot{i} = cake.mma wgmma %x[%sx{i}], %c[%s{i}], {acc}")
+            w(f"          : {xr}, {cr}, {acc_t}")
+            w(f"        cake.pipe.release %pc, %s{i} : !cake.pipe<{stages}>")
+            acc = f"%dot{i}"
+        w(f"        // Corpus rows past M: +inf, which never enters a list.")
+        w(f"        %cn = cake.load {Cn}[%n] pad %inf : !cake.global<?xf32> -> !cake.frag<1x{bn}xf32>")
     w(f"        %dist = cake.frag.map {acc}, %cn, %xn")
     w(f"            : ({acc_t}, !cake.frag<1x{bn}xf32>, !cake.frag<{rows}x1xf32>)")
     w(f"            -> {acc_t} {{")
@@ -356,10 +401,13 @@ def main():
     else:
         todo = COMMITTED
     for build, d, k, wgs in todo:
-        name, text = kernel(d, k, stages=a.stages, bn=a.bn, wgs=wgs,
-                            retire_late=bool(a.retire_late), build=build)
-        with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
-            f.write(text)
+        # Search kernels in both forms: taking the norms, and _fused.
+        for fused in (False,) if build else (False, True):
+            name, text = kernel(d, k, stages=a.stages, bn=a.bn, wgs=wgs,
+                                retire_late=bool(a.retire_late), build=build,
+                                fused=fused)
+            with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
+                f.write(text)
     # The merge of a search's corpus splits, for each k searched.
     for k in sorted({k for build, _, k, _ in todo if not build}):
         name, text = merge_kernel(k)

@@ -383,6 +383,17 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       work->cost.aluNs += ns * mult;
     return ns * mult;
   }
+  if (auto reduce = dyn_cast<SmemReduceOp>(op)) {
+    // Every stage read once by the role's threads, then the rows' values
+    // through the scratch (written once, read by every thread).
+    auto ring = cast<RingType>(reduce.getSrc().getType());
+    double bytes = double(ring.getTileBytes()) * reduce.getStages().size() +
+                   4.0 * ring.getShape()[0];
+    double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
+    if (record)
+      work->cost.aluNs += ns * mult;
+    return ns * mult;
+  }
   if (auto tmaStore = dyn_cast<TmaStoreOp>(op)) {
     // The copy engine writes the stage to global memory asynchronously.
     auto ring = cast<RingType>(tmaStore.getSrc().getType());

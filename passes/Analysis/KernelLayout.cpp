@@ -56,7 +56,7 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
             BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp,
-            GatherIndicesOp>(op))
+            GatherIndicesOp, SmemReduceOp>(op))
       math = true;
   });
   return !math;
@@ -114,6 +114,9 @@ int64_t mlir::cake::fragScratchBytes(Operation *op) {
   }
   if (isa<FragTrilInverseOp>(op))
     return kTrilInverseRows * kTrilInverseStride * 4;
+  // smem.reduce: one fp32 value per tile row.
+  if (auto reduce = dyn_cast<SmemReduceOp>(op))
+    return reduce.getSrc().getType().getShape()[0] * 4;
   return 0;
 }
 

@@ -100,13 +100,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
-    // frag.row, frag.scan down, frag.tril_inverse: a scratch after the
-    // rings and their role's named barrier.
+    // frag.row, frag.scan down, frag.tril_inverse, smem.reduce: a scratch
+    // after the rings and their role's named barrier.
     DerivedBarriers barriers = computeDerivedBarriers(kernel);
     if (barriers.last >= target->namedBarriers) {
       emitRuleError(kernel, RuleId::SyncNamedBarrier)
           << "the kernel's named barriers (cake.barrier.sync ids and one per "
-             "role with frag.row, frag.scan down or frag.tril_inverse) reach "
+             "role with frag.row, frag.scan down, frag.tril_inverse or "
+             "smem.reduce) reach "
              "id "
           << barriers.last << ", past the " << target->namedBarriers - 1
           << " a CTA of " << target->arch << " has";
@@ -130,6 +131,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         row.setDerivedAttr(scratch);
       else if (auto inverse = dyn_cast<FragTrilInverseOp>(op))
         inverse.setDerivedAttr(scratch);
+      else if (auto reduce = dyn_cast<SmemReduceOp>(op))
+        reduce.setDerivedAttr(scratch);
       else
         cast<FragScanOp>(op).setDerivedAttr(scratch);
       return WalkResult::advance();

@@ -61,7 +61,10 @@ bool verify::checkStageAccess(KernelFacts &f) {
       check(op, s.getSrc(), s.getStage(), false);
     else if (auto r = dyn_cast<SmemReadOp>(op))
       check(op, r.getSrc(), r.getStage(), false);
-    else if (auto m = dyn_cast<MmaOp>(op)) {
+    else if (auto r = dyn_cast<SmemReduceOp>(op)) {
+      for (Value stage : r.getStages())
+        check(op, r.getSrc(), stage, false);
+    } else if (auto m = dyn_cast<MmaOp>(op)) {
       if (m.getAStage())
         check(op, m.getA(), m.getAStage(), false);
       check(op, m.getB(), m.getBStage(), false);

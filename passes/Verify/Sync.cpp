@@ -171,7 +171,7 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
     }
   }
   // The ids derived for ops with a scratch (frag.row, frag.scan down,
-  // frag.tril_inverse) come after the explicit ones.
+  // frag.tril_inverse, smem.reduce) come after the explicit ones.
   DerivedBarriers derived = computeDerivedBarriers(f.kernel);
   if (!derived.roleIds.empty() && derived.last >= f.target->namedBarriers) {
     Operation *first = nullptr;

@@ -618,3 +618,29 @@ cake.kernel @tile_halves(%In: !cake.global<?x?xf32>, %Out: !cake.global<?x?xf32>
   }
 }
 
+
+// -----
+
+// smem.reduce reads its second stage while the role still fills it (its
+// acquire, not a wait); the near miss reduces both after their waits.
+cake.kernel @smem_reduce_through_acquire(%X: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %s0 = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.tma.load %X[%c0, %c0] -> %a[%s0] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    cake.pipe.commit %p, %s0 : !cake.pipe<2>
+    %t0 = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-note @+1 {{stage taken here}}
+    %s1 = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.tma.load %X[%c0, %c0] -> %a[%s1] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+    // expected-error @+1 {{[dataflow.read-outside-wait] reads ring #0 through a stage not taken with pipe.wait}}
+    %early = cake.smem.reduce sum squared %a[%t0, %s1] : !cake.ring<2 x 64x64xbf16, swizzle = 128> -> !cake.frag<1x64xf32>
+    cake.pipe.commit %p, %s1 : !cake.pipe<2>
+    %t1 = cake.pipe.wait %p : !cake.pipe<2>
+    %n = cake.smem.reduce sum squared %a[%t0, %t1] : !cake.ring<2 x 64x64xbf16, swizzle = 128> -> !cake.frag<1x64xf32>
+    cake.pipe.release %p, %t0 : !cake.pipe<2>
+    cake.pipe.release %p, %t1 : !cake.pipe<2>
+  }
+}

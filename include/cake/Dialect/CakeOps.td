@@ -913,5 +913,6 @@ def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
 // Op families in files of their own.
 include "cake/Dialect/CakeTopK.td"
 include "cake/Dialect/CakeGather.td"
+include "cake/Dialect/CakeSmemReduce.td"
 
 #endif // CAKE_OPS_TD

@@ -368,11 +368,12 @@ bool mlir::cake::nvvm::isRegisterBranch(Operation &op) {
 }
 
 const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
-    &KernelEmitter::emitScheduleOp, &KernelEmitter::emitScalarOp,
-    &KernelEmitter::emitPipeOp,     &KernelEmitter::emitTmaOp,
-    &KernelEmitter::emitMmaOp,      &KernelEmitter::emitFragmentOp,
-    &KernelEmitter::emitSolveOp,    &KernelEmitter::emitMemoryOp,
-    &KernelEmitter::emitTopKOp,     &KernelEmitter::emitGatherOp,
+    &KernelEmitter::emitScheduleOp,   &KernelEmitter::emitScalarOp,
+    &KernelEmitter::emitPipeOp,       &KernelEmitter::emitTmaOp,
+    &KernelEmitter::emitMmaOp,        &KernelEmitter::emitFragmentOp,
+    &KernelEmitter::emitSolveOp,      &KernelEmitter::emitMemoryOp,
+    &KernelEmitter::emitTopKOp,       &KernelEmitter::emitGatherOp,
+    &KernelEmitter::emitSmemReduceOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {

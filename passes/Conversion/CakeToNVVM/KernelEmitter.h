@@ -4,7 +4,8 @@
 // one emitter per op family. The files of this folder implement it:
 // ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
 // dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Fragments.cpp,
-// Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp and Gather.cpp.
+// Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp, Gather.cpp and
+// SmemReduce.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,6 +196,10 @@ private:
   /// index tensor `ip`: a load, or -1 past the tile or the list.
   Value loadIndexEntry(const TensorParams &ip, Value position, Value row,
                        int64_t rows);
+
+  // Rows of ring stages reduced (SmemReduce.cpp): cake.smem.reduce.
+  std::optional<LogicalResult> emitSmemReduceOp(Operation &op);
+  LogicalResult emitSmemReduce(SmemReduceOp op);
 
   // wgmma, its chains in flight and warpgroup turns (Wgmma.cpp).
   std::optional<LogicalResult> emitMmaOp(Operation &op);
