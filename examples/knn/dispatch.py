@@ -30,9 +30,13 @@ TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
 
 # Every search kernel of TABLE also comes as `..._fused` (gen-knn.py
 # --table writes both), which reduces the query and corpus norms from its
-# own stages instead of taking them from the row_norms kernel. Not picked
-# by default until measured on the H200 (bench.py --norms both).
-FUSED_MAX_Q = 0
+# own stages instead of taking them from the row_norms kernel. KNN run 11
+# (H200, docs/benchmarks/knn.md, both forms timed on 15 shapes): fused is
+# 11-32 % faster up to 256 queries, where the search reads the corpus at
+# the copy engines' pace and the norms pass cost a second read of it;
+# from 1024 queries it is 2-7 % slower with two consumer warpgroups and
+# 12-28 % with three (the reduction meets the role's threads every tile).
+FUSED_MAX_Q = 256
 
 
 def with_norms(name, fused=None, q=0):
