@@ -2,7 +2,7 @@
 """KNN search on the GPU: Cake's kernels beside flashlib's Triton path.
 
 For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16
-queries and corpus; Cake's search (the norms in fp32 by the row_norms
+(or --dtype f16) queries and corpus; Cake's search (the norms in fp32 by the row_norms
 kernel or, in the _fused kernels, from the search's own stages; the search kernel and corpus splits examples/knn/dispatch.py picks,
 and for more than one split the knn_merge kernel: all of it timed) and flashlib's `flash_knn_triton` plus its
 `triton_knn_gather_sqdist` (what `flash_knn` runs on its Triton backend to
@@ -97,6 +97,8 @@ def main():
     p.add_argument("--bundles", required=True)
     p.add_argument("--peer", required=True)
     p.add_argument("--shapes", default=DEFAULT_SHAPES)
+    p.add_argument("--dtype", default="bf16", choices=dispatch.DTYPES,
+                   help="the queries' and corpus' type (both implementations)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--norms", default="auto",
@@ -135,17 +137,19 @@ def main():
     for shape in args.shapes.split(","):
         Q, M, D, k = (int(v) for v in shape.split(":"))
         # The kernel and the corpus splits dispatch.py picks for the shape.
-        kname, splits, chunk = dispatch.choose(Q, M, D, k, sms)
+        kname, splits, chunk = dispatch.choose(Q, M, D, k, sms,
+                                               dtype=args.dtype)
         hs, fused_of = {}, {}
         for vname, vdir, fused in variants:
-            name = dispatch.choose(Q, M, D, k, sms, fused)[0]
+            name = dispatch.choose(Q, M, D, k, sms, fused, args.dtype)[0]
             path = os.path.join(vdir, name + ".json")
             if path not in handles:
                 handles[path] = load_bundle(rt, path)
             hs[vname] = handles[path]
             fused_of[vname] = name.endswith("_fused")
-        x = torch.randn(Q, D, device="cuda", dtype=torch.bfloat16)
-        c = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
+        tdt = {"bf16": torch.bfloat16, "f16": torch.float16}[args.dtype]
+        x = torch.randn(Q, D, device="cuda", dtype=tdt)
+        c = torch.randn(M, D, device="cuda", dtype=tdt)
         # The splits' partial lists [Q, splits, k], and the merged [Q, k].
         pdist = torch.empty(Q, splits, k, device="cuda", dtype=torch.float32)
         pidx = torch.empty(Q, splits, k, device="cuda", dtype=torch.int32)
@@ -170,7 +174,8 @@ def main():
             tensor_arg(x), tensor_arg(c), tensor_arg(pdist), tensor_arg(pidx),
             scalar_arg(splits), scalar_arg(chunk))
 
-        npath = os.path.join(variants[0][1], f"row_norms_bf16_d{D}.json")
+        npath = os.path.join(variants[0][1],
+                             f"row_norms_{args.dtype}_d{D}.json")
         if npath not in handles:
             handles[npath] = load_bundle(rt, npath)
         nargs = [(CakeRtArg * 2)(tensor_arg(t), tensor_arg(tn))
@@ -263,7 +268,8 @@ def main():
                 times[n].append(time_ms(fn, iters=args.iters, warmup=3))
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
-        row = {"Q": Q, "M": M, "D": D, "k": k, "kernel": kname,
+        row = {"Q": Q, "M": M, "D": D, "k": k, "dtype": args.dtype,
+               "kernel": kname,
                "fused": fused_of,
                "splits": splits,
                "chunk": chunk, "ms": med, "check": results,

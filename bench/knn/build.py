@@ -45,6 +45,8 @@ def main():
     p.add_argument("--peer", required=True)
     p.add_argument("--shapes", default=DEFAULT_SHAPES)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--dtype", default="bf16", choices=dispatch.DTYPES,
+                   help="the points' type (both implementations)")
     p.add_argument("--wgs", default="",
                    help="also time these consumer warpgroup counts (2,3)")
     p.add_argument("--out", default="")
@@ -71,13 +73,16 @@ def main():
     rows, failures = [], 0
     for shape in args.shapes.split(","):
         N, D, k = (int(v) for v in shape.split(":"))
-        kname = dispatch.choose_build(N, D, k)
-        hn = bundle(f"row_norms_bf16_d{D}")
+        kname = dispatch.choose_build(N, D, k, dtype=args.dtype)
+        hn = bundle(f"row_norms_{args.dtype}_d{D}")
         # The dispatcher's kernel first, then any other warpgroup count.
         variants = [("cake", kname)] + [
-            (f"cake_w{w}", dispatch.choose_build(N, D, k, int(w)))
+            (f"cake_w{w}", dispatch.choose_build(N, D, k, int(w),
+                                                 args.dtype))
             for w in filter(None, args.wgs.split(","))]
-        x = torch.randn(N, D, device="cuda", dtype=torch.bfloat16)
+        x = torch.randn(N, D, device="cuda",
+                        dtype={"bf16": torch.bfloat16,
+                               "f16": torch.float16}[args.dtype])
         xn = torch.empty(N, device="cuda", dtype=torch.float32)
         dist = torch.empty(N, k, device="cuda", dtype=torch.float32)
         idx = torch.empty(N, k, device="cuda", dtype=torch.int32)

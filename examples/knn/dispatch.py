@@ -10,8 +10,9 @@ once up to 256 queries (fewer partial lists to merge: 0.270 against
 0.305 ms at 16 x 1M), twice above (0.288 against 0.412 ms at
 1024 x 131072); run 5 measured the result.
 
-usage: dispatch.py Q M D K [--sms 132]   (prints: bundle splits chunk)
-       dispatch.py --build N D K          (prints: bundle)
+usage: dispatch.py Q M D K [--sms 132] [--dtype bf16|f16]
+                                          (prints: bundle splits chunk)
+       dispatch.py --build N D K [--dtype bf16|f16]   (prints: bundle)
 """
 import argparse
 import math
@@ -21,7 +22,7 @@ import sys
 # warpgroups); `gen-knn.py OUT --table` writes them all (with the
 # row-norms kernel of each D) for scripts/device-pack. D = 96 and 200 read
 # 64-column slices past the row's end, which TMA fills with zeros (a row
-# of D bf16 must be a multiple of 16 bytes: D = 100 is not).
+# of D 16-bit elements must be a multiple of 16 bytes: D = 100 is not).
 TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
          + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
             (True, 128, 10, 3), (True, 256, 10, 2)]
@@ -48,6 +49,11 @@ def with_norms(name, fused=None, q=0):
     return name + "_fused" if fused else name
 
 
+# Input types: every kernel of TABLE comes in each (gen-knn.py --table);
+# the distances are fp32 from wgmma's fp32 accumulation either way.
+DTYPES = ("bf16", "f16")
+
+
 # The merge of a search's corpus splits, per k (gen-knn.py's knn_merge_k*).
 MERGE_K = (10,)
 
@@ -59,18 +65,21 @@ def merge_name(k):
     return f"knn_merge_k{k}"
 
 
-def kernel_name(build, d, k, wgs):
+def kernel_name(build, d, k, wgs, dtype="bf16"):
+    if dtype not in DTYPES:
+        raise ValueError(f"no KNN kernels for {dtype} inputs; the table has "
+                         f"{list(DTYPES)}")
     if (build, d, k, wgs) not in TABLE:
         have = sorted({(d_, k_) for b, d_, k_, _ in TABLE if b == build})
         raise ValueError(
             f"no KNN {'build' if build else 'search'} kernel for D = {d}, "
             f"k = {k} with {wgs} consumer warpgroups; the table has (D, k) "
             f"in {have}")
-    return (f"knn_{'build' if build else 'search'}_bf16_d{d}_k{k}"
+    return (f"knn_{'build' if build else 'search'}_{dtype}_d{d}_k{k}"
             + ("_w3" if wgs == 3 else ""))
 
 
-def choose(q, m, d, k, sms, fused=None):
+def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
     `fused` forces the form that computes the norms (True) or takes them
     (False), None picks by with_norms' rule."""
@@ -81,11 +90,11 @@ def choose(q, m, d, k, sms, fused=None):
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
     # for 256-row tiles too).
     chunk = math.ceil(math.ceil(m / splits) / 256) * 256
-    return (with_norms(kernel_name(False, d, k, wgs), fused, q),
+    return (with_norms(kernel_name(False, d, k, wgs, dtype), fused, q),
             math.ceil(m / chunk), chunk)
 
 
-def choose_build(n, d, k, wgs=None):
+def choose_build(n, d, k, wgs=None, dtype="bf16"):
     """The KNN-graph kernel for N points (every query tile walks all of X:
     64K points fill the SMs many times over without splits). KNN build
     runs 1-2 (docs/benchmarks/knn.md): three consumer warpgroups are
@@ -94,7 +103,7 @@ def choose_build(n, d, k, wgs=None):
     spill more); k = 32 lists do not fit three warpgroups' registers."""
     if wgs is None:
         wgs = 3 if k <= 16 and d <= 128 and (d > 64 or n >= 131072) else 2
-    return kernel_name(True, d, k, wgs)
+    return kernel_name(True, d, k, wgs, dtype)
 
 
 def main():
@@ -103,16 +112,17 @@ def main():
                     help="the KNN-graph kernel for N points of D, k")
     ap.add_argument("sizes", type=int, nargs="+", metavar="Q M D K")
     ap.add_argument("--sms", type=int, default=132)
+    ap.add_argument("--dtype", default="bf16", help=f"one of {DTYPES}")
     a = ap.parse_args()
     try:
         if a.build:
             if len(a.sizes) != 3:
                 ap.error("--build takes N D K")
-            print(choose_build(*a.sizes))
+            print(choose_build(*a.sizes, dtype=a.dtype))
             return
         if len(a.sizes) != 4:
             ap.error("a search takes Q M D K")
-        print(*choose(*a.sizes, a.sms))
+        print(*choose(*a.sizes, a.sms, dtype=a.dtype))
     except ValueError as e:
         sys.exit(f"dispatch.py: error: {e}")
 

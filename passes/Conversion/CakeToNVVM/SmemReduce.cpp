@@ -95,8 +95,9 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
       vals.push_back(arith::BitcastOp::create(b, loc(), f32, lo));
       vals.push_back(arith::BitcastOp::create(b, loc(), f32, hi));
     } else {
+      // f16: the word's two halves, widened.
       Value pair =
-          arith::BitcastOp::create(b, loc(), VectorType::get({2}, elt), word);
+          LLVM::BitcastOp::create(b, loc(), VectorType::get({2}, elt), word);
       for (int64_t e = 0; e < 2; ++e) {
         Value h = LLVM::ExtractElementOp::create(b, loc(), pair, i32c(e));
         vals.push_back(arith::ExtFOp::create(b, loc(), f32, h));
