@@ -162,6 +162,24 @@ def main():
             tensor_arg(pdist.view(Q, splits * k)),
             tensor_arg(pidx.view(Q, splits * k)), tensor_arg(dist),
             tensor_arg(idx))
+        # dispatch.merge_groups' plan: with g > 1 a first pass merges each
+        # query's splits in g groups ([Q * g, splits / g * k] view of the
+        # same lists), a second the g lists of each query.
+        groups = dispatch.merge_groups(Q, splits, k)
+        passes = [margs]
+        if groups > 1:
+            gdist = torch.empty(Q * groups, k, device="cuda",
+                                dtype=torch.float32)
+            gidx = torch.empty(Q * groups, k, device="cuda", dtype=torch.int32)
+            passes = [
+                (CakeRtArg * 4)(
+                    tensor_arg(pdist.view(Q * groups, splits // groups * k)),
+                    tensor_arg(pidx.view(Q * groups, splits // groups * k)),
+                    tensor_arg(gdist), tensor_arg(gidx)),
+                (CakeRtArg * 4)(
+                    tensor_arg(gdist.view(Q, groups * k)),
+                    tensor_arg(gidx.view(Q, groups * k)), tensor_arg(dist),
+                    tensor_arg(idx))]
         xn = torch.empty(Q, device="cuda", dtype=torch.float32)
         cn = torch.empty(M, device="cuda", dtype=torch.float32)
 
@@ -196,14 +214,19 @@ def main():
                     raise RuntimeError(rt.cakeRtLastError().decode())
             return run
 
-        def merge():
-            # Cake's knn_merge kernel over the [Q, splits * k] view.
+        def merge(plan=passes):
+            # Cake's knn_merge kernel over the [Q, splits * k] view, in
+            # one pass or two.
             if splits == 1:
                 return pdist.view(Q, k), pidx.view(Q, k)
-            if rt.cakeRtLaunch(handles[mpath], margs, 4,
-                               ctypes.c_void_p(stream)) != 0:
-                raise RuntimeError(rt.cakeRtLastError().decode())
+            for a in plan:
+                if rt.cakeRtLaunch(handles[mpath], a, 4,
+                                   ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
             return dist, idx
+
+        def merge_one():
+            return merge([margs])
 
         def merge_torch():
             # The same merge in torch (runs 1-7 timed this one), for the
@@ -250,6 +273,7 @@ def main():
                            ("kernel", kernel(hs[variants[0][0]],
                                              fused_of[variants[0][0]])),
                            ("merge", merge),
+                           ("merge_one", merge_one),
                            ("merge_torch", merge_torch)]
         for item in filter(None, args.merges.split(",")):
             mname, _, mfile = item.partition("=")
@@ -269,6 +293,7 @@ def main():
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
         row = {"Q": Q, "M": M, "D": D, "k": k, "dtype": args.dtype,
+               "merge_groups": groups,
                "kernel": kname,
                "fused": fused_of,
                "splits": splits,
@@ -280,7 +305,8 @@ def main():
               + f" | flashlib {med['flashlib']:.4f} (idx only "
               f"{med['flashlib_idx']:.4f}) | {first}: norms "
               f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
-              f"{med['merge']:.4f} (torch {med['merge_torch']:.4f}"
+              f"{med['merge']:.4f} (groups {groups}; one pass "
+              f"{med['merge_one']:.4f}, torch {med['merge_torch']:.4f}"
               + "".join(f", {n[6:]} {t:.4f}" for n, t in med.items()
                         if n.startswith("merge:"))
               + ") | "

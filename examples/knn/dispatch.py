@@ -65,6 +65,26 @@ def merge_name(k):
     return f"knn_merge_k{k}"
 
 
+def merge_groups(q, splits, k, cols=64):
+    """How many groups of splits the merge takes in a first pass (1: one
+    pass). knn_merge reads a row's candidates `cols` at a time, each step
+    waiting for its loads, so a few queries over many splits are a long
+    chain of steps in one warp (16 queries x 128 splits: 20 steps). A
+    first pass over the [Q * g, splits / g * k] view (the same memory:
+    g rows a query) and a second over its [Q, g * k] result take
+    ceil(splits / g * k / cols) + ceil(g * k / cols) steps: g is the
+    divisor of `splits` with the fewest, kept only if it saves at least
+    two steps (the second launch costs about one), and only up to 64
+    queries (from a whole 64-row tile on, the rows fill the warps)."""
+    steps = lambda g: (-(-(splits // g) * k // cols)
+                       + (-(-g * k // cols) if g > 1 else 0))
+    if q > 64 or splits < 4:
+        return 1
+    best = min((g for g in range(1, splits + 1) if splits % g == 0),
+               key=lambda g: (steps(g), g))
+    return best if steps(best) + 2 <= steps(1) else 1
+
+
 def kernel_name(build, d, k, wgs, dtype="bf16"):
     if dtype not in DTYPES:
         raise ValueError(f"no KNN kernels for {dtype} inputs; the table has "
