@@ -26,7 +26,7 @@ import sys
 TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
          + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
             (True, 128, 10, 3), (True, 256, 10, 2)]
-         + [(True, d, 32, 2) for d in (64, 128, 256)])
+         + [(True, d, 32, 2) for d in (64, 96, 128, 256)])
 
 
 # Every search kernel of TABLE also comes as `..._fused` (gen-knn.py
