@@ -128,9 +128,10 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
       Value stageBase =
           arith::AddIOp::create(b, loc(), i32c(ring.offset), stageOffset);
       for (int64_t c = 0; c < pieces / perRow; ++c) {
-        Value pieceBytes = arith::MulIOp::create(
-            b, loc(), arith::AddIOp::create(b, loc(), part, i32c(c * perRow)),
-            i32c(16));
+        // One op a statement: the IR must not depend on the host
+        // compiler's order of evaluating arguments.
+        Value piece16 = arith::AddIOp::create(b, loc(), part, i32c(c * perRow));
+        Value pieceBytes = arith::MulIOp::create(b, loc(), piece16, i32c(16));
         Value inTile = arith::AddIOp::create(b, loc(), rowBytes, pieceBytes);
         if (swizzleBits)
           inTile = swizzleOffset(inTile, swizzleBits);
