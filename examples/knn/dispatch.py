@@ -75,7 +75,9 @@ def merge_groups(q, splits, k, cols=64):
     ceil(splits / g * k / cols) + ceil(g * k / cols) steps: g is the
     divisor of `splits` with the fewest, kept only if it saves at least
     two steps (the second launch costs about one), and only up to 64
-    queries (from a whole 64-row tile on, the rows fill the warps)."""
+    queries (from a whole 64-row tile on, the rows fill the warps). KNN
+    run 12 (H200): 0.026-0.036 ms against 0.032-0.050 for one pass on
+    ten rows of 1-64 queries."""
     steps = lambda g: (-(-(splits // g) * k // cols)
                        + (-(-g * k // cols) if g > 1 else 0))
     if q > 64 or splits < 4:
