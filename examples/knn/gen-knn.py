@@ -40,9 +40,12 @@ norms the search takes. dispatch.py picks the kernel and the splits for a
 shape.
 
 usage: gen-knn.py [OUT_DIR]   (the kernels examples/knn/ holds), or
-       gen-knn.py OUT_DIR --table   (every kernel dispatch.py may pick), or
+       gen-knn.py OUT_DIR --table   (every kernel dispatch.py may pick, in
+                                     bf16 and f16), or
        gen-knn.py OUT_DIR --d 64,128,256 [--k 10,16,32] [--wgs 2,3] [--build]
                   [--bn 128|256] [--stages S] [--retire-late 0|1]
+                  [--dtype bf16,f16]
+  (search kernels are written in both forms, taking the norms and _fused)
 """
 import argparse
 import os
