@@ -38,6 +38,13 @@ LogicalResult SmemReduceOp::verify() {
   if (!elt.isBF16() && !elt.isF16() && !elt.isF32())
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected bf16, f16 or f32 ring elements, got " << elt;
+  // The lowering reads a row in 16-byte pieces.
+  int64_t rowBytes = ring.getShape()[1] * elt.getIntOrFloatBitWidth() / 8;
+  if (rowBytes % 16)
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected the tile's rows to be a multiple of 16 bytes (read "
+              "in 16-byte pieces), got "
+           << rowBytes;
   if (!result.getElementType().isF32())
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected an f32 result (rows are reduced in fp32), got "

@@ -68,6 +68,19 @@ cake.kernel @int_elements(%C: !cake.global<?x64xi8>)
 
 // -----
 
+cake.kernel @short_rows(%C: !cake.global<?x4xf16>)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  %c = cake.ring : !cake.ring<2 x 128x4xf16, swizzle = 0>
+  %p = cake.pipe %c : !cake.ring<2 x 128x4xf16, swizzle = 0>
+  cake.role "r" warpgroups(2) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected the tile's rows to be a multiple of 16 bytes (read in 16-byte pieces), got 8}}
+    %n = cake.smem.reduce sum %c[%s] : !cake.ring<2 x 128x4xf16, swizzle = 0> -> !cake.frag<1x128xf32>
+  }
+}
+
+// -----
+
 cake.kernel @half_result(%C: !cake.global<?x64xf16>)
     attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
   %c = cake.ring : !cake.ring<2 x 128x64xf16, swizzle = 128>
