@@ -4,7 +4,8 @@
 Applies systematic mutations to valid kernels (drop a release, reorder an
 acquire and its commit, change a stage count, a tile, a register budget, a
 box dimension, a trip count, the target, a role's warp shape, remove a
-fence, an attention product's operand layout or type) and runs `cake-opt --cake-verify` on every mutant. Reports, per
+fence, an attention product's operand layout or type, a stage read or
+reduced outside its wait, a scanned fragment's row, a top-k list's shape) and runs `cake-opt --cake-verify` on every mutant. Reports, per
 mutation class, how many mutants the verifier rejects and with which rule
 (from --cake-diagnostics-json), and writes the table as Markdown.
 
@@ -171,36 +172,77 @@ def one_step(old, new):
     return gen
 
 
+# A stage read into registers: cake.smem.read %ring[%s] or cake.smem.reduce
+# ... %ring[%s0, %s1] (every stage named in the brackets).
+SMEM_READ = r"cake\.smem\.(?:read|reduce)\b"
+
+
+def stages_read(line):
+    m = re.search(SMEM_READ + r"[^%]*%[\w]+\[([^\]]+)\]", line)
+    return [s.strip() for s in m.group(1).split(",")] if m else []
+
+
 def read_through_acquire(lines, i):
-    """A smem.read through the stage its role took with pipe.acquire on the
-    same pipe (still being filled: the copy has not landed)."""
-    m = re.search(r"cake\.smem\.read (%[\w]+)\[(%[\w]+)\]", lines[i])
-    if not m:
+    """A smem.read (or smem.reduce) through the stage its role took with
+    pipe.acquire on the same pipe (still being filled: the copy has not
+    landed)."""
+    stages = stages_read(lines[i])
+    if not stages:
         return None
     for j in range(i - 1, -1, -1):
+        # Only the reading role's own acquires: another role's stage value
+        # is not in scope here.
+        if "cake.role" in lines[j]:
+            return None
         a = re.match(r"\s*(%[\w]+) = cake\.pipe\.acquire", lines[j])
         if a:
-            # Another role's acquire may carry the same name as this wait
-            # (roles are sibling regions): then there is no mutant.
-            if a.group(1) == m.group(2):
+            # The acquire may carry the same name as this wait: then there
+            # is no mutant.
+            if a.group(1) in stages:
                 return None
-            return (lines[:i] + [lines[i].replace(f"[{m.group(2)}]",
-                                                  f"[{a.group(1)}]")]
-                    + lines[i + 1:])
+            new = re.sub(rf"{re.escape(stages[0])}(?=[\],])", a.group(1),
+                         lines[i], count=1)
+            return lines[:i] + [new] + lines[i + 1:]
     return None
 
 
 def release_before_read(lines, i):
-    """The release of the stage a smem.read reads moved above the read: the
-    producer may refill it under the read."""
-    m = re.search(r"cake\.smem\.read %[\w]+\[(%[\w]+)\]", lines[i])
-    if not m:
+    """The release of a stage a smem.read (or smem.reduce) reads moved above
+    the read: the producer may refill it under the read."""
+    stages = stages_read(lines[i])
+    if not stages:
         return None
     for j in range(i + 1, len(lines)):
-        if re.search(rf"cake\.pipe\.release %[\w]+, {re.escape(m.group(1))}\b",
+        if re.search(rf"cake\.pipe\.release %[\w]+, {re.escape(stages[0])}\b",
                      lines[j]):
             return lines[:i] + [lines[j]] + lines[i:j] + lines[j + 1:]
     return None
+
+
+def row_past_end(lines, i):
+    """cake.frag.row %f[r] -> %f[R], R the fragment's row count."""
+    m = re.search(r"cake\.frag\.row (%[\w]+)\[(\d+)\] : !cake\.frag<(\d+)x",
+                  lines[i])
+    if not m:
+        return None
+    new = lines[i].replace(f"{m.group(1)}[{m.group(2)}]",
+                           f"{m.group(1)}[{m.group(3)}]", 1)
+    return lines[:i] + [new] + lines[i + 1:]
+
+
+def topk_types(text):
+    return sorted(set(re.findall(r"!cake\.topk<\d+x\d+xf32>", text)))
+
+
+def per_topk(edit):
+    """Mutants: one top-k list type rewritten through the file."""
+    def gen(text):
+        for t in topk_types(text):
+            r, k = map(int, re.match(r"!cake\.topk<(\d+)x(\d+)", t).groups())
+            new = edit(r, k)
+            if new:
+                yield text.replace(t, f"!cake.topk<{new[0]}x{new[1]}xf32>")
+    return gen
 
 
 # name -> (generator, breaks a contract?): True for every mutant, False
@@ -244,6 +286,19 @@ CLASSES = collections.OrderedDict([
      (each_line(r"cake\.smem\.read", read_through_acquire), True)),
     ("the stage released before its smem.read",
      (each_line(r"cake\.smem\.read", release_before_read), True)),
+    # The release moved above a row reduction of the stage (KNN's fused
+    # norms; their roles only wait, so there is no acquired stage to read).
+    ("the stage released before its smem.reduce",
+     (each_line(r"cake\.smem\.reduce", release_before_read), True)),
+    # KDA's row of a scanned fragment taken past its last row.
+    ("a frag.row past the fragment's rows",
+     (each_line(r"cake\.frag\.row", row_past_end), True)),
+    # KNN's top-k lists: rows no longer the candidates' (or the role's),
+    # k no longer the stored tensor's.
+    ("a top-k list's rows halved",
+     (per_topk(lambda r, k: (r // 2, k)), True)),
+    ("a top-k list's k + 2 (the stored tensor's k unchanged)",
+     (per_topk(lambda r, k: (r, k + 2)), True)),
 ])
 
 
