@@ -80,13 +80,31 @@ using ConditionSites = std::map<std::string, std::pair<Operation *, bool>>;
 /// Counts the ops `match` accepts in `block`, as a polynomial in loop trip
 /// counts and conditions: an scf.if whose condition has a key
 /// (cake/Analysis/IndexExpr.h conditionKey) contributes [c]·then +
-/// (1 − [c])·else, with [c] a factor "[key]" (idempotent). Sets `unproven`
-/// where a trip count or a condition has no canonical key, or control flow
-/// is neither a loop nor an scf.if. `sites` (if given) learns where each
-/// condition is tested.
+/// (1 − [c])·else, with [c] a factor "[key]" (idempotent). Sets
+/// `unprovenAt` (if still null) to the first op whose trip count or
+/// condition has no canonical key, or whose control flow is neither a loop
+/// nor an scf.if. `sites` (if given) learns where each condition is tested.
 Count countOps(Block &block, llvm::function_ref<bool(Operation *)> match,
-               KernelOp kernel, bool &unproven,
+               KernelOp kernel, Operation *&unprovenAt,
                ConditionSites *sites = nullptr);
+
+/// The kernel attribute (a unit) by which a kernel's author accepts counts
+/// the verifier cannot prove on every path (hand-offs or barrier passes
+/// under scf.while, or under loops and conditions only one role can see):
+/// sync.trip-count-mismatch and sync.named-barrier then warn instead of
+/// rejecting the kernel.
+inline constexpr llvm::StringLiteral kTrustCountsAttrName = "cake.trust_counts";
+
+/// A count that countOps could not key or compareCounts could not prove
+/// (scf.while, a loop bound or an scf.if condition that only one role can
+/// see): an error of `rule` on `anchor` naming `unprovenAt` (null: the
+/// roles test different conditions), or, in a kernel marked
+/// `cake.trust_counts`, a warning. `what` streams the counts' subject
+/// ("role "a" waits on pipe #0 as often as role "b" commits"). Returns
+/// false for the error.
+bool reportUnprovenCount(KernelOp kernel, Operation *anchor, RuleId rule,
+                         llvm::function_ref<void(Diagnostic &)> what,
+                         Operation *unprovenAt);
 
 /// Two counts compared path by path. `equal` if they agree on every path;
 /// otherwise `proven` when the conditions of one are among the other's (a

@@ -138,7 +138,7 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
       }
     // Every participant passes the barrier equally often, or the last
     // passes of the busier role wait forever.
-    bool unproven = false;
+    Operation *unprovenAt = nullptr;
     ConditionSites sites;
     std::optional<Count> first;
     RoleOp firstRole;
@@ -149,14 +149,24 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
             auto b = dyn_cast<BarrierSyncOp>(op);
             return b && int64_t(b.getId()) == id;
           },
-          f.kernel, unproven, &sites);
+          f.kernel, unprovenAt, &sites);
       if (!first) {
         first = c;
         firstRole = role;
         continue;
       }
       CountComparison cmp = compareCounts(c, *first, sites);
-      if (!unproven && cmp.proven && !cmp.equal) {
+      if (unprovenAt || !cmp.proven) {
+        ok &= reportUnprovenCount(
+            f.kernel, role, RuleId::SyncNamedBarrier,
+            [&](Diagnostic &d) {
+              d << DiagRole{role.getName()} << " passes named barrier " << id
+                << " as often as " << DiagRole{firstRole.getName()};
+            },
+            unprovenAt);
+        break;
+      }
+      if (!cmp.equal) {
         InFlightDiagnostic d = emitRuleError(role, RuleId::SyncNamedBarrier)
                                << DiagRole{role.getName()}
                                << " passes named barrier " << id << " "

@@ -94,7 +94,8 @@ static void dropZeros(Count &c) {
 
 Count verify::countOps(Block &block,
                        llvm::function_ref<bool(Operation *)> match,
-                       KernelOp kernel, bool &unproven, ConditionSites *sites) {
+                       KernelOp kernel, Operation *&unprovenAt,
+                       ConditionSites *sites) {
   Count total;
   for (Operation &op : block) {
     if (match(&op)) {
@@ -110,13 +111,14 @@ Count verify::countOps(Block &block,
         continue;
       auto key = conditionKey(ifOp.getCondition(), kernel);
       if (!key) {
-        unproven = true;
+        if (!unprovenAt)
+          unprovenAt = &op;
         continue;
       }
       if (key->first == "true") { // a constant: only one branch runs
         if (Block *taken = key->second ? ifOp.elseBlock() : ifOp.thenBlock())
           for (auto &[mono, coef] :
-               countOps(*taken, match, kernel, unproven, sites))
+               countOps(*taken, match, kernel, unprovenAt, sites))
             total[mono] += coef;
         continue;
       }
@@ -128,11 +130,11 @@ Count verify::countOps(Block &block,
       Block *whenFalse = key->second ? ifOp.thenBlock() : ifOp.elseBlock();
       if (whenTrue)
         for (auto &[mono, coef] :
-             countOps(*whenTrue, match, kernel, unproven, sites))
+             countOps(*whenTrue, match, kernel, unprovenAt, sites))
           total[mulMono(mono, atom)] += coef;
       if (whenFalse)
         for (auto &[mono, coef] :
-             countOps(*whenFalse, match, kernel, unproven, sites)) {
+             countOps(*whenFalse, match, kernel, unprovenAt, sites)) {
           total[mono] += coef;
           total[mulMono(mono, atom)] -= coef;
         }
@@ -146,16 +148,21 @@ Count verify::countOps(Block &block,
         for (Region &r : op.getRegions())
           for (Block &b : r)
             for (auto &[mono, coef] :
-                 countOps(b, match, kernel, unproven, sites))
+                 countOps(b, match, kernel, unprovenAt, sites))
               total[mono] += coef * *trips;
         continue;
       }
       auto lb = indexKey(f.getLowerBound(), kernel);
       auto ub = indexKey(f.getUpperBound(), kernel);
       auto st = indexKey(f.getStep(), kernel);
-      if (!lb || !ub || !st)
-        unproven = true;
-      else
+      if (!lb || !ub || !st) {
+        // Only a loop around what is counted makes the count unknown.
+        bool any = false;
+        op.walk([&](Operation *inner) { any |= match(inner); });
+        if (any && !unprovenAt)
+          unprovenAt = &op;
+        continue;
+      } else
         factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
     } else if (auto t = dyn_cast<TilesOp>(op)) {
       // Slices of the CTA's tiles run different counts of tiles (3 tiles:
@@ -167,13 +174,13 @@ Count verify::countOps(Block &block,
       // scf.while and friends: the count depends on what Cake cannot key.
       bool any = false;
       op.walk([&](Operation *inner) { any |= match(inner); });
-      if (any)
-        unproven = true;
+      if (any && !unprovenAt)
+        unprovenAt = &op;
       continue;
     }
     for (Region &r : op.getRegions())
       for (Block &b : r)
-        for (auto &[mono, coef] : countOps(b, match, kernel, unproven, sites))
+        for (auto &[mono, coef] : countOps(b, match, kernel, unprovenAt, sites))
           total[mulMono(mono, factor)] += coef;
   }
   dropZeros(total);
@@ -251,17 +258,58 @@ CountComparison verify::compareCounts(const Count &lhs, const Count &rhs,
   return r; // not reached: the counts differ
 }
 
+bool verify::reportUnprovenCount(KernelOp kernel, Operation *anchor,
+                                 RuleId rule,
+                                 llvm::function_ref<void(Diagnostic &)> what,
+                                 Operation *unprovenAt) {
+  // Why the counts cannot be compared, naming the op that hides them.
+  std::string why;
+  if (!unprovenAt)
+    why = "the roles test conditions Cake cannot relate to each other";
+  else if (isa<scf::IfOp>(unprovenAt))
+    why = "the scf.if" + where(unprovenAt) +
+          " tests a condition Cake cannot key across roles";
+  else if (isa<scf::ForOp>(unprovenAt))
+    why = "the scf.for" + where(unprovenAt) +
+          " has bounds Cake cannot key across roles";
+  else
+    why = "the '" + unprovenAt->getName().getStringRef().str() + "'" +
+          where(unprovenAt) +
+          " repeats them a number of times Cake cannot count (it counts "
+          "scf.for and scf.if)";
+  if (kernel->hasAttr(kTrustCountsAttrName)) {
+    InFlightDiagnostic d = emitWarning(anchor->getLoc());
+    d << "[" << getRuleInfo(rule).id << "] unproven, trusted by "
+      << kTrustCountsAttrName << ": ";
+    what(*d.getUnderlyingDiagnostic());
+    d << "; " << why;
+    return true;
+  }
+  InFlightDiagnostic d = emitRuleError(anchor, rule);
+  d << "cannot prove on every path that ";
+  what(*d.getUnderlyingDiagnostic());
+  d << ": " << why;
+  if (unprovenAt)
+    d.attachNote(unprovenAt->getLoc()) << "the count depends on this op";
+  d.attachNote(anchor->getLoc())
+      << "hint: bound the loops and key the conditions on kernel arguments, "
+         "tile indices, constants or loads both roles make; or mark the "
+         "kernel `"
+      << kTrustCountsAttrName << "` to accept the counts unproven (a warning)";
+  return false;
+}
+
 /// Counts the hand-offs of `kind` on `pipe` in `block`.
 template <typename HandoffOp>
 static Count countHandoffs(Block &block, Value pipe, KernelOp kernel,
-                           bool &unproven, ConditionSites &sites) {
+                           Operation *&unprovenAt, ConditionSites &sites) {
   return countOps(
       block,
       [&](Operation *op) {
         auto h = dyn_cast<HandoffOp>(op);
         return h && h.getPipe() == pipe;
       },
-      kernel, unproven, &sites);
+      kernel, unprovenAt, &sites);
 }
 
 /// sync.trip-count-mismatch
@@ -272,19 +320,21 @@ bool verify::checkTripCounts(KernelFacts &f) {
     auto [producer, consumer] = pipeRoles(pipe);
     if (!producer || !consumer)
       continue; // sync.pipe-roles reports these
-    bool unproven = false;
+    Operation *unprovenAt = nullptr;
     ConditionSites sites;
     Count made = countHandoffs<PipeAcquireOp>(producer.getBody().front(), pipe,
-                                              f.kernel, unproven, sites);
+                                              f.kernel, unprovenAt, sites);
     Count taken = countHandoffs<PipeWaitOp>(consumer.getBody().front(), pipe,
-                                            f.kernel, unproven, sites);
+                                            f.kernel, unprovenAt, sites);
     CountComparison cmp = compareCounts(taken, made, sites);
-    if (unproven || !cmp.proven) {
-      emitWarning(pipe.getLoc())
-          << "[" << getRuleInfo(RuleId::SyncTripCountMismatch).id
-          << "] unproven: the hand-offs on " << DiagPipe{index}
-          << " depend on values or conditions Cake cannot compare across "
-             "roles";
+    if (unprovenAt || !cmp.proven) {
+      ok &= reportUnprovenCount(
+          f.kernel, pipe, RuleId::SyncTripCountMismatch,
+          [&](Diagnostic &d) {
+            d << DiagRole{consumer.getName()} << " waits on " << DiagPipe{index}
+              << " as often as " << DiagRole{producer.getName()} << " commits";
+          },
+          unprovenAt);
       continue;
     }
     if (!cmp.equal) {

@@ -236,15 +236,18 @@ cake.kernel @trip_loaded_mismatch(%A: !cake.global<?x?xbf16>, %W: !cake.global<?
 // -----
 
 // A tensor the kernel writes may change between the roles' loads: the
-// count is unproven, not assumed equal.
+// count is unproven, not assumed equal, and the kernel is rejected with
+// the loop named.
 cake.kernel @trip_loaded_written(%W: !cake.global<?xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
-  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven: the hand-offs on pipe #0 depend on values or conditions Cake cannot compare across roles}}
+  // expected-error @+2 {{[sync.trip-count-mismatch] cannot prove on every path that role "use" waits on pipe #0 as often as role "load" commits: the scf.for at line 251 has bounds Cake cannot key across roles}}
+  // expected-note @+1 {{hint: bound the loops and key the conditions}}
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "load" warps(1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %n = cake.scalar.load %W[%c0] : !cake.global<?xi32>
+    // expected-note @+1 {{the count depends on this op}}
     scf.for %k = %c0 to %n step %c1 {
       %s = cake.pipe.acquire %p : !cake.pipe<2>
       cake.pipe.commit %p, %s : !cake.pipe<2>
@@ -265,16 +268,18 @@ cake.kernel @trip_loaded_written(%W: !cake.global<?xi32>) attributes {target = #
 
 // -----
 
-// A loop bound Cake cannot compare across roles is reported as unproven.
+// A loop bound Cake cannot compare across roles: rejected, the loop named.
 cake.kernel @trip_unproven(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
-  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven: the hand-offs on pipe #0 depend on values or conditions Cake cannot compare across roles}}
+  // expected-error @+2 {{[sync.trip-count-mismatch] cannot prove on every path that role "use" waits on pipe #0 as often as role "load" commits: the scf.for at line 283 has bounds Cake cannot key across roles}}
+  // expected-note @+1 {{hint:}}
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "load" warps(1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
     %h = arith.remui %K, %c1 : index
+    // expected-note @+1 {{the count depends on this op}}
     scf.for %k = %c0 to %h step %c1 {
       %s = cake.pipe.acquire %p : !cake.pipe<2>
       cake.pipe.commit %p, %s : !cake.pipe<2>
@@ -486,7 +491,7 @@ cake.kernel @conditional_copy(%A: !cake.global<?x?xbf16>) attributes {target = #
     %c0 = arith.constant 0 : index
     %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
     %some = arith.cmpi ugt, %n, %c0 : index
-    // expected-error @+2 {{[sync.expect-tx-balance] the stage of pipe #0 acquired here gets 0 copies into ring #0 on the path where the scf.if at line 492 takes its else branch, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
+    // expected-error @+2 {{[sync.expect-tx-balance] the stage of pipe #0 acquired here gets 0 copies into ring #0 on the path where the scf.if at line 497 takes its else branch, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
     // expected-note @+1 {{hint: load every ring of the pipe once per stage, on every path from the acquire to its commit}}
     %s = cake.pipe.acquire %p : !cake.pipe<2>
     scf.if %some {
@@ -537,7 +542,7 @@ cake.kernel @extra_copy_on_a_path(%A: !cake.global<?x?xbf16>) attributes {target
     %c64 = arith.constant 64 : index
     %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
     %some = arith.cmpi ugt, %n, %c64 : index
-    // expected-error @+2 {{gets 2 copies into ring #0 on the path where the scf.if at line 545 takes its then branch, but its full barrier expects 8192 bytes from exactly one: the phase would complete early (race)}}
+    // expected-error @+2 {{gets 2 copies into ring #0 on the path where the scf.if at line 550 takes its then branch, but its full barrier expects 8192 bytes from exactly one: the phase would complete early (race)}}
     // expected-note @+1 {{hint}}
     %s = cake.pipe.acquire %p : !cake.pipe<2>
     // expected-note @+1 {{copy here}}
@@ -565,7 +570,7 @@ cake.kernel @copy_in_loop(%A: !cake.global<?x?xbf16>) attributes {target = #cake
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
-    // expected-error @+2 {{gets 0 copies into ring #0 on the path where the loop at line 571 runs no trip, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
+    // expected-error @+2 {{gets 0 copies into ring #0 on the path where the loop at line 576 runs no trip, but its full barrier expects 8192 bytes from exactly one: the phase would never complete (hang)}}
     // expected-note @+1 {{hint}}
     %s = cake.pipe.acquire %p : !cake.pipe<2>
     scf.for %i = %c0 to %n step %c64 {
@@ -591,7 +596,7 @@ cake.kernel @copies_per_trip(%A: !cake.global<?x?xbf16>) attributes {target = #c
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
-    // expected-error @+2 {{gets a copy into ring #0 on every trip of the loop at line 599, whose trip count is not known, but its full barrier expects 8192 bytes from exactly one copy}}
+    // expected-error @+2 {{gets a copy into ring #0 on every trip of the loop at line 604, whose trip count is not known, but its full barrier expects 8192 bytes from exactly one copy}}
     // expected-note @+1 {{hint}}
     %s = cake.pipe.acquire %p : !cake.pipe<2>
     // expected-note @+1 {{copy here}}
@@ -835,7 +840,7 @@ cake.kernel @barrier_after_commit() attributes {target = #cake.target<"sm_90a">,
 // producer's scf.if takes its else branch the consumer waits forever.
 cake.kernel @handoff_on_one_path(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
-  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 843 takes its else branch}}
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 848 takes its else branch}}
   // expected-note @+1 {{hint: both roles must run the same loops, and test the same conditions}}
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   // expected-note @+1 {{producer role "load"}}
@@ -908,7 +913,7 @@ cake.kernel @handoff_inverse_condition(%A: !cake.global<?x?xbf16>) attributes {t
 // branches: the counts differ on both paths, and the first is named.
 cake.kernel @handoff_opposite_branches(%c: i1) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
-  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 916 takes its else branch}}
+  // expected-error @+2 {{[sync.trip-count-mismatch] role "use" waits 1 times on pipe #0 but role "load" commits 0 times on the path where the scf.if at line 921 takes its else branch}}
   // expected-note @+1 {{hint:}}
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   // expected-note @+1 {{producer role "load"}}
@@ -931,10 +936,11 @@ cake.kernel @handoff_opposite_branches(%c: i1) attributes {target = #cake.target
 // -----
 
 // Conditions Cake cannot relate (n < m on one side, n < k on the other)
-// stay unproven: a warning, not an error.
+// cannot be proven to agree: rejected.
 cake.kernel @handoff_unrelated_conditions(%A: !cake.global<?x?xbf16>, %k: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
-  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven}}
+  // expected-error @+2 {{[sync.trip-count-mismatch] cannot prove on every path that role "use" waits on pipe #0 as often as role "load" commits: the roles test conditions Cake cannot relate to each other}}
+  // expected-note @+1 {{hint:}}
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "load" warps(1) {
     %n = cake.dim %A, 0 : !cake.global<?x?xbf16>
@@ -967,7 +973,7 @@ cake.kernel @barrier_on_one_path(%n: index, %k: index) attributes {target = #cak
       cake.barrier.sync id(5) threads(256)
     }
   }
-  // expected-error @+1 {{[sync.named-barrier] role "b" passes named barrier 5 1 times but role "a" passes it 0 times on the path where the scf.if at line 966 takes its else branch}}
+  // expected-error @+1 {{[sync.named-barrier] role "b" passes named barrier 5 1 times but role "a" passes it 0 times on the path where the scf.if at line 972 takes its else branch}}
   cake.role "b" warpgroups(1) {
     cake.barrier.sync id(5) threads(256)
   }
@@ -1183,5 +1189,83 @@ cake.kernel @constant_loop_huge() attributes {target = #cake.target<"sm_90a">, s
       %t = cake.pipe.wait %p : !cake.pipe<2>
       cake.pipe.release %p, %t : !cake.pipe<2>
     }
+  }
+}
+
+// -----
+
+// Near miss of @trip_unproven: the author accepts the count with
+// cake.trust_counts, and the verifier warns instead.
+cake.kernel @trip_unproven_trusted(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>, cake.trust_counts} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-warning @+1 {{[sync.trip-count-mismatch] unproven, trusted by cake.trust_counts: role "use" waits on pipe #0 as often as role "load" commits; the scf.for at line}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %h = arith.remui %K, %c1 : index
+    scf.for %k = %c0 to %h step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// An early exit: the producer commits in an scf.while whose trip count
+// Cake cannot count; the consumer waits once. Rejected, the loop named.
+cake.kernel @handoff_in_while(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  // expected-error @+2 {{[sync.trip-count-mismatch] cannot prove on every path that role "use" waits on pipe #0 as often as role "load" commits: the 'scf.while' at line}}
+  // expected-note @+1 {{hint:}}
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    // expected-note @+1 {{the count depends on this op}}
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %more = arith.cmpi ult, %i, %K : index
+      scf.condition(%more) %i : index
+    } do {
+    ^bb0(%j: index):
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+      %n = arith.addi %j, %c1 : index
+      scf.yield %n : index
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// A named barrier passed under a condition only role "a" can key (a value
+// it loads): rejected, where it was silently accepted before.
+cake.kernel @barrier_unproven(%W: !cake.global<?xi32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %n = cake.scalar.load %W[%c0] : !cake.global<?xi32>
+    %lt = arith.cmpi ult, %c0, %n : index
+    // expected-note @+1 {{the count depends on this op}}
+    scf.if %lt {
+      cake.barrier.sync id(5) threads(256)
+    }
+    %z = cake.frag.zero : !cake.frag<1x64xi32>
+    cake.store %z -> %W[%c0] : !cake.frag<1x64xi32> -> !cake.global<?xi32>
+  }
+  // expected-error @+2 {{[sync.named-barrier] cannot prove on every path that role "b" passes named barrier 5 as often as role "a": the scf.if at line}}
+  // expected-note @+1 {{hint:}}
+  cake.role "b" warpgroups(1) {
+    cake.barrier.sync id(5) threads(256)
   }
 }
