@@ -18,8 +18,17 @@ the exact ones.
 flashlib's package __init__ imports its CuteDSL backend (nvidia-cutlass-dsl,
 absent here): its Triton modules are loaded under stub parent packages.
 
+--portfolio runs the issue's search portfolio (bench/portfolio/shapes.py:
+every shape of --dtype that dispatch.py has a kernel for; the others are
+recorded with the reason), --shard I/N takes every N-th shape from the
+I-th, --lean times only the searches (not their parts), each for about
+0.2 s a round, and --time-limit stops starting
+shapes after that many seconds (those left are recorded as not run). The
+JSON is rewritten after every shape, so a run cut short keeps its rows.
+
 usage: bench.py --runtime LIB --bundles [NAME=]DIR,... --peer FLASHLIB_DIR
-                [--shapes Q:M:D:k,...] [--rounds 3] [--out results.json]
+                [--shapes Q:M:D:k,... | --portfolio] [--lean]
+                [--shard I/N] [--time-limit S] [--rounds 3] [--out results.json]
 """
 import argparse
 import ctypes
@@ -28,6 +37,7 @@ import json
 import math
 import os
 import sys
+import time
 import types
 
 import torch
@@ -39,7 +49,10 @@ from cake_rt import (CakeRtArg, load_bundle, load_runtime,  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "examples", "knn"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "portfolio"))
 import dispatch  # noqa: E402
+import shapes as portfolio  # noqa: E402
 
 DEFAULT_SHAPES = ("1:1048576:128:10,16:1048576:128:10,256:1048576:128:10,"
                   "4096:1048576:128:10,1024:131072:128:10,4096:4194304:128:10")
@@ -109,8 +122,17 @@ def main():
                    "dispatch.py picks")
     p.add_argument("--merges", default="",
                    help="NAME=BUNDLE,...: other merge kernels, timed as parts")
+    p.add_argument("--portfolio", action="store_true",
+                   help="the issue's search portfolio instead of --shapes")
+    p.add_argument("--lean", action="store_true",
+                   help="time the searches only, about 0.2 s a round each")
+    p.add_argument("--shard", default="",
+                   help="I/N: every N-th shape from the I-th (0-based)")
+    p.add_argument("--time-limit", type=float, default=0,
+                   help="start no shape after this many seconds")
     p.add_argument("--out", default="")
     args = p.parse_args()
+    start = time.monotonic()
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)
@@ -134,7 +156,33 @@ def main():
                              path, fused))
     handles = {}
     rows, failures = [], 0
-    for shape in args.shapes.split(","):
+    unsupported, not_run = [], []
+    shape_list = args.shapes.split(",")
+    if args.portfolio:
+        have, lacking = portfolio.knn_portfolio("knn-search", args.dtype, sms)
+        shape_list = [":".join(map(str, sh)) for sh in have]
+        unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
+                       for sh, why in lacking]
+    if args.shard:
+        i, n = (int(v) for v in args.shard.split("/"))
+        shape_list = shape_list[i::n]
+        unsupported = unsupported[i::n]
+
+    def save():
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"gpu": torch.cuda.get_device_name(),
+                           "torch": torch.__version__, "dtype": args.dtype,
+                           "portfolio": "knn-search" if args.portfolio
+                           else None, "rows": rows,
+                           "unsupported": unsupported, "not_run": not_run},
+                          f, indent=1)
+
+    for n_shape, shape in enumerate(shape_list):
+        if args.time_limit and time.monotonic() - start > args.time_limit:
+            not_run = shape_list[n_shape:]
+            print(f"time limit: {len(not_run)} shapes not run", flush=True)
+            break
         Q, M, D, k = (int(v) for v in shape.split(":"))
         # The kernel and the corpus splits dispatch.py picks for the shape.
         kname, splits, chunk = dispatch.choose(Q, M, D, k, sms,
@@ -261,21 +309,22 @@ def main():
             dist.fill_(float("nan"))
             got_d, got_i = fn()
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:
+                save()
                 sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
             torch.cuda.synchronize()
             results[name] = check(x, c, got_d, got_i, k, sample)
         ok = all(r.get("ok") for r in results.values())
         failures += not ok
         # The parts of the first build's search, for where time goes.
-        impls = checked + [("flashlib", flashlib),
-                           ("flashlib_idx", flashlib_idx),
-                           ("norms", norms),
-                           ("kernel", kernel(hs[variants[0][0]],
-                                             fused_of[variants[0][0]])),
-                           ("merge", merge),
-                           ("merge_one", merge_one),
-                           ("merge_torch", merge_torch)]
-        for item in filter(None, args.merges.split(",")):
+        parts = [] if args.lean else [("flashlib_idx", flashlib_idx),
+                                      ("norms", norms),
+                                      ("kernel", kernel(hs[variants[0][0]],
+                                                        fused_of[variants[0][0]])),
+                                      ("merge", merge),
+                                      ("merge_one", merge_one),
+                                      ("merge_torch", merge_torch)]
+        impls = checked + [("flashlib", flashlib)] + parts
+        for item in filter(None, "" if args.lean else args.merges.split(",")):
             mname, _, mfile = item.partition("=")
             if mfile not in handles:
                 handles[mfile] = load_bundle(rt, mfile)
@@ -285,11 +334,16 @@ def main():
                         h, margs, 4, ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
             impls.append(("merge:" + mname, other))
+        iters = args.iters
+        if args.lean:
+            # About 0.2 s of launches an implementation a round.
+            t0 = time_ms(checked[0][1], iters=2, warmup=1)
+            iters = max(3, min(args.iters, int(200 / max(t0, 1e-3))))
         times = {n: [] for n, _ in impls}
         for r in range(args.rounds):
             order = impls[r % len(impls):] + impls[:r % len(impls)]
             for n, fn in order:
-                times[n].append(time_ms(fn, iters=args.iters, warmup=3))
+                times[n].append(time_ms(fn, iters=iters, warmup=3))
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
         row = {"Q": Q, "M": M, "D": D, "k": k, "dtype": args.dtype,
@@ -300,18 +354,27 @@ def main():
                "chunk": chunk, "ms": med, "check": results,
                "speedup": {v: med["flashlib"] / med[v] for v, _, _ in variants}}
         rows.append(row)
-        print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
-              + " ".join(f"{v} {med[v]:.4f}" for v, _, _ in variants)
-              + f" | flashlib {med['flashlib']:.4f} (idx only "
-              f"{med['flashlib_idx']:.4f}) | {first}: norms "
-              f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
-              f"{med['merge']:.4f} (groups {groups}; one pass "
-              f"{med['merge_one']:.4f}, torch {med['merge_torch']:.4f}"
-              + "".join(f", {n[6:]} {t:.4f}" for n, t in med.items()
-                        if n.startswith("merge:"))
-              + ") | "
-              + " ".join(f"x{row['speedup'][v]:.3f}" for v, _, _ in variants)
-              + f"  {'ok' if ok else 'FAIL'}", flush=True)
+        save()
+        if args.lean:
+            print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
+                  + " ".join(f"{v} {med[v]:.4f}" for v, _, _ in variants)
+                  + f" | flashlib {med['flashlib']:.4f} | "
+                  + " ".join(f"x{row['speedup'][v]:.3f}"
+                             for v, _, _ in variants)
+                  + f"  {'ok' if ok else 'FAIL'}", flush=True)
+        else:
+            print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
+                + " ".join(f"{v} {med[v]:.4f}" for v, _, _ in variants)
+                + f" | flashlib {med['flashlib']:.4f} (idx only "
+                f"{med['flashlib_idx']:.4f}) | {first}: norms "
+                f"{med['norms']:.4f} kernel {med['kernel']:.4f} merge "
+                f"{med['merge']:.4f} (groups {groups}; one pass "
+                f"{med['merge_one']:.4f}, torch {med['merge_torch']:.4f}"
+                + "".join(f", {n[6:]} {t:.4f}" for n, t in med.items()
+                          if n.startswith("merge:"))
+                + ") | "
+                + " ".join(f"x{row['speedup'][v]:.3f}" for v, _, _ in variants)
+                + f"  {'ok' if ok else 'FAIL'}", flush=True)
         if not ok:
             print(json.dumps(results), flush=True)
     for v, _, _ in variants:
@@ -319,11 +382,11 @@ def main():
             g = math.exp(sum(math.log(r["speedup"][v]) for r in rows)
                          / len(rows))
             print(f"geomean {v} vs flashlib (with distances): {g:.3f}x")
+    if args.portfolio:
+        print(f"portfolio: {len(rows)} shapes run, {len(unsupported)} "
+              f"without a kernel, {len(not_run)} not run (time limit)")
     print(f"failures {failures}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"gpu": torch.cuda.get_device_name(),
-                       "torch": torch.__version__, "rows": rows}, f, indent=1)
+    save()
     sys.exit(1 if failures else 0)
 
 

@@ -12,8 +12,15 @@ excludes each point itself, flashlib's includes it), then timed
 interleaved (CUDA events, median). flashlib does slightly less work:
 k lists that may hold the point itself, where Cake's hold k others.
 
+--portfolio, --shard, --lean and --time-limit as in bench.py: the
+issue's build portfolio of --dtype (shapes without a kernel recorded with
+the reason), every N-th shape, about 0.2 s of launches a round (else
+2 s), no shape started after S seconds; the JSON is rewritten after every
+shape.
+
 usage: build.py --runtime LIB --bundles DIR --peer FLASHLIB_DIR
-                [--shapes N:D:k,...] [--rounds 3] [--out results.json]
+                [--shapes N:D:k,... | --portfolio] [--shard I/N] [--lean]
+                [--time-limit S] [--rounds 3] [--out results.json]
 """
 import argparse
 import ctypes
@@ -21,6 +28,7 @@ import json
 import math
 import os
 import sys
+import time
 
 import torch
 
@@ -28,10 +36,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "knn"))
+sys.path.insert(0, os.path.join(HERE, "..", "portfolio"))
 from bench import SAMPLE, check, load_flashlib  # noqa: E402
 from cake_rt import (CakeRtArg, load_bundle, load_runtime,  # noqa: E402
                      tensor_arg, time_ms)
 import dispatch  # noqa: E402
+import shapes as portfolio  # noqa: E402
 
 DEFAULT_SHAPES = ("65536:64:10,131072:64:10,262144:64:10,500000:64:10,"
                   "65536:128:10,262144:128:10,500000:128:10,"
@@ -49,8 +59,17 @@ def main():
                    help="the points' type (both implementations)")
     p.add_argument("--wgs", default="",
                    help="also time these consumer warpgroup counts (2,3)")
+    p.add_argument("--portfolio", action="store_true",
+                   help="the issue's build portfolio instead of --shapes")
+    p.add_argument("--shard", default="",
+                   help="I/N: every N-th shape from the I-th (0-based)")
+    p.add_argument("--lean", action="store_true",
+                   help="about 0.2 s of launches a round, not 2 s")
+    p.add_argument("--time-limit", type=float, default=0,
+                   help="start no shape after this many seconds")
     p.add_argument("--out", default="")
     args = p.parse_args()
+    start = time.monotonic()
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)
@@ -71,7 +90,33 @@ def main():
             raise RuntimeError(rt.cakeRtLastError().decode())
 
     rows, failures = [], 0
-    for shape in args.shapes.split(","):
+    unsupported, not_run = [], []
+    shape_list = args.shapes.split(",")
+    if args.portfolio:
+        have, lacking = portfolio.knn_portfolio("knn-build", args.dtype)
+        shape_list = [":".join(map(str, sh)) for sh in have]
+        unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
+                       for sh, why in lacking]
+    if args.shard:
+        i, n = (int(v) for v in args.shard.split("/"))
+        shape_list = shape_list[i::n]
+        unsupported = unsupported[i::n]
+
+    def save():
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"gpu": torch.cuda.get_device_name(),
+                           "torch": torch.__version__, "dtype": args.dtype,
+                           "portfolio": "knn-build" if args.portfolio
+                           else None, "rows": rows,
+                           "unsupported": unsupported, "not_run": not_run},
+                          f, indent=1)
+
+    for n_shape, shape in enumerate(shape_list):
+        if args.time_limit and time.monotonic() - start > args.time_limit:
+            not_run = shape_list[n_shape:]
+            print(f"time limit: {len(not_run)} shapes not run", flush=True)
+            break
         N, D, k = (int(v) for v in shape.split(":"))
         kname = dispatch.choose_build(N, D, k, dtype=args.dtype)
         hn = bundle(f"row_norms_{args.dtype}_d{D}")
@@ -110,14 +155,17 @@ def main():
             dist.fill_(float("nan"))
             d, i = fn()
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 60000) != 0:
+                save()
                 sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
             torch.cuda.synchronize()
             results[name] = check(x, x, d, i, k, sample, exclude_self=excl)
         ok = all(r.get("ok") for r in results.values())
         failures += not ok
-        # About two seconds of launches an implementation a round.
+        # About two seconds (--lean: 0.2 s) of launches an implementation
+        # a round.
         t0 = time_ms(cake, iters=3, warmup=1)
-        iters = max(3, min(20, int(2000 / max(t0, 1e-3))))
+        budget = 200 if args.lean else 2000
+        iters = max(3, min(20, int(budget / max(t0, 1e-3))))
         impls = builds + [("flashlib", flashlib)]
         times = {n: [] for n, _ in impls}
         for r in range(args.rounds):
@@ -126,11 +174,12 @@ def main():
                 times[n].append(time_ms(fn, iters=iters, warmup=2))
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         tflops = 2.0 * N * N * D / (med["cake"] * 1e-3) / 1e12
-        row = {"N": N, "D": D, "k": k, "kernel": kname,
+        row = {"N": N, "D": D, "k": k, "dtype": args.dtype, "kernel": kname,
                "variants": dict(variants), "ms": med,
                "cake_tflops": tflops, "check": results,
                "speedup": med["flashlib"] / med["cake"]}
         rows.append(row)
+        save()
         print(f"{N:>7} x {D:>3} k={k:<3} {kname:<28} cake {med['cake']:9.3f} "
               f"({tflops:5.1f} TFLOP/s) "
               + "".join(f"{v} {med[v]:9.3f} " for v, _ in variants[1:])
@@ -143,11 +192,11 @@ def main():
         g = math.exp(sum(math.log(r["speedup"]) for r in rows) / len(rows))
         print(f"geomean cake vs flashlib (build, with distances): {g:.3f}x; "
               f"slowest x{min(r['speedup'] for r in rows):.3f}")
+    if args.portfolio:
+        print(f"portfolio: {len(rows)} shapes run, {len(unsupported)} "
+              f"without a kernel, {len(not_run)} not run (time limit)")
     print(f"failures {failures}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"gpu": torch.cuda.get_device_name(),
-                       "torch": torch.__version__, "rows": rows}, f, indent=1)
+    save()
     sys.exit(1 if failures else 0)
 
 

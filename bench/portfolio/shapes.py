@@ -91,6 +91,23 @@ def knn_support(kind, shape, sms=132):
         return f"unsupported: {e}"
 
 
+def knn_portfolio(kind, dtype, sms=132):
+    """The KNN portfolio's shapes of `dtype`, split into those dispatch.py
+    has a kernel for (shape tuples without the dtype) and the others as
+    (shape, reason): what bench/knn/bench.py and build.py --portfolio run
+    and record."""
+    supported, unsupported = [], []
+    for shape in PORTFOLIOS[kind]():
+        if shape[-1] != dtype:
+            continue
+        why = knn_support(kind, shape, sms)
+        if why.startswith("unsupported: "):
+            unsupported.append((shape[:-1], why[len("unsupported: "):]))
+        else:
+            supported.append(shape[:-1])
+    return supported, unsupported
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("portfolio", choices=sorted(PORTFOLIOS))
