@@ -73,6 +73,15 @@ if os.path.exists(os.path.join(stub, "libcuda.so.1")) and \
     config.available_features.add("cuda-stub")
     config.substitutions.append(("%cuda_stub", "env LD_LIBRARY_PATH=" + stub))
 
+# A machine whose dynamic loader finds no libcuda.so.1 at all (CI): the
+# tools must still start, and say why a driver call fails.
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+except OSError:
+    if os.path.exists(os.path.join(bin_dir, "cake-run")):
+        config.available_features.add("no-cuda-driver")
+
 # valgrind, for the leak checks of the C tools' error exits.
 import shutil
 if shutil.which("valgrind"):

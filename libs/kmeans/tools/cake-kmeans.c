@@ -95,15 +95,21 @@ static float fromBits(uint16_t h, int bf16) {
   return (h & 0x8000) ? -v : v;
 }
 
-static void usage(void) {
-  fprintf(stderr, "usage: cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype "
-                  "f16|bf16] [--iters I] [--tol T]\n"
-                  "                   [--data blobs|noise] [--seed S]\n");
+static void usage(FILE *out) {
+  fprintf(out, "usage: cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype "
+               "f16|bf16] [--iters I] [--tol T]\n"
+               "                   [--data blobs|noise] [--seed S]\n");
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help")) {
-    usage();
+  // --help answers on stdout with success, on any machine (the driver is
+  // loaded only by the first CUDA call).
+  if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc < 2) {
+    usage(stderr);
     return 2;
   }
   const char *dir = argv[1], *dtype = "f16", *data = "blobs";
@@ -113,7 +119,7 @@ int main(int argc, char **argv) {
   for (int i = 2; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
-      usage();
+      usage(stderr);
       return 2;
     }
     ++i;
@@ -133,7 +139,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--seed")) {
       rng = strtoull(v, NULL, 10) | 1;
     } else {
-      usage();
+      usage(stderr);
       return 2;
     }
   }
