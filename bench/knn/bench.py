@@ -130,9 +130,14 @@ def main():
                    help="I/N: every N-th shape from the I-th (0-based)")
     p.add_argument("--time-limit", type=float, default=0,
                    help="start no shape after this many seconds")
+    p.add_argument("--w1-max-q", type=int, default=None,
+                   help="dispatch.W1_MAX_Q for this run (the one-warpgroup "
+                   "kernels up to that many queries)")
     p.add_argument("--out", default="")
     args = p.parse_args()
     start = time.monotonic()
+    if args.w1_max_q is not None:
+        dispatch.W1_MAX_Q = args.w1_max_q
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)

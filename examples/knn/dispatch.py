@@ -19,11 +19,12 @@ import math
 import sys
 
 # The kernels the choosers pick from, as (build, D, k, consumer
-# warpgroups); `gen-knn.py OUT --table` writes them all (with the
+# warpgroups; one means 64-row corpus tiles too); `gen-knn.py OUT --table`
+# writes them all (with the
 # row-norms kernel of each D) for scripts/device-pack. D = 96 and 200 read
 # 64-column slices past the row's end, which TMA fills with zeros (a row
 # of D 16-bit elements must be a multiple of 16 bytes: D = 100 is not).
-TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (2, 3)]
+TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (1, 2, 3)]
          + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
             (True, 128, 10, 3), (True, 256, 10, 2)]
          + [(True, d, 32, 2) for d in (64, 96, 128, 256)])
@@ -98,13 +99,30 @@ def kernel_name(build, d, k, wgs, dtype="bf16"):
             f"k = {k} with {wgs} consumer warpgroups; the table has (D, k) "
             f"in {have}")
     return (f"knn_{'build' if build else 'search'}_{dtype}_d{d}_k{k}"
-            + ("_w3" if wgs == 3 else ""))
+            + {1: "_w1_bn64", 2: "", 3: "_w3"}[wgs])
+
+
+# Up to W1_MAX_Q queries: the one-warpgroup kernels (`_w1_bn64`: 64 query
+# rows, 64-row corpus tiles, a grid of two CTAs an SM over twice as many
+# corpus splits). KNN run 14 (H200, docs/benchmarks/knn.md, both rules in
+# one call): 1.29-1.62x faster than the two-warpgroup kernels at 1-64
+# queries (1 x 10M x 64: 0.507 against 0.823 ms), 1.19-1.21x slower at
+# 128-512. The two-warpgroup kernels spend a whole 128-row query tile's
+# product and insertion per corpus tile on a handful of queries, one CTA
+# an SM.
+W1_MAX_Q = 64
 
 
 def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
     `fused` forces the form that computes the norms (True) or takes them
     (False), None picks by with_norms' rule."""
+    if q <= W1_MAX_Q:
+        tiles = math.ceil(q / 64)
+        splits = max(1, min(math.ceil(2 * sms / tiles), math.ceil(m / 1024)))
+        chunk = math.ceil(math.ceil(m / splits) / 256) * 256
+        return (with_norms(kernel_name(False, d, k, 1, dtype), fused, q),
+                math.ceil(m / chunk), chunk)
     wgs = 3 if q >= 2048 else 2
     waves = 1 if q <= 256 else 2
     tiles = math.ceil(q / (64 * wgs))

@@ -21,6 +21,9 @@ bf16 or f16 in, fp32 accumulate). The decisions, in the order they appear:
   per corpus tile in registers and merge it into per-row top-k lists
   (`cake.topk.insert`) kept across the chunk: the distance matrix never
   leaves registers; the chain retires late, where the distances are read;
+  `_w1_bn64` (up to 64 queries): one consumer warpgroup, 64-row query and
+  corpus tiles, a grid of two CTAs an SM instead of the persistent one
+  (no setmaxnreg then; ptxas keeps each thread to 128 registers);
 - corpus rows past M get ||c||^2 = +inf, which never enters a list;
 - each split stores its lists to [m, sp] of the partial lists
   [Q, Splits, k]; with more than one split, `knn_merge_k{k}` (one
@@ -42,8 +45,8 @@ shape.
 usage: gen-knn.py [OUT_DIR]   (the kernels examples/knn/ holds), or
        gen-knn.py OUT_DIR --table   (every kernel dispatch.py may pick, in
                                      bf16 and f16), or
-       gen-knn.py OUT_DIR --d 64,128,256 [--k 10,16,32] [--wgs 2,3] [--build]
-                  [--bn 128|256] [--stages S] [--retire-late 0|1]
+       gen-knn.py OUT_DIR --d 64,128,256 [--k 10,16,32] [--wgs 1,2,3] [--build]
+                  [--bn 64|128|256] [--stages S] [--retire-late 0|1]
                   [--dtype bf16,f16]
   (search kernels are written in both forms, taking the norms and _fused)
 """
@@ -69,9 +72,18 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
     assert not (build and fused), "the graph kernels take their norms"
     halves = -(-d // 64)  # TMA zero-fills the columns past D
     rows = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
-    regs = {2: 232, 3: 152}[wgs]
+    # One consumer warpgroup (`_w1`, search only): 64 query rows, a grid of
+    # one CTA per (query tile, corpus split) instead of a persistent one,
+    # and two CTAs an SM (no setmaxnreg then: ptxas holds every thread to
+    # 128 registers), so that few queries keep two CTAs' loads and
+    # insertions in flight on every SM rather than one CTA whose second
+    # warpgroup holds no queries.
+    assert wgs != 1 or not build, "the graph kernels take 2 or 3 warpgroups"
+    regs = {1: None, 2: 232, 3: 152}[wgs]
     what = "build" if build else "search"
-    name = name or (f"knn_{what}_{dtype}_d{d}_k{k}" + ("_w3" if wgs == 3 else "")
+    name = name or (f"knn_{what}_{dtype}_d{d}_k{k}"
+                    + {1: "_w1", 2: "", 3: "_w3"}[wgs]
+                    + (f"_bn{bn}" if bn != 128 else "")
                     + ("_fused" if fused else ""))
     g = f"!cake.global<?x{d}x{dtype}>"
     xr = f"!cake.ring<{halves} x {rows}x64x{dtype}, swizzle = 128>"
@@ -111,8 +123,12 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
         extra += (",\n                cake.mma_chain = true,"
                   "\n                cake.wg_order = true")
     tile = f"[{rows}]" if build else f"[{rows}, 1]"
-    w(f"                schedule = #cake.persistent<tile = {tile}, group_m = 1>"
-      + extra + "} {")
+    if wgs == 1:
+        w(f"                schedule = #cake.grid<tile = {tile}>,")
+        w(f"                cake.ctas_per_sm = 2" + extra + "} {")
+    else:
+        w(f"                schedule = #cake.persistent<tile = {tile}, "
+          f"group_m = 1>" + extra + "} {")
     w(f"  %x = cake.ring : {xr}")
     w(f"  %c = cake.ring : {cr}")
     w(f"  %px = cake.pipe %x : {xr}")
@@ -137,7 +153,8 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
         w(f"{p}%end = arith.addi %n0, %Chunk : index")
         w(f"{p}%n1 = arith.minui %end, %M : index")
 
-    w(f"  cake.role \"load\" warpgroups(1) regs(40) {{")
+    load_regs = "" if regs is None else " regs(40)"
+    w(f"  cake.role \"load\" warpgroups(1){load_regs} {{")
     common("    ")
     w(f"    {tiles} {{")
     for i in range(halves):
@@ -154,7 +171,8 @@ def kernel(d, k, stages=4, bn=128, wgs=2, name=None, retire_late=True,
     w(f"    }}")
     w(f"  }}")
 
-    w(f"  cake.role \"search\" warpgroups({wgs}) regs({regs}) {{")
+    search_regs = "" if regs is None else f" regs({regs})"
+    w(f"  cake.role \"search\" warpgroups({wgs}){search_regs} {{")
     common("    ")
     w(f"    %inf = arith.constant 0x7F800000 : f32")
     if fused:
@@ -377,7 +395,8 @@ def norms_kernel(d, stages=4, dtype="bf16"):
 
 
 # What examples/knn/ holds: the D = 128 kernels, for reading and the tests.
-COMMITTED = [(False, 128, 10, 2), (False, 128, 10, 3), (True, 128, 10, 3)]
+COMMITTED = [(False, 128, 10, 1), (False, 128, 10, 2), (False, 128, 10, 3),
+             (True, 128, 10, 3)]
 
 
 def main():
@@ -385,8 +404,8 @@ def main():
     ap.add_argument("out", nargs="?", default=HERE)
     ap.add_argument("--d", help="head dims (default: the committed set)")
     ap.add_argument("--k", default="10")
-    ap.add_argument("--bn", type=int, default=128, choices=(128, 256),
-                    help="corpus rows a tile")
+    ap.add_argument("--bn", type=int, default=None, choices=(64, 128, 256),
+                    help="corpus rows a tile (default 128; 64 for --wgs 1)")
     ap.add_argument("--stages", type=int, default=4)
     ap.add_argument("--wgs", default="2,3",
                     help="consumer warpgroups (64 query rows each)")
@@ -413,7 +432,10 @@ def main():
     for (build, d, k, wgs), dt in ((t, dt) for t in todo for dt in dtypes):
         # Search kernels in both forms: taking the norms, and _fused.
         for fused in (False,) if build else (False, True):
-            name, text = kernel(d, k, stages=a.stages, bn=a.bn, wgs=wgs,
+            # The one-warpgroup kernels take 64-row corpus tiles (at 128,
+            # ptxas spills 300-500 bytes under their 128 registers).
+            bn = a.bn or (64 if wgs == 1 else 128)
+            name, text = kernel(d, k, stages=a.stages, bn=bn, wgs=wgs,
                                 retire_late=bool(a.retire_late), build=build,
                                 fused=fused, dtype=dt)
             with open(os.path.join(a.out, name + ".cake.mlir"), "w") as f:
