@@ -126,6 +126,9 @@ def main():
                    help="the issue's search portfolio instead of --shapes")
     p.add_argument("--lean", action="store_true",
                    help="time the searches only, about 0.2 s a round each")
+    p.add_argument("--max-q", type=int, default=0,
+                   help="with --portfolio: only its shapes of at most this "
+                   "many queries")
     p.add_argument("--shard", default="",
                    help="I/N: every N-th shape from the I-th (0-based)")
     p.add_argument("--time-limit", type=float, default=0,
@@ -165,6 +168,10 @@ def main():
     shape_list = args.shapes.split(",")
     if args.portfolio:
         have, lacking = portfolio.knn_portfolio("knn-search", args.dtype, sms)
+        if args.max_q:
+            have = [sh for sh in have if sh[0] <= args.max_q]
+            lacking = [(sh, why) for sh, why in lacking
+                       if sh[0] <= args.max_q]
         shape_list = [":".join(map(str, sh)) for sh in have]
         unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
                        for sh, why in lacking]
