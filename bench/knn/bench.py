@@ -20,15 +20,18 @@ absent here): its Triton modules are loaded under stub parent packages.
 
 --portfolio runs the issue's search portfolio (bench/portfolio/shapes.py:
 every shape of --dtype that dispatch.py has a kernel for; the others are
-recorded with the reason), --shard I/N takes every N-th shape from the
-I-th, --lean times only the searches (not their parts), each for about
+recorded with the reason; --max-q N keeps those of at most N queries),
+--shard I/N takes every N-th shape from the I-th, --w1-max-q N sets the
+dispatcher's bound for the one-warpgroup kernels (run 14 compared 0 and
+64), --lean times only the searches (not their parts), each for about
 0.2 s a round, and --time-limit stops starting
 shapes after that many seconds (those left are recorded as not run). The
 JSON is rewritten after every shape, so a run cut short keeps its rows.
 
 usage: bench.py --runtime LIB --bundles [NAME=]DIR,... --peer FLASHLIB_DIR
-                [--shapes Q:M:D:k,... | --portfolio] [--lean]
-                [--shard I/N] [--time-limit S] [--rounds 3] [--out results.json]
+                [--shapes Q:M:D:k,... | --portfolio [--max-q N]] [--lean]
+                [--shard I/N] [--w1-max-q N] [--time-limit S] [--rounds 3]
+                [--out results.json]
 """
 import argparse
 import ctypes

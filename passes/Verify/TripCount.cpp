@@ -162,8 +162,8 @@ Count verify::countOps(Block &block,
         if (any && !unprovenAt)
           unprovenAt = &op;
         continue;
-      } else
-        factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
+      }
+      factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
     } else if (auto t = dyn_cast<TilesOp>(op)) {
       // Slices of the CTA's tiles run different counts of tiles (3 tiles:
       // 2 and 1 for slices of 2), so each is its own factor.
