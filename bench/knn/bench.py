@@ -40,7 +40,6 @@ import json
 import math
 import os
 import sys
-import time
 import types
 
 import torch
@@ -125,23 +124,17 @@ def main():
                    "dispatch.py picks")
     p.add_argument("--merges", default="",
                    help="NAME=BUNDLE,...: other merge kernels, timed as parts")
-    p.add_argument("--portfolio", action="store_true",
-                   help="the issue's search portfolio instead of --shapes")
+    portfolio.add_run_arguments(p, "knn-search")
     p.add_argument("--lean", action="store_true",
                    help="time the searches only, about 0.2 s a round each")
     p.add_argument("--max-q", type=int, default=0,
                    help="with --portfolio: only its shapes of at most this "
                    "many queries")
-    p.add_argument("--shard", default="",
-                   help="I/N: every N-th shape from the I-th (0-based)")
-    p.add_argument("--time-limit", type=float, default=0,
-                   help="start no shape after this many seconds")
     p.add_argument("--w1-max-q", type=int, default=None,
                    help="dispatch.W1_MAX_Q for this run (the one-warpgroup "
                    "kernels up to that many queries)")
     p.add_argument("--out", default="")
     args = p.parse_args()
-    start = time.monotonic()
     if args.w1_max_q is not None:
         dispatch.W1_MAX_Q = args.w1_max_q
 
@@ -167,37 +160,12 @@ def main():
                              path, fused))
     handles = {}
     rows, failures = [], 0
-    unsupported, not_run = [], []
-    shape_list = args.shapes.split(",")
-    if args.portfolio:
-        have, lacking = portfolio.knn_portfolio("knn-search", args.dtype, sms)
-        if args.max_q:
-            have = [sh for sh in have if sh[0] <= args.max_q]
-            lacking = [(sh, why) for sh, why in lacking
-                       if sh[0] <= args.max_q]
-        shape_list = [":".join(map(str, sh)) for sh in have]
-        unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
-                       for sh, why in lacking]
-    if args.shard:
-        i, n = (int(v) for v in args.shard.split("/"))
-        shape_list = shape_list[i::n]
-        unsupported = unsupported[i::n]
-
-    def save():
-        if args.out:
-            with open(args.out, "w") as f:
-                json.dump({"gpu": torch.cuda.get_device_name(),
-                           "torch": torch.__version__, "dtype": args.dtype,
-                           "portfolio": "knn-search" if args.portfolio
-                           else None, "rows": rows,
-                           "unsupported": unsupported, "not_run": not_run},
-                          f, indent=1)
-
-    for n_shape, shape in enumerate(shape_list):
-        if args.time_limit and time.monotonic() - start > args.time_limit:
-            not_run = shape_list[n_shape:]
-            print(f"time limit: {len(not_run)} shapes not run", flush=True)
-            break
+    plan = portfolio.PortfolioRun(
+        "knn-search", args, {"gpu": torch.cuda.get_device_name(),
+                             "torch": torch.__version__},
+        keep=(lambda sh: sh[0] <= args.max_q) if args.max_q else None,
+        sms=sms)
+    for shape in plan.shapes():
         Q, M, D, k = (int(v) for v in shape.split(":"))
         # The kernel and the corpus splits dispatch.py picks for the shape.
         kname, splits, chunk = dispatch.choose(Q, M, D, k, sms,
@@ -324,7 +292,7 @@ def main():
             dist.fill_(float("nan"))
             got_d, got_i = fn()
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:
-                save()
+                plan.save(rows)
                 sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
             torch.cuda.synchronize()
             results[name] = check(x, c, got_d, got_i, k, sample)
@@ -369,7 +337,7 @@ def main():
                "chunk": chunk, "ms": med, "check": results,
                "speedup": {v: med["flashlib"] / med[v] for v, _, _ in variants}}
         rows.append(row)
-        save()
+        plan.save(rows)
         if args.lean:
             print(f"{Q:>5} x {M:>8} x {D} k={k} {kname} splits={splits:<4} "
                   + " ".join(f"{v} {med[v]:.4f}" for v, _, _ in variants)
@@ -397,11 +365,9 @@ def main():
             g = math.exp(sum(math.log(r["speedup"][v]) for r in rows)
                          / len(rows))
             print(f"geomean {v} vs flashlib (with distances): {g:.3f}x")
-    if args.portfolio:
-        print(f"portfolio: {len(rows)} shapes run, {len(unsupported)} "
-              f"without a kernel, {len(not_run)} not run (time limit)")
+    plan.summary(rows)
     print(f"failures {failures}")
-    save()
+    plan.save(rows)
     sys.exit(1 if failures else 0)
 
 

@@ -28,7 +28,6 @@ import json
 import math
 import os
 import sys
-import time
 
 import torch
 
@@ -59,17 +58,11 @@ def main():
                    help="the points' type (both implementations)")
     p.add_argument("--wgs", default="",
                    help="also time these consumer warpgroup counts (2,3)")
-    p.add_argument("--portfolio", action="store_true",
-                   help="the issue's build portfolio instead of --shapes")
-    p.add_argument("--shard", default="",
-                   help="I/N: every N-th shape from the I-th (0-based)")
+    portfolio.add_run_arguments(p, "knn-build")
     p.add_argument("--lean", action="store_true",
                    help="about 0.2 s of launches a round, not 2 s")
-    p.add_argument("--time-limit", type=float, default=0,
-                   help="start no shape after this many seconds")
     p.add_argument("--out", default="")
     args = p.parse_args()
-    start = time.monotonic()
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)
@@ -90,33 +83,10 @@ def main():
             raise RuntimeError(rt.cakeRtLastError().decode())
 
     rows, failures = [], 0
-    unsupported, not_run = [], []
-    shape_list = args.shapes.split(",")
-    if args.portfolio:
-        have, lacking = portfolio.knn_portfolio("knn-build", args.dtype)
-        shape_list = [":".join(map(str, sh)) for sh in have]
-        unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
-                       for sh, why in lacking]
-    if args.shard:
-        i, n = (int(v) for v in args.shard.split("/"))
-        shape_list = shape_list[i::n]
-        unsupported = unsupported[i::n]
-
-    def save():
-        if args.out:
-            with open(args.out, "w") as f:
-                json.dump({"gpu": torch.cuda.get_device_name(),
-                           "torch": torch.__version__, "dtype": args.dtype,
-                           "portfolio": "knn-build" if args.portfolio
-                           else None, "rows": rows,
-                           "unsupported": unsupported, "not_run": not_run},
-                          f, indent=1)
-
-    for n_shape, shape in enumerate(shape_list):
-        if args.time_limit and time.monotonic() - start > args.time_limit:
-            not_run = shape_list[n_shape:]
-            print(f"time limit: {len(not_run)} shapes not run", flush=True)
-            break
+    plan = portfolio.PortfolioRun(
+        "knn-build", args, {"gpu": torch.cuda.get_device_name(),
+                            "torch": torch.__version__})
+    for shape in plan.shapes():
         N, D, k = (int(v) for v in shape.split(":"))
         kname = dispatch.choose_build(N, D, k, dtype=args.dtype)
         hn = bundle(f"row_norms_{args.dtype}_d{D}")
@@ -155,7 +125,7 @@ def main():
             dist.fill_(float("nan"))
             d, i = fn()
             if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 60000) != 0:
-                save()
+                plan.save(rows)
                 sys.exit(f"{shape}: {rt.cakeRtLastError().decode()}")
             torch.cuda.synchronize()
             results[name] = check(x, x, d, i, k, sample, exclude_self=excl)
@@ -179,7 +149,7 @@ def main():
                "cake_tflops": tflops, "check": results,
                "speedup": med["flashlib"] / med["cake"]}
         rows.append(row)
-        save()
+        plan.save(rows)
         print(f"{N:>7} x {D:>3} k={k:<3} {kname:<28} cake {med['cake']:9.3f} "
               f"({tflops:5.1f} TFLOP/s) "
               + "".join(f"{v} {med[v]:9.3f} " for v, _ in variants[1:])
@@ -192,11 +162,9 @@ def main():
         g = math.exp(sum(math.log(r["speedup"]) for r in rows) / len(rows))
         print(f"geomean cake vs flashlib (build, with distances): {g:.3f}x; "
               f"slowest x{min(r['speedup'] for r in rows):.3f}")
-    if args.portfolio:
-        print(f"portfolio: {len(rows)} shapes run, {len(unsupported)} "
-              f"without a kernel, {len(not_run)} not run (time limit)")
+    plan.summary(rows)
     print(f"failures {failures}")
-    save()
+    plan.save(rows)
     sys.exit(1 if failures else 0)
 
 

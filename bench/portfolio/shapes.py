@@ -27,8 +27,10 @@ usage: shapes.py {knn-build,knn-search,kmeans} [--supported]
 """
 import argparse
 import itertools
+import json
 import os
 import sys
+import time
 
 BUILD_N = (65536, 131072, 262144, 500000)
 BUILD_D = (64, 96, 128, 256)
@@ -106,6 +108,75 @@ def knn_portfolio(kind, dtype, sms=132):
         else:
             supported.append(shape[:-1])
     return supported, unsupported
+
+
+def add_run_arguments(parser, kind):
+    """The options bench/knn/bench.py and build.py share for a run over
+    the `kind` portfolio (PortfolioRun reads them)."""
+    parser.add_argument("--portfolio", action="store_true",
+                        help=f"the issue's {kind} portfolio instead of "
+                        "--shapes")
+    parser.add_argument("--shard", default="",
+                        help="I/N: every N-th shape from the I-th (0-based)")
+    parser.add_argument("--time-limit", type=float, default=0,
+                        help="start no shape after this many seconds")
+
+
+class PortfolioRun:
+    """The shapes a KNN bench script runs (its --shapes, or with
+    --portfolio the shapes of `kind` and --dtype that have a kernel, those
+    without recorded with the reason; `keep` filters them, --shard takes
+    every N-th) and the JSON it writes after every shape: `header`, the
+    rows, the shapes without a kernel and those the time limit left.
+
+        plan = PortfolioRun("knn-search", args, header)
+        for shape in plan.shapes():   # "Q:M:D:k" strings
+            ...; plan.save(rows)
+    """
+
+    def __init__(self, kind, args, header, keep=None, sms=132):
+        self.kind, self.args, self.header = kind, args, header
+        self.start = time.monotonic()
+        self.unsupported, self.not_run = [], []
+        self.shape_list = args.shapes.split(",")
+        if args.portfolio:
+            have, lacking = knn_portfolio(kind, args.dtype, sms)
+            if keep:
+                have = [sh for sh in have if keep(sh)]
+                lacking = [(sh, why) for sh, why in lacking if keep(sh)]
+            self.shape_list = [":".join(map(str, sh)) for sh in have]
+            self.unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
+                                for sh, why in lacking]
+        if args.shard:
+            i, n = (int(v) for v in args.shard.split("/"))
+            self.shape_list = self.shape_list[i::n]
+            self.unsupported = self.unsupported[i::n]
+
+    def shapes(self):
+        for n, shape in enumerate(self.shape_list):
+            if (self.args.time_limit
+                    and time.monotonic() - self.start > self.args.time_limit):
+                self.not_run = self.shape_list[n:]
+                print(f"time limit: {len(self.not_run)} shapes not run",
+                      flush=True)
+                return
+            yield shape
+
+    def save(self, rows):
+        if not self.args.out:
+            return
+        with open(self.args.out, "w") as f:
+            json.dump(dict(self.header, dtype=self.args.dtype,
+                           portfolio=self.kind if self.args.portfolio
+                           else None, rows=rows,
+                           unsupported=self.unsupported,
+                           not_run=self.not_run), f, indent=1)
+
+    def summary(self, rows):
+        if self.args.portfolio:
+            print(f"portfolio: {len(rows)} shapes run, "
+                  f"{len(self.unsupported)} without a kernel, "
+                  f"{len(self.not_run)} not run (time limit)")
 
 
 def main():

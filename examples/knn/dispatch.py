@@ -117,14 +117,10 @@ def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
     `fused` forces the form that computes the norms (True) or takes them
     (False), None picks by with_norms' rule."""
-    if q <= W1_MAX_Q:
-        tiles = math.ceil(q / 64)
-        splits = max(1, min(math.ceil(2 * sms / tiles), math.ceil(m / 1024)))
-        chunk = math.ceil(math.ceil(m / splits) / 256) * 256
-        return (with_norms(kernel_name(False, d, k, 1, dtype), fused, q),
-                math.ceil(m / chunk), chunk)
-    wgs = 3 if q >= 2048 else 2
-    waves = 1 if q <= 256 else 2
+    wgs = 1 if q <= W1_MAX_Q else 3 if q >= 2048 else 2
+    # Tiles x splits fill the SMs' CTA slots once (the one-warpgroup
+    # kernels have two an SM) up to 256 queries, twice above.
+    waves = 2 if wgs == 1 or q > 256 else 1
     tiles = math.ceil(q / (64 * wgs))
     splits = max(1, min(math.ceil(waves * sms / tiles), math.ceil(m / 1024)))
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
