@@ -18,10 +18,12 @@ verify can be written out (--emit-passing DIR) to run on the GPU.
 --lower also lowers every kernel given and every mutant that verifies
 (`cake-verify,cake-lower{format=ptx}`): a kernel that passes cake-verify
 must lower (issue #24), so one that does not is reported like a mutant
-not caught.
+not caught. With --ptxas PTXAS the PTX of each is also assembled for
+sm_90a, so a contract that only ptxas enforces (register limits,
+instruction forms, address spaces) shows up as a failure too.
 
 usage: mutate.py [--cake-opt build/bin/cake-opt] [--markdown FILE]
-                 [--check] [--lower] [--emit-passing DIR]
+                 [--check] [--lower [--ptxas PTXAS]] [--emit-passing DIR]
                  [kernel.cake.mlir ...]
 """
 import argparse
@@ -337,21 +339,33 @@ def verify(cake_opt, text, workdir):
     return "rejected", rules or ["parser/other"]
 
 
-def lowers(cake_opt, text, workdir):
-    """None if the verified kernel lowers to PTX, else the first error."""
+def lowers(cake_opt, text, workdir, ptxas=None):
+    """None if the verified kernel lowers to PTX (and, given ptxas, that
+    PTX assembles for sm_90a), else the first error."""
     src = os.path.join(workdir, "lower.mlir")
+    lowered = os.path.join(workdir, "lowered.mlir")
+    ptx = os.path.join(workdir, "lowered.ptx")
     with open(src, "w") as f:
         f.write(text)
-    try:
-        p = subprocess.run([cake_opt, "--cake-verify",
-                            "--cake-lower=format=ptx", src, "-o", os.devnull],
-                           capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    if p.returncode == 0:
-        return None
-    lines = [l for l in p.stderr.splitlines() if "error" in l]
-    return (lines[0] if lines else f"exit {p.returncode}")[:300]
+    translate = os.path.join(os.path.dirname(cake_opt), "cake-translate")
+    steps = [("cake-lower", [cake_opt, "--cake-verify",
+                             "--cake-lower=format=ptx", src, "-o",
+                             lowered if ptxas else os.devnull])]
+    if ptxas:
+        steps += [("cake-translate", [translate, "--cake-to-ptx", lowered,
+                                      "-o", ptx]),
+                  ("ptxas", [ptxas, "-arch=sm_90a", ptx, "-o", os.devnull])]
+    for what, cmd in steps:
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=120)
+        except subprocess.TimeoutExpired:
+            return f"{what}: timeout"
+        if p.returncode != 0:
+            lines = [l for l in p.stderr.splitlines() if "error" in l]
+            return f"{what}: " + (lines[0] if lines
+                                  else f"exit {p.returncode}")[:300]
+    return None
 
 
 def main():
@@ -361,6 +375,8 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--lower", action="store_true",
                     help="lower the kernels and every mutant that verifies")
+    ap.add_argument("--ptxas",
+                    help="with --lower, also assemble each PTX for sm_90a")
     ap.add_argument("--emit-passing")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()
@@ -375,7 +391,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         if args.lower:
             for k in kernels:
-                err = lowers(args.cake_opt, open(k).read(), work)
+                err = lowers(args.cake_opt, open(k).read(), work, args.ptxas)
                 lowered += 1
                 if err:
                     bad.append(f"verifies but does not lower: "
@@ -398,7 +414,7 @@ def main():
                     else:
                         st["passed"] += 1
                         if args.lower:
-                            err = lowers(args.cake_opt, m, work)
+                            err = lowers(args.cake_opt, m, work, args.ptxas)
                             lowered += 1
                             if err:
                                 bad.append(f"verifies but does not lower: "
@@ -436,7 +452,8 @@ def main():
                f"({100.0 * caught / max(tot_illegal, 1):.1f}%) over "
                f"{len(kernels)} kernels")
     if args.lower:
-        summary += (f"; {lowered} verified kernels and mutants lowered, "
+        summary += (f"; {lowered} verified kernels and mutants lowered"
+                    f"{' and assembled by ptxas' if args.ptxas else ''}, "
                     f"{sum('does not lower' in b for b in bad)} failed")
     print(table)
     print(summary)

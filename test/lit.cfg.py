@@ -61,8 +61,11 @@ if config.ptxas and os.path.exists(config.ptxas):
         ("%cuda_include", os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "include")))
     config.substitutions.append(
         ("%cuda_home", os.path.dirname(os.path.dirname(config.ptxas))))
+    # scripts/mutate.py --lower also assembles what it lowers when it can.
+    config.substitutions.append(("%mutate_ptxas", "--ptxas " + config.ptxas))
 else:
     lit_config.note("ptxas not found: tests that need it are unsupported")
+    config.substitutions.append(("%mutate_ptxas", ""))
 
 # cake-run without a GPU: the CUDA toolkit's driver stub as libcuda.so.1
 # (runtime/CMakeLists.txt links it into the build); every driver call then
