@@ -50,6 +50,8 @@
      sharedMemBytes, hStream, kernelParams, extra))                            \
   X(cuMemAlloc, (CUdeviceptr * dptr, size_t bytesize), (dptr, bytesize))       \
   X(cuMemFree, (CUdeviceptr dptr), (dptr))                                     \
+  X(cuMemcpy2DAsync, (const CUDA_MEMCPY2D *pCopy, CUstream hStream),           \
+    (pCopy, hStream))                                                          \
   X(cuMemcpyDtoD,                                                              \
     (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount),          \
     (dstDevice, srcDevice, ByteCount))                                         \
@@ -69,6 +71,10 @@
   X(cuMemsetD32Async,                                                          \
     (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream),      \
     (dstDevice, ui, N, hStream))                                               \
+  X(cuMemsetD2D16Async,                                                        \
+    (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,  \
+     size_t Height, CUstream hStream),                                         \
+    (dstDevice, dstPitch, us, Width, Height, hStream))                         \
   X(cuMemsetD8, (CUdeviceptr dstDevice, unsigned char uc, size_t N),           \
     (dstDevice, uc, N))                                                        \
   X(cuModuleGetFunction,                                                       \

@@ -104,6 +104,51 @@ static CakeRtArg tensor(uint64_t data, int rank, const int64_t *shape) {
   return a;
 }
 
+/*===--- Widths that are not a multiple of 8 ------------------------------===*/
+
+/* The kernels read rows of 16-byte multiples by TMA. A problem whose D is
+ * not a multiple of 8 runs on copies of x and the centroids whose rows are
+ * padded with zeros to kmeansRowWidth(D): the zeros change no distance, no
+ * sum and no norm. The copies cost one pass over x per call (per call of
+ * Lloyd's loop, not per round); the update scratch holds them. */
+enum { SCRATCH_X = 3, SCRATCH_C = 4, SCRATCH_C_NEW = 5 };
+
+/* dst [rows][dstCols] from src [rows][srcCols], 2-byte elements: the
+ * common columns copied, dst's columns past src's (if any) zeroed. */
+static CakeRtStatus copyRows(CUdeviceptr dst, int64_t dstCols, CUdeviceptr src,
+                             int64_t srcCols, int64_t rows, CUstream st) {
+  int64_t cols = dstCols < srcCols ? dstCols : srcCols;
+  if (dstCols > cols)
+    KMEANS_CHECK_CU(
+        cuMemsetD2D16Async(dst + (CUdeviceptr)(cols * 2), (size_t)dstCols * 2,
+                           0, (size_t)(dstCols - cols), (size_t)rows, st));
+  CUDA_MEMCPY2D c;
+  memset(&c, 0, sizeof c);
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = src;
+  c.srcPitch = (size_t)srcCols * 2;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = dst;
+  c.dstPitch = (size_t)dstCols * 2;
+  c.WidthInBytes = (size_t)cols * 2;
+  c.Height = (size_t)rows;
+  KMEANS_CHECK_CU(cuMemcpy2DAsync(&c, st));
+  return CAKE_RT_SUCCESS;
+}
+
+/* `src` [rows][D] padded to kmeansRowWidth(D) in scratch `slot`. */
+static CakeRtStatus padRows(CakeKmeans *k, int slot, CUdeviceptr src,
+                            int64_t rows, int64_t D, CUstream st,
+                            CUdeviceptr *out) {
+  CakeRtStatus s;
+  if (!k->update && (s = kmeansUpdateCreate(&k->update)))
+    return s;
+  int64_t W = kmeansRowWidth(D);
+  if ((s = kmeansScratch(k->update, slot, (size_t)(rows * W) * 2, out)))
+    return s;
+  return copyRows(*out, W, src, D, rows, st);
+}
+
 CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K, uint64_t x,
                               uint64_t centroids, uint64_t centroidNorms,
@@ -111,6 +156,16 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
   const KmeansEntry *e = choose(k, dtype, B, N, D, K);
   if (!e)
     return CAKE_RT_ERROR_ARGUMENT;
+  int64_t W = kmeansRowWidth(D);
+  if (W != D) {
+    CUdeviceptr xp, cp;
+    CakeRtStatus s;
+    if ((s = padRows(k, SCRATCH_X, x, B * N, D, (CUstream)stream, &xp)) ||
+        (s = padRows(k, SCRATCH_C, centroids, B * K, D, (CUstream)stream, &cp)))
+      return s;
+    return cakeKmeansAssign(k, dtype, B, N, W, K, xp, cp, centroidNorms, out,
+                            stream);
+  }
   int i = (int)(e - k->table.entries);
   if (!k->bundles[i]) {
     char path[1400];
@@ -184,6 +239,23 @@ CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               uint64_t assignments, uint64_t centroidsOld,
                               uint64_t centroidsNew, uint64_t centroidNorms,
                               uint64_t maxShift, void *stream) {
+  int64_t W = kmeansRowWidth(D);
+  char err[512];
+  if (W != D) {
+    if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
+      return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+    CUstream st = (CUstream)stream;
+    CUdeviceptr xp, cp, np;
+    CakeRtStatus s;
+    if ((s = padRows(k, SCRATCH_X, x, B * N, D, st, &xp)) ||
+        (s = padRows(k, SCRATCH_C, centroidsOld, B * K, D, st, &cp)) ||
+        (s = kmeansScratch(k->update, SCRATCH_C_NEW, (size_t)(B * K * W) * 2,
+                           &np)) ||
+        (s = cakeKmeansUpdate(k, dtype, B, N, W, K, xp, assignments, cp, np,
+                              centroidNorms, maxShift, stream)))
+      return s;
+    return copyRows(centroidsNew, D, np, W, B * K, st);
+  }
   int bf16;
   CakeRtBundle *sums;
   CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16, &sums);
@@ -202,6 +274,24 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
                              uint64_t centroids, uint64_t assignments,
                              int maxIters, float tol, int *iterations,
                              float *shift, void *stream) {
+  int64_t W = kmeansRowWidth(D);
+  char err[512];
+  if (W != D) {
+    if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
+      return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+    CUstream st = (CUstream)stream;
+    CUdeviceptr xp, cp;
+    CakeRtStatus s;
+    if ((s = padRows(k, SCRATCH_X, x, B * N, D, st, &xp)) ||
+        (s = padRows(k, SCRATCH_C, centroids, B * K, D, st, &cp)) ||
+        (s = cakeKmeansLloyd(k, dtype, B, N, W, K, xp, cp, assignments,
+                             maxIters, tol, iterations, shift, stream)) ||
+        (s = copyRows(centroids, D, cp, W, B * K, st)))
+      return s;
+    /* Finished on return where the padded loop was (see the header). */
+    return tol > 0.f || shift ? cakeRtSynchronize(stream, LLOYD_SYNC_TIMEOUT_MS)
+                              : CAKE_RT_SUCCESS;
+  }
   int bf16;
   CakeRtBundle *sums;
   CakeRtStatus s = checkUpdate(k, dtype, B, N, D, K, x, &bf16, &sums);

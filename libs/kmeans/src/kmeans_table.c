@@ -133,6 +133,8 @@ void kmeansTableFree(KmeansTable *table) {
   table->numEntries = 0;
 }
 
+int64_t kmeansRowWidth(int64_t D) { return (D + 7) / 8 * 8; }
+
 /* The limits the assignment and the update share. */
 static int checkShape(int64_t B, int64_t N, int64_t D, int64_t K, char *err,
                       size_t errLength) {
@@ -143,10 +145,9 @@ static int checkShape(int64_t B, int64_t N, int64_t D, int64_t K, char *err,
              (long long)B, (long long)N, (long long)K);
     return 0;
   }
-  if (D < 8 || D > 512 || D % 8 != 0) {
+  if (D < 1 || D > 512) {
     snprintf(err, errLength,
-             "k-means: D=%lld is not supported: D must be a multiple of 8 "
-             "(rows 16-byte aligned for TMA) from 8 to 512",
+             "k-means: D=%lld is not supported: D must be from 1 to 512",
              (long long)D);
     return 0;
   }
@@ -181,7 +182,7 @@ const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
                                      size_t errLength) {
   if (!checkShape(B, N, D, K, err, errLength))
     return NULL;
-  int slices = (int)((D + 63) / 64);
+  int slices = (int)((kmeansRowWidth(D) + 63) / 64);
   int batched = B > 1;
   for (int i = 0; i < table->numEntries; ++i) {
     const KmeansEntry *e = &table->entries[i];

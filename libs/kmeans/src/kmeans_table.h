@@ -37,6 +37,12 @@ typedef struct KmeansTable {
   char sums[2][KMEANS_SUMS_ROW_SIZES][256];
 } KmeansTable;
 
+/* The row width, in elements, the kernels run at for a problem of width D:
+ * D rounded up to a multiple of 8 (TMA reads rows of 16-byte multiples).
+ * Where it differs from D the library runs on copies of the rows padded
+ * with zeros (kmeans.c). */
+int64_t kmeansRowWidth(int64_t D);
+
 /* The sums kernel's row index for D: the smallest tile of 32, 64, 128, 192
  * or 256 feature rows that covers D (256-row tiles past 256). */
 int kmeansSumsRowsIndex(int64_t D);
@@ -48,7 +54,7 @@ void kmeansTableFree(KmeansTable *table);
 
 /* The entry for a problem: the first in table order whose dtype, slice
  * count and batching match and whose max_k (if any) admits K; or NULL with
- * the reason in `err` (D not a multiple of 8 or above 512, empty problem,
+ * the reason in `err` (D outside 1..512, empty problem,
  * no compiled variant). */
 const KmeansEntry *kmeansTableChoose(const KmeansTable *table,
                                      const char *dtype, int64_t B, int64_t N,

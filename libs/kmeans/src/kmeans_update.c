@@ -53,7 +53,7 @@ enum {
   WS_WORK, /* the sums kernel's work list */
   NUM_WS
 };
-#define NUM_SCRATCH 3
+#define NUM_SCRATCH 6
 
 struct KmeansUpdate {
   CUmodule module;

@@ -47,8 +47,9 @@ CakeRtStatus kmeansNorms(KmeansUpdate *u, int bf16, int64_t B, int64_t K,
                          int64_t D, CUdeviceptr c, CUdeviceptr norms,
                          CUstream stream);
 
-/* Device buffer `slot` (0..2) of at least `bytes`, owned by `u` and kept
- * between calls (the Lloyd loop's second centroid buffer, norms, shift). */
+/* Device buffer `slot` (0..5) of at least `bytes`, owned by `u` and kept
+ * between calls (0-2: the Lloyd loop's second centroid buffer, norms,
+ * shift; 3-5: x and centroids padded to kmeansRowWidth(D), kmeans.c). */
 CakeRtStatus kmeansScratch(KmeansUpdate *u, int slot, size_t bytes,
                            CUdeviceptr *out);
 

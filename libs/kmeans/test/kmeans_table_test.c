@@ -58,7 +58,10 @@ int main(int argc, char **argv) {
     }
     const KmeansEntry *e =
         kmeansTableChoose(&table, dtype, B, N, D, K, err, sizeof err);
-    if (e)
+    if (e && kmeansRowWidth(D) != D)
+      printf("%s: rows padded to %lld: %s (%s)\n", argv[i],
+             (long long)kmeansRowWidth(D), e->bundle, e->evidence);
+    else if (e)
       printf("%s: %s (%s)\n", argv[i], e->bundle, e->evidence);
     else
       printf("%s: error: %s\n", argv[i], err);

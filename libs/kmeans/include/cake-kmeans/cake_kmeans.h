@@ -24,8 +24,12 @@ void cakeKmeansClose(CakeKmeans *k);
 
 /* The bundle file the table chooses for the problem and why (measured or
  * predicted), or CAKE_RT_ERROR_ARGUMENT with the reason in
- * cakeRtLastError(): D must be a multiple of 8 from 8 to 512; B, N, K >= 1.
- * `dtype` is "f16" or "bf16". */
+ * cakeRtLastError(): D from 1 to 512; B, N, K >= 1. `dtype` is "f16" or
+ * "bf16". Rows run at D rounded up to a multiple of 8 (TMA reads 16-byte
+ * multiples): for another D, cakeKmeansAssign, Update and Lloyd copy x and
+ * the centroids into rows padded with zeros (one pass over x per call;
+ * the zeros change no distance or sum) and the table's kernel is chosen
+ * for the padded width. */
 CakeRtStatus cakeKmeansChoose(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K,
                               const char **bundleFile, const char **evidence);
@@ -49,10 +53,11 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
  * centroidNorms [B][K] f32 receives ||new||^2 and maxShift (one f32) the
  * largest ||new - old|| over all b, k. The sums go through a counting sort
  * of the assignments, so a skewed clustering costs no atomic contention;
- * with a table that names sums kernels (libs/kmeans/kernels/gen-kmeans-table.py, the
- * default) they run in Cake IR on tensor cores
- * (examples/kmeans_sums.cake.mlir), else in the runtime's CUDA C.
- * x must be 16-byte aligned. Launched on `stream`; returns when queued.
+ * with a table that names sums kernels
+ * (libs/kmeans/kernels/gen-kmeans-table.py, the default) they run in Cake IR on
+ * tensor cores (examples/kmeans_sums.cake.mlir), else in the runtime's CUDA C.
+ * x must be 16-byte aligned where D is a multiple of 8 (elsewhere it is
+ * copied). Launched on `stream`; returns when queued.
  * The handle keeps the work buffers: use one handle per concurrent stream. */
 CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K, uint64_t x,
