@@ -53,19 +53,25 @@ from cake_rt import CakeRtArg, load_runtime, tensor_arg as arg, time_ms  # noqa:
 TOL = 1e-3
 
 
-def check(ids, x, c):
-    xf, cf = x.float(), c.float()
-    d = (cf * cf).sum(-1)[None, :] - 2.0 * xf @ cf.T  # ||x||^2 dropped
-    xsq = (xf * xf).sum(-1, keepdim=True)
-    d = d + xsq
-    ref = d.argmin(-1)
-    same = ids.long() == ref
-    got_d = d.gather(-1, ids.long().clamp(0, c.shape[0] - 1)[:, None])[:, 0]
-    best_d = d.gather(-1, ref[:, None])[:, 0]
-    gap = (got_d - best_d).abs() / (best_d.abs() + 1e-3)
-    bad = (~same) & (gap > TOL)
+def check(ids, x, c, chunk=65536):
+    """(points whose id differs from the fp32 argmin, those of them whose
+    distance is more than TOL off the best, plus ids out of range), in
+    chunks of points (a 2M x 4096 distance matrix would take 32 GB)."""
+    cf = c.float()
+    cn = (cf * cf).sum(-1)[None, :]
+    differ = bad = 0
+    for s in range(0, x.shape[0], chunk):
+        xf, got = x[s:s + chunk].float(), ids[s:s + chunk].long()
+        d = cn - 2.0 * xf @ cf.T + (xf * xf).sum(-1, keepdim=True)
+        ref = d.argmin(-1)
+        same = got == ref
+        got_d = d.gather(-1, got.clamp(0, c.shape[0] - 1)[:, None])[:, 0]
+        best_d = d.gather(-1, ref[:, None])[:, 0]
+        gap = (got_d - best_d).abs() / (best_d.abs() + 1e-3)
+        differ += int((~same).sum())
+        bad += int(((~same) & (gap > TOL)).sum())
     out_of_range = ((ids < 0) | (ids >= c.shape[0])).sum().item()
-    return int((~same).sum()), int(bad.sum()) + out_of_range
+    return differ, bad + out_of_range
 
 
 def make_points(B, N, D, K, dt, blobs):

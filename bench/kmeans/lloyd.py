@@ -43,14 +43,24 @@ and conventions; its package __init__ imports a CuteDSL backend whose
 library is absent on the bench machine, so its packages are stood in for
 and the Triton modules loaded from the source tree).
 
+--portfolio runs the issue's 124-shape k-means portfolio
+(bench/portfolio/shapes.py; bf16 unless --dtype says otherwise) instead of
+--shapes, with --shard I/N, --time-limit S and --only as the KNN scripts
+take them, writing the JSON after every shape (bench/portfolio/report.py
+summarizes it). --lean times only the Lloyd loops (the assignment and the
+update are still checked), which is what the portfolio's bar counts.
+
 usage: lloyd.py --runtime libcake_runtime.so --dispatch DIR --peer DIR
                 [--peer-kind flash-kmeans|flashlib]
                 [--out F] [--rounds 3] [--shapes B:N:D:K,...] [--profile]
+                [--dtype f16|bf16] [--portfolio [--shard I/N]
+                [--time-limit S]] [--lean]
 """
 import argparse
 import json
 import os
 import sys
+import time
 
 import torch
 
@@ -59,6 +69,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "libs", "kmeans", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "portfolio"))
+from shapes import PortfolioRun, add_run_arguments  # noqa: E402
 from cake_rt import time_ms  # noqa: E402
 from cake_kmeans import CakeKmeans  # noqa: E402
 from bench import check_batch, make_points  # noqa: E402
@@ -205,7 +218,15 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--shapes", default="")
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--dtype", choices=("f16", "bf16"),
+                   help="one input type (default: both; bf16 with "
+                   "--portfolio)")
+    p.add_argument("--lean", action="store_true",
+                   help="time only the Lloyd loops")
+    add_run_arguments(p, "kmeans")
     args = p.parse_args()
+    if args.portfolio and not args.dtype:
+        args.dtype = "bf16"
     if args.profile:
         km = CakeKmeans(args.runtime, args.dispatch)
         for spec in (args.shapes or "1:1048576:128:1024").split(","):
@@ -217,20 +238,25 @@ def main():
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     km = CakeKmeans(args.runtime, args.dispatch)
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
-    shapes = [(32, 75600, 128, 1000), (1, 1048576, 128, 1024),
-              (8, 65536, 128, 256), (1, 262144, 64, 4096),
-              (4, 131072, 256, 2048)]
-    if args.shapes:
-        shapes = [tuple(int(v) for v in s.split(":"))
-                  for s in args.shapes.split(",")]
+    if not args.shapes and not args.portfolio:
+        args.shapes = ("32:75600:128:1000,1:1048576:128:1024,"
+                       "8:65536:128:256,1:262144:64:4096,4:131072:256:2048")
+    plan = PortfolioRun("kmeans", args, dict(
+        gpu=torch.cuda.get_device_name(), torch=torch.__version__,
+        peer=args.peer_kind, rounds=args.rounds, lean=args.lean))
+    dtypes = [dt for dt in (torch.float16, torch.bfloat16)
+              if not args.dtype
+              or args.dtype == ("f16" if dt == torch.float16 else "bf16")]
     rows, failures = [], 0
 
     def median(fn, iters):
         ts = [time_ms(fn, iters=iters, warmup=1) for _ in range(args.rounds)]
         return sorted(ts)[len(ts) // 2]
 
-    for B, N, D, K in shapes:
-        for dt in (torch.float16, torch.bfloat16):
+    for spec in plan.shapes():
+        B, N, D, K = (int(v) for v in spec.split(":"))
+        for dt in dtypes:
+            started = time.monotonic()
             dname = "f16" if dt == torch.float16 else "bf16"
             data = "blobs" if (B, N) == (1, 1048576) else "noise"
             x, _ = make_points(B, N, D, K, dt, data == "blobs")
@@ -246,11 +272,15 @@ def main():
             peer_assign = {
                 n: (lambda heur=heur: peer_assign_fn(x, c0, x_sq, cn, heur))
                 for n, heur in (("heuristic", True), ("autotuned", False))}
-            for fn in peer_assign.values():
-                fn()  # the autotuned config tunes here
-            t_asg = median(lambda: km.assign(x, c0, cn, ids), 20)
-            t_asg_peer = {n: median(fn, 20) for n, fn in peer_assign.items()}
-            best_asg = min(t_asg_peer.values())
+            if args.lean:
+                t_asg, t_asg_peer, best_asg = None, {}, None
+            else:
+                for fn in peer_assign.values():
+                    fn()  # the autotuned config tunes here
+                t_asg = median(lambda: km.assign(x, c0, cn, ids), 20)
+                t_asg_peer = {n: median(fn, 20)
+                              for n, fn in peer_assign.items()}
+                best_asg = min(t_asg_peer.values())
 
             # --- update, from Cake's assignment of c0 ---
             ref = reference_update(x, ids, c0)
@@ -260,55 +290,80 @@ def main():
             err, ulps = centroid_error(got, ref), ulps_off(got, ref)
             peer_err = centroid_error(peer_c, ref)
             upd_ok = update_ok(got, ref)
-            t_upd = median(lambda: km.update(x, ids, c0), 10)
-            t_upd_peer = median(
-                lambda: triton_centroid_update_sorted_euclid(x, ids, c0), 10)
+            if args.lean:
+                t_upd = t_upd_peer = None
+            else:
+                t_upd = median(lambda: km.update(x, ids, c0), 10)
+                t_upd_peer = median(
+                    lambda: triton_centroid_update_sorted_euclid(x, ids, c0),
+                    10)
 
             # --- Lloyd, 10 rounds, tol 0 ---
             ids_c, c_cake, it = km.lloyd(x, c0, max_iters=ITERS)
             torch.cuda.synchronize()
             c_ref = reference_lloyd(x, c0, ITERS)
             j_cake, j_ref = objective(x, c_cake), objective(x, c_ref)
-            peers = {}
+            peers, peer_error = {}, None
             for name, heur in (("heuristic", True), ("autotuned", False)):
                 fn = (lambda heur=heur: batch_kmeans_Euclid(
                     x, K, max_iters=ITERS, tol=0.0,
                     init_centroids=c0.clone(), use_heuristic=heur))
-                _, c_peer, _ = fn()  # the autotuned config tunes here
+                try:
+                    _, c_peer, _ = fn()  # the autotuned config tunes here
+                except Exception as e:  # a shape the peer does not take
+                    peer_error = f"{name}: {type(e).__name__}: {e}"[:300]
+                    continue
                 peers[name] = (fn, objective(x, c_peer))
             j_err = abs(j_cake - j_ref) / j_ref
             lloyd_ok = j_err <= TOL_OBJECTIVE and it == ITERS
             t_lloyd = median(lambda: km.lloyd(x, c0, max_iters=ITERS), 2)
             t_peer = {n: median(fn, 2) for n, (fn, _) in peers.items()}
-            best_peer = min(t_peer, key=t_peer.get)
+            best_peer = min(t_peer, key=t_peer.get) if t_peer else None
+            lloyd_x = t_peer[best_peer] / t_lloyd if t_peer else None
             ok = upd_ok and lloyd_ok and bad == 0
             failures += not ok
             row = dict(B=B, N=N, D=D, K=K, dtype=dname, data=data,
                        assign_ms=t_asg, peer_assign_ms=t_asg_peer,
-                       assign_speedup=best_asg / t_asg, differ=differ,
+                       assign_speedup=best_asg / t_asg if t_asg else None,
+                       differ=differ,
                        bad=bad,
                        update_ms=t_upd, peer_update_ms=t_upd_peer,
-                       update_speedup=t_upd_peer / t_upd,
+                       update_speedup=t_upd_peer / t_upd if t_upd else None,
                        centroid_err=err, centroid_ulps=ulps,
                        peer_centroid_err=peer_err,
                        lloyd_ms=t_lloyd, peer_lloyd_ms=t_peer,
-                       peer_best=best_peer,
-                       lloyd_speedup=t_peer[best_peer] / t_lloyd,
+                       peer_best=best_peer, peer_error=peer_error,
+                       lloyd_speedup=lloyd_x,
                        objective=j_cake, objective_ref=j_ref,
                        objective_peer={n: j for n, (_, j) in peers.items()},
-                       objective_err=j_err, ok=ok)
+                       objective_err=j_err, ok=ok,
+                       seconds=time.monotonic() - started,
+                       # the fields bench/portfolio/report.py reads
+                       kernel=km.choose(dname, B, N, D, K)[0],
+                       speedup=lloyd_x,
+                       check=dict(assign=dict(ok=bad == 0),
+                                  update=dict(ok=upd_ok),
+                                  lloyd=dict(ok=lloyd_ok)))
             rows.append(row)
-            print(f"{B}x{N}x{D}x{K} {dname}: assign {t_asg:.4f} vs "
-                  f"{best_asg:.4f} (differ {differ} bad {bad}); "
-                  f"update {t_upd:.4f} vs "
-                  f"{t_upd_peer:.4f} (err {err:.1e} {ulps:.2f} ulp, peer "
-                  f"{peer_err:.1e}); "
+            plan.save(rows)
+            print(f"{B}x{N}x{D}x{K} {dname}: assign {fmt(t_asg, '.4f')} vs "
+                  f"{fmt(best_asg, '.4f')} (differ {differ} bad {bad}); "
+                  f"update {fmt(t_upd, '.4f')} vs "
+                  f"{fmt(t_upd_peer, '.4f')} (err {err:.1e} {ulps:.2f} ulp, "
+                  f"peer {peer_err:.1e}); "
                   f"lloyd {t_lloyd:.3f} vs " + ", ".join(
                       f"{n} {t:.3f}" for n, t in t_peer.items())
                   + f"; objective {j_cake:.5g} ref {j_ref:.5g} peer "
                   + ", ".join(f"{j:.5g}" for _, j in peers.values())
+                  + (f"; peer failed: {peer_error}" if peer_error else "")
                   + ("" if ok else "  FAIL"), flush=True)
             del x, c0, ids, ref, got, peer_c, c_cake, c_ref, peers, x_sq, cn
+
+    if args.portfolio:
+        plan.summary(rows)
+        report(rows, failures)
+        plan.save(rows)
+        sys.exit(1 if failures else 0)
 
     # Skew: every point in one of 4 clusters (atomics would serialize).
     B, N, D, K = 1, 1048576, 128, 1024
@@ -328,37 +383,49 @@ def main():
           f"{skew['update_ms']:.4f} vs peer {skew['peer_update_ms']:.4f}, "
           f"err {err:.1e} {skew['centroid_ulps']:.2f} ulp"
           + ("" if update_ok(got, ref) else "  FAIL"))
+    report(rows, failures)
+    plan.save(rows, skew=skew)
+    sys.exit(1 if failures else 0)
 
+
+def fmt(v, spec):
+    """v formatted, or '-' for a figure not measured (--lean, a peer that
+    failed)."""
+    return "-" if v is None else format(v, spec)
+
+
+def report(rows, failures):
     print(f"{'B':>3} {'N':>8} {'D':>4} {'K':>5} {'dtype':>5} "
           f"{'asg ms':>7} {'peer':>7} {'x':>6} "
           f"{'upd ms':>7} {'peer':>7} {'x':>6} {'lloyd ms':>8} {'peer':>8} "
           f"{'x':>6} {'obj err':>8}")
     for r in rows:
+        peer_asg = min(r["peer_assign_ms"].values(), default=None)
+        peer_lloyd = r["peer_lloyd_ms"].get(r["peer_best"])
         print(f"{r['B']:>3} {r['N']:>8} {r['D']:>4} {r['K']:>5} "
-              f"{r['dtype']:>5} {r['assign_ms']:7.4f} "
-              f"{min(r['peer_assign_ms'].values()):7.4f} "
-              f"{r['assign_speedup']:6.3f} {r['update_ms']:7.4f} "
-              f"{r['peer_update_ms']:7.4f} {r['update_speedup']:6.2f} "
-              f"{r['lloyd_ms']:8.3f} {r['peer_lloyd_ms'][r['peer_best']]:8.3f}"
-              f" {r['lloyd_speedup']:6.3f} {r['objective_err']:8.1e}"
+              f"{r['dtype']:>5} {fmt(r['assign_ms'], '7.4f'):>7} "
+              f"{fmt(peer_asg, '7.4f'):>7} "
+              f"{fmt(r['assign_speedup'], '6.3f'):>6} "
+              f"{fmt(r['update_ms'], '7.4f'):>7} "
+              f"{fmt(r['peer_update_ms'], '7.4f'):>7} "
+              f"{fmt(r['update_speedup'], '6.2f'):>6} "
+              f"{r['lloyd_ms']:8.3f} {fmt(peer_lloyd, '8.3f'):>8}"
+              f" {fmt(r['lloyd_speedup'], '6.3f'):>6} "
+              f"{r['objective_err']:8.1e}"
               + ("" if r["ok"] else "  FAIL"))
 
-    def geo(v):
+    def geo(name):
+        v = [r[name] for r in rows if r[name] is not None]
+        if not v:
+            return "-"
         g = 1.0
         for a in v:
             g *= a ** (1.0 / len(v))
-        return g
-    print(f"assignment geomean {geo([r['assign_speedup'] for r in rows]):.3f}x"
-          f", slowest {min(r['assign_speedup'] for r in rows):.3f}x")
-    print(f"Lloyd ({ITERS} rounds) geomean {geo([r['lloyd_speedup'] for r in rows]):.3f}x "
-          f"over the peer's better config, slowest "
-          f"{min(r['lloyd_speedup'] for r in rows):.3f}x; update geomean "
-          f"{geo([r['update_speedup'] for r in rows]):.3f}x")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(dict(rows=rows, skew=skew), f, indent=1)
+        return f"{g:.3f}x over {len(v)}, slowest {min(v):.3f}x"
+    print(f"assignment geomean {geo('assign_speedup')}")
+    print(f"Lloyd ({ITERS} rounds) geomean {geo('lloyd_speedup')} (the "
+          f"peer's better config); update geomean {geo('update_speedup')}")
     print(f"{len(rows) - failures} rows ok, {failures} failed")
-    sys.exit(1 if failures else 0)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Small KNN searches for compute-sanitizer (issue #24): each kernel family
 the dispatcher picks at a few queries (`_w1_bn64`, two CTAs an SM), at a
-few hundred (the two-warpgroup `_fused` kernels) and the merge, on ragged
-shapes, through examples/knn/cake_knn.py; the indices checked against
-torch's exact top-k on the same inputs.
+few hundred (the two-warpgroup `_fused` kernels) and the merge, and the
+KNN build kernels (graph, self excluded, k = 10 and 32, each D of the
+table), on ragged shapes, through examples/knn/cake_knn.py; the indices
+checked against torch's exact top-k on the same inputs.
 
-usage: compute-sanitizer --tool memcheck --kernel-name regex=knn_ \\
+usage: compute-sanitizer --tool TOOL --kernel-name regex=knn_ \\
            python3 bench/knn/sanitize_small.py --runtime LIB --bundles DIR
 """
 import argparse
@@ -24,16 +25,31 @@ ap.add_argument("--bundles", required=True)
 a = ap.parse_args()
 knn = CakeKnn(a.bundles, a.runtime)
 bad = 0
+
+
+def check(what, x, c, i, k, self_excluded=False):
+    global bad
+    exact = torch.cdist(x.float(), c.float()).square()
+    if self_excluded:
+        exact.fill_diagonal_(float("inf"))
+    kth = exact.topk(k, dim=1, largest=False).values[:, -1:]
+    got = exact.gather(1, i.long())
+    ok = bool((got <= kth + 1e-3 * kth.abs() + 1e-3).all())
+    bad += not ok
+    print(f"{what}: {'ok' if ok else 'WRONG'}", flush=True)
+
+
 for q, m, d in ((5, 100003, 128), (8, 20001, 64), (64, 7777, 200),
                 (300, 50001, 96)):
     x = torch.randn(q, d, device="cuda", dtype=torch.bfloat16)
     c = torch.randn(m, d, device="cuda", dtype=torch.bfloat16)
     v, i = knn.flash_knn(x, c, 10)
     torch.cuda.synchronize()
-    exact = torch.cdist(x.float(), c.float()).square()
-    kth = exact.topk(10, dim=1, largest=False).values[:, -1:]
-    got = exact.gather(1, i.long())
-    ok = bool((got <= kth + 1e-3 * kth.abs() + 1e-3).all())
-    bad += not ok
-    print(f"{q} x {m} x {d}: {'ok' if ok else 'WRONG'}", flush=True)
+    check(f"search {q} x {m} x {d}", x, c, i, 10)
+for n, d, k in ((3001, 64, 10), (2777, 96, 32), (4099, 128, 10),
+                (1500, 256, 32)):
+    x = torch.randn(n, d, device="cuda", dtype=torch.bfloat16)
+    v, i = knn.knn_graph(x, k)
+    torch.cuda.synchronize()
+    check(f"build {n} x {d}, k = {k}", x, x, i, k, self_excluded=True)
 sys.exit(1 if bad else 0)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Summarize portfolio runs of bench/knn/bench.py and build.py (--portfolio).
+"""Summarize portfolio runs of bench/knn/bench.py, build.py and
+bench/kmeans/lloyd.py (--portfolio).
 
 Reads their JSON results (any number: shards, dtypes, both portfolios),
 and prints per portfolio the coverage (shapes in the portfolio, with a
@@ -11,7 +12,8 @@ portfolio (plain SVG, no plotting library).
 
 Portfolio sizes come from bench/portfolio/shapes.py; a shape no result
 holds counts as "without a kernel" where examples/knn/dispatch.py has
-none (with its reason), else as "not run".
+none (with its reason), else as "not run". A k-means row's speedup is the
+10-round Lloyd loop's over flashlib's better configuration.
 
 usage: report.py RESULT.json ... [--svg FILE] [--markdown]
 """
@@ -41,12 +43,16 @@ def ok(row):
 
 
 def key(kind, row):
+    if kind == "kmeans":
+        return (row["B"], row["N"], row["D"], row["K"], row["dtype"])
     if kind == "knn-search":
         return (row["Q"], row["M"], row["D"], row["k"], row["dtype"])
     return (row["N"], row["D"], row["k"], row["dtype"])
 
 
 def group(kind, row):
+    if kind == "kmeans":
+        return f"D={row['D']} B={row['B']}"
     if kind == "knn-search":
         return f"D={row['D']} k={row['k']}"
     return f"{row['dtype']} D={row['D']} k={row['k']}"
@@ -61,7 +67,7 @@ def load(paths):
         with open(path) as f:
             d = json.load(f)
         kind = d.get("portfolio")
-        if kind not in ("knn-search", "knn-build"):
+        if kind not in shapes.PORTFOLIOS:
             sys.exit(f"{path}: not a portfolio run (no 'portfolio' field)")
         meta.setdefault(kind, set()).add(d.get("gpu", "?"))
         for r in d["rows"]:
@@ -80,12 +86,15 @@ def report(rows, unsupported, markdown):
         # e.g. an input type no run could ask for) or not run.
         for shape in portfolio:
             if shape not in rows[kind]:
-                why = shapes.knn_support(kind, shape)
+                why = shapes.support(kind, shape)
                 if why.startswith("unsupported: "):
                     unsupported[kind][":".join(map(str, shape))] = \
                         why[len("unsupported: "):]
         rs = list(rows[kind].values())
-        good = [r for r in rs if ok(r)]
+        # A row whose peer failed (lloyd.py records the error) is correct
+        # but has no speedup.
+        peer_failed = [r for r in rs if ok(r) and speedup(r) is None]
+        good = [r for r in rs if ok(r) and speedup(r) is not None]
         sp = [speedup(r) for r in good]
         slower = sorted((r for r in good if speedup(r) < 1.0), key=speedup)
         lacking = len(unsupported[kind])
@@ -99,6 +108,9 @@ def report(rows, unsupported, markdown):
         for r in slower:
             out.append(f"  slower: {':'.join(map(str, key(kind, r)))} "
                        f"x{speedup(r):.3f} ({r['kernel']})")
+        for r in peer_failed:
+            out.append(f"  peer failed: {':'.join(map(str, key(kind, r)))}: "
+                       f"{r.get('peer_error')}")
         by = collections.defaultdict(list)
         for r in good:
             by[group(kind, r)].append(speedup(r))

@@ -110,9 +110,26 @@ def knn_portfolio(kind, dtype, sms=132):
     return supported, unsupported
 
 
+def support(kind, shape, sms=132):
+    """The kernel that runs a portfolio shape, or 'unsupported: why'. The
+    k-means chooser is the C library's (cakeKmeansChoose, which takes every
+    D from 1 to 512 and K >= 1), so every k-means shape has one."""
+    if kind == "kmeans":
+        return "the k-means library's table"
+    return knn_support(kind, shape, sms)
+
+
+def portfolio_split(kind, dtype, sms=132):
+    """The shapes of the `kind` portfolio of `dtype` with a kernel (tuples
+    without the dtype) and the others as (shape, reason)."""
+    if kind == "kmeans":
+        return [sh[:-1] for sh in kmeans() if sh[-1] == dtype], []
+    return knn_portfolio(kind, dtype, sms)
+
+
 def add_run_arguments(parser, kind):
-    """The options bench/knn/bench.py and build.py share for a run over
-    the `kind` portfolio (PortfolioRun reads them)."""
+    """The options bench/knn/bench.py, build.py and bench/kmeans/lloyd.py
+    share for a run over the `kind` portfolio (PortfolioRun reads them)."""
     parser.add_argument("--portfolio", action="store_true",
                         help=f"the issue's {kind} portfolio instead of "
                         "--shapes")
@@ -120,17 +137,21 @@ def add_run_arguments(parser, kind):
                         help="I/N: every N-th shape from the I-th (0-based)")
     parser.add_argument("--time-limit", type=float, default=0,
                         help="start no shape after this many seconds")
+    parser.add_argument("--only", default="",
+                        help="with --portfolio: only these of its shapes "
+                        "(comma-separated, as --shapes; to finish a run "
+                        "whose time limit left some: its JSON's not_run)")
 
 
 class PortfolioRun:
-    """The shapes a KNN bench script runs (its --shapes, or with
+    """The shapes a bench script runs (its --shapes, or with
     --portfolio the shapes of `kind` and --dtype that have a kernel, those
     without recorded with the reason; `keep` filters them, --shard takes
     every N-th) and the JSON it writes after every shape: `header`, the
     rows, the shapes without a kernel and those the time limit left.
 
         plan = PortfolioRun("knn-search", args, header)
-        for shape in plan.shapes():   # "Q:M:D:k" strings
+        for shape in plan.shapes():   # "Q:M:D:k" ("B:N:D:K") strings
             ...; plan.save(rows)
     """
 
@@ -140,13 +161,19 @@ class PortfolioRun:
         self.unsupported, self.not_run = [], []
         self.shape_list = args.shapes.split(",")
         if args.portfolio:
-            have, lacking = knn_portfolio(kind, args.dtype, sms)
+            have, lacking = portfolio_split(kind, args.dtype, sms)
             if keep:
                 have = [sh for sh in have if keep(sh)]
                 lacking = [(sh, why) for sh, why in lacking if keep(sh)]
             self.shape_list = [":".join(map(str, sh)) for sh in have]
             self.unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
                                 for sh, why in lacking]
+            if getattr(args, "only", ""):
+                only = set(args.only.split(","))
+                self.shape_list = [sh for sh in self.shape_list
+                                   if sh in only]
+                self.unsupported = [u for u in self.unsupported
+                                    if u["shape"] in only]
         if args.shard:
             i, n = (int(v) for v in args.shard.split("/"))
             self.shape_list = self.shape_list[i::n]
@@ -162,11 +189,11 @@ class PortfolioRun:
                 return
             yield shape
 
-    def save(self, rows):
+    def save(self, rows, **extra):
         if not self.args.out:
             return
         with open(self.args.out, "w") as f:
-            json.dump(dict(self.header, dtype=self.args.dtype,
+            json.dump(dict(self.header, **extra, dtype=self.args.dtype,
                            portfolio=self.kind if self.args.portfolio
                            else None, rows=rows,
                            unsupported=self.unsupported,

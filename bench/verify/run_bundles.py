@@ -11,7 +11,9 @@ with the free dimensions taken from the bundle and `--check kmeans`; TMA
 reduce-add stores (two 2-D f32 arguments, "reduce_add" in the entry) with
 `--check add`; a kernel whose one argument is a 2-D tensor runs for
 faults and hangs only; anything else is listed as skipped (the k-means
-sums kernels run through cake-kmeans). Each run is a child process with `--timeout-ms` and a
+sums kernels run through cake-kmeans; the KNN and KDA kernels and their
+mutants through bench/verify/run_mutants.py). Kernels named by their
+entry are recognized before the argument shapes are guessed from. Each run is a child process with `--timeout-ms` and a
 wall-clock limit; the table counts passes, wrong results, faults, hangs
 and arguments the runtime rejected (with the rule it names).
 
@@ -47,10 +49,33 @@ import sys
 def problems(bundle):
     args = bundle["args"]
     shapes = [a.get("shape") for a in args]
-    if "gemm_tn" in bundle.get("entry", ""):
+    entry = bundle.get("entry", "")
+    if "gemm_tn" in entry:
         # C = A^T B (examples/gemm_tn): A KxM, B KxN; ragged M, N and K.
         return "gemm-tn", [["0=1000x712", "1=1000x320", "2=712x320"],
                            ["0=4096x2048", "1=4096x2048", "2=2048x2048"]]
+    if entry.startswith(("knn_", "row_norms_")):
+        # KNN kernels run through examples/knn/cake_knn.py
+        # (bench/verify/run_mutants.py, bench/knn/sanitize_small.py).
+        return None, []
+    if entry in ("frag_row", "chunk_gates"):
+        # examples/frag_row, chunk_gates: for faults and hangs here, their
+        # results by bench/verify/check_row.py and check_gates.py.
+        return "row", [["0=1000x64", "1=128x64", "2=1000x128"]]
+    if entry == "kda_chunk_intra":
+        # examples/kda_chunk_intra: for faults and hangs here, its results
+        # by bench/verify/check_kda_intra.py.
+        return "kda-intra", [["0=1000x128", "1=1000x128", "2=1000",
+                              "3=1000x64", "4=1000x128", "5=1000x64"]]
+    if entry == "chunk_solve":
+        # examples/chunk_solve: for faults and hangs here, its results by
+        # bench/verify/check_solve.py.
+        return "solve", [["0=1000x64", "1=1000x64", "2=1000x64",
+                          "3=1000x64", "4=1000x64"]]
+    if "mma_chain" in entry:
+        # examples/mma_chain_smem: for faults and hangs here, its result
+        # by bench/verify/check_chain.py.
+        return "chain", [["0=1000x64", "1=64x64", "2=1000x64", "3=1000x64"]]
     if len(args) == 3 and all(s and len(s) == 2 for s in shapes):
         # Ragged against every tile, with rows a multiple of 16 bytes (TMA
         # needs that of every tensor it reads or writes, outputs included).
@@ -59,7 +84,7 @@ def problems(bundle):
     if len(args) == 2 and all(s and len(s) == 2 for s in shapes):
         # A TMA reduce-add store (examples/tma_reduce_add) has a copy's
         # arguments; only its entry name tells them apart.
-        if "reduce_add" in bundle.get("entry", ""):
+        if "reduce_add" in entry:
             return "add", [["0=1000x712", "1=1000x712"],
                            ["0=4096x4096", "1=4096x4096"]]
         return "copy", [["0=1000x712", "1=1000x712"],
@@ -79,24 +104,6 @@ def problems(bundle):
         d = shapes[0][-1] or 128
         return "attention", [[f"{i}=2x300x{d}" for i in range(4)]
                              + ["scalar:4=1"]]
-    if bundle.get("entry", "") in ("frag_row", "chunk_gates"):
-        # examples/frag_row, chunk_gates: for faults and hangs here, their
-        # results by bench/verify/check_row.py and check_gates.py.
-        return "row", [["0=1000x64", "1=128x64", "2=1000x128"]]
-    if bundle.get("entry", "") == "kda_chunk_intra":
-        # examples/kda_chunk_intra: for faults and hangs here, its results
-        # by bench/verify/check_kda_intra.py.
-        return "kda-intra", [["0=1000x128", "1=1000x128", "2=1000",
-                              "3=1000x64", "4=1000x128", "5=1000x64"]]
-    if bundle.get("entry", "") == "chunk_solve":
-        # examples/chunk_solve: for faults and hangs here, its results by
-        # bench/verify/check_solve.py.
-        return "solve", [["0=1000x64", "1=1000x64", "2=1000x64",
-                          "3=1000x64", "4=1000x64"]]
-    if "mma_chain" in bundle.get("entry", ""):
-        # examples/mma_chain_smem: for faults and hangs here, its result
-        # by bench/verify/check_chain.py.
-        return "chain", [["0=1000x64", "1=64x64", "2=1000x64", "3=1000x64"]]
     if len(args) == 1 and shapes[0] and len(shapes[0]) == 2:
         # A kernel that only writes its one tensor (examples/epilogue_smem):
         # run for faults and hangs.
