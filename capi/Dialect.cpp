@@ -8,6 +8,7 @@
 #include "cake-c/Dialect.h"
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/InitAll.h"
+#include "cake/Version.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -23,6 +24,8 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Cake, cake, CakeDialect)
 void mlirCakeRegisterAllDialects(MlirDialectRegistry registry) {
   cake::registerAllDialects(*unwrap(registry));
 }
+
+const char *mlirCakeGetVersion(void) { return CAKE_VERSION_STRING; }
 
 void mlirCakeRegisterAllPasses(void) {
   static std::once_flag once;

@@ -8,16 +8,22 @@
 // The text diagnostics are printed as usual. A file is rewritten after
 // each diagnostic, so it is complete whenever the tool stops; stdout ('-')
 // gets exactly one JSON document, the whole array, when the tool exits
-// (after anything else the tool writes there).
+// (after anything else the tool writes there). A parse error can come
+// before the parser loads the Cake dialect; a tool reports those through
+// reportParseErrorsAsJson, which parses with the dialect loaded first.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cake/Dialect/CakeDialect.h"
 #include "cake/Verify/Rules.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cjson/cJSON.h>
@@ -164,4 +170,37 @@ void mlir::cake::registerDiagnosticsJson(DialectRegistry &registry) {
       return failure(); // let the text handler print it too
     });
   });
+}
+
+LogicalResult
+mlir::cake::reportParseErrorsAsJson(const llvm::MemoryBuffer &input,
+                                    DialectRegistry &registry,
+                                    bool allowUnregisteredDialects) {
+  if (jsonPathOption().empty())
+    return success();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input.getBuffer(),
+                                       input.getBufferIdentifier()),
+      llvm::SMLoc());
+  MLIRContext ctx(registry);
+  ctx.allowUnregisteredDialects(allowUnregisteredDialects);
+  SourceMgrDiagnosticHandler text(sourceMgr, &ctx);
+  // Loaded before parsing: its extension adds the JSON handler now.
+  ctx.getOrLoadDialect<CakeDialect>();
+  int before;
+  {
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    before = cJSON_GetArraySize(sink().all);
+  }
+  if (parseSourceFile<ModuleOp>(sourceMgr, &ctx)) {
+    // It parses: the tool's own run reports its diagnostics; drop this
+    // parse's (warnings) so none is written twice.
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    while (cJSON_GetArraySize(sink().all) > before)
+      cJSON_DeleteItemFromArray(sink().all, before);
+    sink().write(jsonPathOption());
+    return success();
+  }
+  return failure();
 }

@@ -13,6 +13,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "cake/Version.h"
 #include "cake_run_internal.h"
 
 #include <errno.h>
@@ -50,7 +51,8 @@ static void printHelp(FILE *out) {
       "  --warmup N        launches before timing (3)\n"
       "  --timeout-ms T    how long the checked launch may take (10000)\n"
       "  --seed S          the random fill's seed\n"
-      "  -h, --help        this help\n");
+      "  -h, --help        this help\n"
+      "  --version         the Cake version\n");
 }
 
 static void usage(void) {
@@ -129,8 +131,16 @@ static int parseArgument(const char *option, const char *text, int scalar,
 /* Fills `o` from the command line. Returns -1 to go on, else the exit
  * status (0 after --help, 2 after a usage error). */
 static int parseOptions(int argc, char **argv, RunOptions *o) {
-  enum { OPT_ARG = 256, OPT_SCALAR, OPT_CHECK, OPT_ITERS, OPT_WARMUP,
-         OPT_TIMEOUT, OPT_SEED };
+  enum {
+    OPT_ARG = 256,
+    OPT_SCALAR,
+    OPT_CHECK,
+    OPT_ITERS,
+    OPT_WARMUP,
+    OPT_TIMEOUT,
+    OPT_SEED,
+    OPT_VERSION
+  };
   static const struct option longOptions[] = {
       {"arg", required_argument, NULL, OPT_ARG},
       {"scalar", required_argument, NULL, OPT_SCALAR},
@@ -140,6 +150,7 @@ static int parseOptions(int argc, char **argv, RunOptions *o) {
       {"timeout-ms", required_argument, NULL, OPT_TIMEOUT},
       {"seed", required_argument, NULL, OPT_SEED},
       {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->iters = 20;
@@ -191,6 +202,9 @@ static int parseOptions(int argc, char **argv, RunOptions *o) {
       break;
     case 'h':
       printHelp(stdout);
+      return 0;
+    case OPT_VERSION:
+      printf("cake-run (Cake) %s\n", CAKE_VERSION_STRING);
       return 0;
     case ':':
       fprintf(stderr, "cake-run: option '%s' needs a value\n",

@@ -6,6 +6,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-rt/cake_runtime.h"
+#include "cake/Version.h"
 
 #include <cjson/cJSON.h>
 #include <cuda.h>
@@ -75,6 +76,8 @@ struct CakeRtBundle {
 static _Thread_local char lastError[1024];
 
 const char *cakeRtLastError(void) { return lastError; }
+
+const char *cakeRtVersion(void) { return CAKE_VERSION_STRING; }
 
 static CakeRtStatus fail(CakeRtStatus status, const char *fmt, ...) {
   va_list ap;

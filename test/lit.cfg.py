@@ -23,6 +23,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 config.substitutions.append(("%cake_src", config.cake_src_root))
 config.substitutions.append(("%cake_bin", bin_dir))
+config.substitutions.append(("%cake_version", config.cake_version))
 config.substitutions.append(("%cake_lib", lib_dir))
 config.substitutions.append(("%cake_obj", config.cake_obj_root))
 config.substitutions.append(("%cake_plugin", os.path.join(lib_dir, "CakePlugin.so")))

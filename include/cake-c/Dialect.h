@@ -19,6 +19,11 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Cake, cake);
 
+/// Cake's version, "MAJOR.MINOR.PATCH" (CAKE_VERSION_STRING of
+/// cake/Version.h when this library was built): a program can compare it
+/// with the header it was compiled against.
+MLIR_CAPI_EXPORTED const char *mlirCakeGetVersion(void);
+
 /// Adds the Cake dialect and the upstream dialects Cake IR uses (arith, math,
 /// scf) to `registry`.
 MLIR_CAPI_EXPORTED void

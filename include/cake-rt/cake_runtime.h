@@ -43,6 +43,9 @@ typedef struct CakeRtArg {
 /* Message of the last failure on this thread ("" if none). */
 const char *cakeRtLastError(void);
 
+/* Cake's version, "MAJOR.MINOR.PATCH", of the runtime library loaded. */
+const char *cakeRtVersion(void);
+
 /* Loads a bundle from a file or from memory (JSON text). Needs a CUDA
  * device; uses the current context or retains device 0's primary one. */
 CakeRtStatus cakeRtBundleLoad(const char *path, CakeRtBundle **bundle);

@@ -47,6 +47,8 @@ int main(void) {
   MlirStringRef ns = mlirDialectHandleGetNamespace(handle);
   printf("namespace: %.*s\n", (int)ns.length, ns.data);
   // CHECK: namespace: cake
+  printf("version: %s\n", mlirCakeGetVersion());
+  // CHECK: version: {{[0-9]+\.[0-9]+\.[0-9]+$}}
 
   MlirType bf16 = mlirBF16TypeGet(ctx);
   int64_t dyn = mlirShapedTypeGetDynamicSize();

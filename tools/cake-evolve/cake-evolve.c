@@ -28,6 +28,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "Evolve.h"
+#include "cake/Version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -37,47 +38,58 @@
 #include <sys/stat.h>
 
 static void printHelp(FILE *out) {
-  fprintf(out,
-"usage: cake-evolve --seed K.cake.mlir --space S.json --shapes SHAPES\n"
-"                   --ledger L.jsonl [options]     search (stages 1-4)\n"
-"       cake-evolve --import RESULTS.json --ledger L.jsonl\n"
-"                                                  stage 4 for results\n"
-"                                                  measured elsewhere\n"
-"       cake-evolve --agent-dir DIR [--shapes SHAPES]\n"
-"                                                  answer an agent's folder\n"
-"\n"
-"Search (stages 1 and 2: generate, cake-verify, rank by the cost model):\n"
-"  --seed FILE             the kernel the tactics rewrite (Cake IR)\n"
-"  --space FILE            the tactics and the values each takes (JSON)\n"
-"  --shapes SHAPES         the problem, one shape per kernel argument\n"
-"                          (8192x8192,8192x8192,8192x8192)\n"
-"  --ledger FILE           one JSON line per candidate (JSON Lines)\n"
-"  --top K                 how many of the ranking to print (10)\n"
-"  --sample N              a seeded random sample of N grid points\n"
-"                          instead of the whole grid\n"
-"  --rng-seed S            the sample's seed\n"
-"  --resume                skip candidates already in the ledger, append\n"
-"  --mutate ROUNDS         after the grid, ROUNDS rounds of the best %d\n"
-"                          candidates' neighbours\n"
-"  --ptxas-check K         ptxas on the best ranked until K compile without\n"
-"                          spilling (default: --export-top with an export)\n"
-"Stage 3 (benchmark on this machine's GPU, unless --no-gpu):\n"
-"  --no-gpu                stop after stage 2 (no export, no measurement)\n"
-"  --export DIR            bundles and manifest.json of the top candidates\n"
-"                          and the seed (default: LEDGER.bundles)\n"
-"  --export-top K          how many candidates to export (8)\n"
-"  --check gemm|none       the numerical check the measurement runs (none)\n"
-"  --measure CMD           the measurement command; {manifest} and\n"
-"                          {results} are replaced by the paths\n"
-"                          (default: bench/cost/measure.py)\n"
-"  --measure-timeout SECONDS\n"
-"                          kill the measurement after SECONDS (600)\n"
-"Stage 4 and agents:\n"
-"  --import FILE           add measure.py's results to the ledger\n"
-"  --agent-dir DIR         verify and predict every NAME.cake.mlir in DIR\n"
-"                          without a newer NAME.feedback.json\n"
-"  -h, --help              this help\n",
-          MUTATE_TOP);
+  fprintf(
+      out,
+      "usage: cake-evolve --seed K.cake.mlir --space S.json --shapes SHAPES\n"
+      "                   --ledger L.jsonl [options]     search (stages 1-4)\n"
+      "       cake-evolve --import RESULTS.json --ledger L.jsonl\n"
+      "                                                  stage 4 for results\n"
+      "                                                  measured elsewhere\n"
+      "       cake-evolve --agent-dir DIR [--shapes SHAPES]\n"
+      "                                                  answer an agent's "
+      "folder\n"
+      "\n"
+      "Search (stages 1 and 2: generate, cake-verify, rank by the cost "
+      "model):\n"
+      "  --seed FILE             the kernel the tactics rewrite (Cake IR)\n"
+      "  --space FILE            the tactics and the values each takes (JSON)\n"
+      "  --shapes SHAPES         the problem, one shape per kernel argument\n"
+      "                          (8192x8192,8192x8192,8192x8192)\n"
+      "  --ledger FILE           one JSON line per candidate (JSON Lines)\n"
+      "  --top K                 how many of the ranking to print (10)\n"
+      "  --sample N              a seeded random sample of N grid points\n"
+      "                          instead of the whole grid\n"
+      "  --rng-seed S            the sample's seed\n"
+      "  --resume                skip candidates already in the ledger, "
+      "append\n"
+      "  --mutate ROUNDS         after the grid, ROUNDS rounds of the best %d\n"
+      "                          candidates' neighbours\n"
+      "  --ptxas-check K         ptxas on the best ranked until K compile "
+      "without\n"
+      "                          spilling (default: --export-top with an "
+      "export)\n"
+      "Stage 3 (benchmark on this machine's GPU, unless --no-gpu):\n"
+      "  --no-gpu                stop after stage 2 (no export, no "
+      "measurement)\n"
+      "  --export DIR            bundles and manifest.json of the top "
+      "candidates\n"
+      "                          and the seed (default: LEDGER.bundles)\n"
+      "  --export-top K          how many candidates to export (8)\n"
+      "  --check gemm|none       the numerical check the measurement runs "
+      "(none)\n"
+      "  --measure CMD           the measurement command; {manifest} and\n"
+      "                          {results} are replaced by the paths\n"
+      "                          (default: bench/cost/measure.py)\n"
+      "  --measure-timeout SECONDS\n"
+      "                          kill the measurement after SECONDS (600)\n"
+      "Stage 4 and agents:\n"
+      "  --import FILE           add measure.py's results to the ledger\n"
+      "  --agent-dir DIR         verify and predict every NAME.cake.mlir in "
+      "DIR\n"
+      "                          without a newer NAME.feedback.json\n"
+      "  -h, --help              this help\n"
+      "  --version               the Cake version\n",
+      MUTATE_TOP);
 }
 
 static void usage(void) {
@@ -135,6 +147,7 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
       {"import", required_argument, NULL, OPT_IMPORT},
       {"agent-dir", required_argument, NULL, OPT_AGENT_DIR},
       {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   *o = (EvolveOptions){.shapes = "", .top = 10, .exportTop = 8,
                        .check = "none", .measureTimeout = 600,
@@ -182,6 +195,9 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
       break;
     case 'h':
       printHelp(stdout);
+      return 0;
+    case 'V':
+      printf("cake-evolve (Cake) %s\n", CAKE_VERSION_STRING);
       return 0;
     case ':':
       fprintf(stderr, "cake-evolve: option '%s' needs a value\n",

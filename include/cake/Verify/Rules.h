@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
 struct cJSON;
 
 namespace mlir {
@@ -113,6 +117,17 @@ cJSON *diagnosticToJson(const Diagnostic &diag);
 /// Adds `--cake-diagnostics-json=<path|->` and, for contexts that load the
 /// Cake dialect, the handler that writes diagnostics as JSON.
 void registerDiagnosticsJson(DialectRegistry &registry);
+
+/// With --cake-diagnostics-json given: parses `input` in a context of
+/// `registry` with the Cake dialect loaded before the parser starts, so that
+/// parse errors the parser meets before it would load the dialect are
+/// written as JSON too (and printed as text); failure if it does not
+/// parse. Without the option: success, nothing parsed. (Not for input split
+/// into chunks or checked against expected-* lines: each chunk parses on
+/// its own there.)
+LogicalResult reportParseErrorsAsJson(const llvm::MemoryBuffer &input,
+                                      DialectRegistry &registry,
+                                      bool allowUnregisteredDialects);
 
 /// "file:line:col" of the first file location inside `loc`, else the
 /// location as MLIR prints it.

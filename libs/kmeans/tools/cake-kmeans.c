@@ -13,6 +13,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "cake-kmeans/cake_kmeans.h"
+#include "cake/Version.h"
 
 #include <cuda.h>
 
@@ -104,6 +105,10 @@ static void usage(FILE *out) {
 int main(int argc, char **argv) {
   // --help answers on stdout with success, on any machine (the driver is
   // loaded only by the first CUDA call).
+  if (argc >= 2 && !strcmp(argv[1], "--version")) {
+    printf("cake-kmeans (Cake) %s\n", CAKE_VERSION_STRING);
+    return 0;
+  }
   if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     usage(stdout);
     return 0;
