@@ -18,6 +18,8 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "examples", "knn"))
 from cake_knn import CakeKnn  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from topk_check import top_k_ok  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--runtime", required=True)
@@ -25,31 +27,18 @@ ap.add_argument("--bundles", required=True)
 a = ap.parse_args()
 knn = CakeKnn(a.bundles, a.runtime)
 bad = 0
-
-
-def check(what, x, c, i, k, self_excluded=False):
-    global bad
-    exact = torch.cdist(x.float(), c.float()).square()
-    if self_excluded:
-        exact.fill_diagonal_(float("inf"))
-    kth = exact.topk(k, dim=1, largest=False).values[:, -1:]
-    got = exact.gather(1, i.long())
-    ok = bool((got <= kth + 1e-3 * kth.abs() + 1e-3).all())
-    bad += not ok
-    print(f"{what}: {'ok' if ok else 'WRONG'}", flush=True)
-
-
 for q, m, d in ((5, 100003, 128), (8, 20001, 64), (64, 7777, 200),
                 (300, 50001, 96)):
     x = torch.randn(q, d, device="cuda", dtype=torch.bfloat16)
     c = torch.randn(m, d, device="cuda", dtype=torch.bfloat16)
     v, i = knn.flash_knn(x, c, 10)
     torch.cuda.synchronize()
-    check(f"search {q} x {m} x {d}", x, c, i, 10)
+    bad += not top_k_ok(f"search {q} x {m} x {d}", x, c, i, 10)
 for n, d, k in ((3001, 64, 10), (2777, 96, 32), (4099, 128, 10),
                 (1500, 256, 32)):
     x = torch.randn(n, d, device="cuda", dtype=torch.bfloat16)
     v, i = knn.knn_graph(x, k)
     torch.cuda.synchronize()
-    check(f"build {n} x {d}, k = {k}", x, x, i, k, self_excluded=True)
+    bad += not top_k_ok(f"build {n} x {d}, k = {k}", x, x, i, k,
+                        self_excluded=True)
 sys.exit(1 if bad else 0)

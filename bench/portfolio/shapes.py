@@ -168,7 +168,7 @@ class PortfolioRun:
             self.shape_list = [":".join(map(str, sh)) for sh in have]
             self.unsupported = [{"shape": ":".join(map(str, sh)), "why": why}
                                 for sh, why in lacking]
-            if getattr(args, "only", ""):
+            if args.only:
                 only = set(args.only.split(","))
                 self.shape_list = [sh for sh in self.shape_list
                                    if sh in only]

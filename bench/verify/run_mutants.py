@@ -14,7 +14,7 @@ of the family's are in --bundles.
   (D from the name, k = 10) or a build shape that examples/knn/dispatch.py
   sends to BASE (an unfused search kernel below its query limit: with
   the limit lowered; row norms: one of each); the indices checked against
-  torch's exact top-k (bench/knn/sanitize_small.py's check).
+  torch's exact top-k (bench/knn/topk_check.py, as sanitize_small.py).
 - KDA: bench/kda/check_fwd.py at 1000 tokens x 2 heads, the mutant beside
   the original of the other half of the split forward.
 
@@ -71,6 +71,8 @@ def run_knn(args, base, mutant):
     """Child process: the KNN checks of `base` with `mutant` in its place."""
     import torch
     from cake_knn import CakeKnn
+    sys.path.insert(0, os.path.join(ROOT, "bench", "knn"))
+    from topk_check import top_k_ok
     search, build = knn_shapes(base)
     if not search and not build:
         print(f"{base}: no shape dispatches to it")
@@ -99,18 +101,6 @@ def run_knn(args, base, mutant):
             bad += not top_k_ok(f"build {n} x {d}, k = {k}", x, x, i, k,
                                 self_excluded=True)
     return 1 if bad else 0
-
-
-def top_k_ok(what, x, c, i, k, self_excluded=False):
-    import torch
-    exact = torch.cdist(x.float(), c.float()).square()
-    if self_excluded:
-        exact.fill_diagonal_(float("inf"))
-    kth = exact.topk(k, dim=1, largest=False).values[:, -1:]
-    got = exact.gather(1, i.long())
-    ok = bool((got <= kth + 1e-3 * kth.abs() + 1e-3).all())
-    print(f"{what}: {'ok' if ok else 'WRONG'}", flush=True)
-    return ok
 
 
 def kda_command(args, base, mutant):

@@ -149,6 +149,23 @@ static CakeRtStatus padRows(CakeKmeans *k, int slot, CUdeviceptr src,
   return copyRows(*out, W, src, D, rows, st);
 }
 
+/* x [B][N][D] and centroids [B][K][D] padded (SCRATCH_X, SCRATCH_C). */
+static CakeRtStatus padInputs(CakeKmeans *k, int64_t B, int64_t N, int64_t D,
+                              int64_t K, CUdeviceptr x, CUdeviceptr centroids,
+                              CUstream st, CUdeviceptr *xp, CUdeviceptr *cp) {
+  CakeRtStatus s = padRows(k, SCRATCH_X, x, B * N, D, st, xp);
+  return s ? s : padRows(k, SCRATCH_C, centroids, B * K, D, st, cp);
+}
+
+/* The update's limits (kmeansCheckUpdate) as a status. */
+static CakeRtStatus checkUpdateLimits(const char *dtype, int64_t B, int64_t N,
+                                      int64_t D, int64_t K) {
+  char err[512];
+  if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
+    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+  return CAKE_RT_SUCCESS;
+}
+
 CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K, uint64_t x,
                               uint64_t centroids, uint64_t centroidNorms,
@@ -159,12 +176,11 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
   int64_t W = kmeansRowWidth(D);
   if (W != D) {
     CUdeviceptr xp, cp;
-    CakeRtStatus s;
-    if ((s = padRows(k, SCRATCH_X, x, B * N, D, (CUstream)stream, &xp)) ||
-        (s = padRows(k, SCRATCH_C, centroids, B * K, D, (CUstream)stream, &cp)))
-      return s;
-    return cakeKmeansAssign(k, dtype, B, N, W, K, xp, cp, centroidNorms, out,
-                            stream);
+    CakeRtStatus s =
+        padInputs(k, B, N, D, K, x, centroids, (CUstream)stream, &xp, &cp);
+    return s ? s
+             : cakeKmeansAssign(k, dtype, B, N, W, K, xp, cp, centroidNorms,
+                                out, stream);
   }
   int i = (int)(e - k->table.entries);
   if (!k->bundles[i]) {
@@ -219,14 +235,14 @@ static CakeRtStatus sumsKernel(CakeKmeans *k, int bf16, int64_t D,
 static CakeRtStatus checkUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                                 int64_t N, int64_t D, int64_t K, uint64_t x,
                                 int *bf16, CakeRtBundle **sums) {
-  char err[512];
-  if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
-    return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
+  CakeRtStatus s = checkUpdateLimits(dtype, B, N, D, K);
+  if (s != CAKE_RT_SUCCESS)
+    return s;
   *bf16 = !strcmp(dtype, "bf16");
   if (x % 16)
     return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT,
                           "k-means: x must be 16-byte aligned");
-  CakeRtStatus s = sumsKernel(k, *bf16, D, sums);
+  s = sumsKernel(k, *bf16, D, sums);
   if (s != CAKE_RT_SUCCESS)
     return s;
   if (!k->update)
@@ -240,15 +256,12 @@ CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               uint64_t centroidsNew, uint64_t centroidNorms,
                               uint64_t maxShift, void *stream) {
   int64_t W = kmeansRowWidth(D);
-  char err[512];
   if (W != D) {
-    if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
-      return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
     CUstream st = (CUstream)stream;
     CUdeviceptr xp, cp, np;
     CakeRtStatus s;
-    if ((s = padRows(k, SCRATCH_X, x, B * N, D, st, &xp)) ||
-        (s = padRows(k, SCRATCH_C, centroidsOld, B * K, D, st, &cp)) ||
+    if ((s = checkUpdateLimits(dtype, B, N, D, K)) ||
+        (s = padInputs(k, B, N, D, K, x, centroidsOld, st, &xp, &cp)) ||
         (s = kmeansScratch(k->update, SCRATCH_C_NEW, (size_t)(B * K * W) * 2,
                            &np)) ||
         (s = cakeKmeansUpdate(k, dtype, B, N, W, K, xp, assignments, cp, np,
@@ -275,15 +288,12 @@ CakeRtStatus cakeKmeansLloyd(CakeKmeans *k, const char *dtype, int64_t B,
                              int maxIters, float tol, int *iterations,
                              float *shift, void *stream) {
   int64_t W = kmeansRowWidth(D);
-  char err[512];
   if (W != D) {
-    if (!kmeansCheckUpdate(dtype, B, N, D, K, err, sizeof err))
-      return cakeRtFailWith(CAKE_RT_ERROR_ARGUMENT, err);
     CUstream st = (CUstream)stream;
     CUdeviceptr xp, cp;
     CakeRtStatus s;
-    if ((s = padRows(k, SCRATCH_X, x, B * N, D, st, &xp)) ||
-        (s = padRows(k, SCRATCH_C, centroids, B * K, D, st, &cp)) ||
+    if ((s = checkUpdateLimits(dtype, B, N, D, K)) ||
+        (s = padInputs(k, B, N, D, K, x, centroids, st, &xp, &cp)) ||
         (s = cakeKmeansLloyd(k, dtype, B, N, W, K, xp, cp, assignments,
                              maxIters, tol, iterations, shift, stream)) ||
         (s = copyRows(centroids, D, cp, W, B * K, st)))
