@@ -13,8 +13,9 @@ problem. Whether the kernel keeps its straight-line wgmma chain in flight
 is decided too and written into its IR by cake-set-mma-chain (`mma_chain`
 in the table): run 10 measured the chain faster at D = 128 and slower at
 D = 256, and the cost model does not see it. Where a measurement found
-another kernel faster for small K, an entry bounded by `max_k` comes first
-(SMALL_K); libs/kmeans/src/kmeans_table.c takes the first entry that admits the
+another kernel faster for small K, entries bounded by `max_k` come first
+(SMALL_TILES: smaller centroid tiles; SMALL_K);
+libs/kmeans/src/kmeans_table.c takes the first entry that admits the
 problem. Writes OUT/kmeans-table.json and
 OUT/src/<kernel>.cake.mlir; with --cake-translate it also lowers them
 to OUT/<kernel>.json, the bundles the table names (libs/kmeans/src/kmeans.c
@@ -90,6 +91,45 @@ SMALL_K = {
     ("bf16", 2, True): 256,
 }
 SMALL_K_FAMILY = ((128, 4, 2, 3, True), "bn128_s4_x2_w3_pk_ordr")
+
+# Small centroid tiles for small K (k-means run 26, 2026-12-03,
+# bench/kmeans/assign_ab.py, bf16, the same fresh data for every table):
+# the general entries' 128- and 256-centroid tiles compute that many
+# distances per point where K is 7 and stream the whole tile from L2 for
+# every point tile. (max_k, centroids per tile), first match wins. Past
+# D = 128 (run 26a): 32-wide tiles 3.0-3.3x faster than the general entry
+# at K = 7 (D = 192, 256, 512; 16-wide ones within 2 %), 64-wide ones
+# 1.8-3.0x at K = 64 and 13 % slower at K = 256. At D = 32 and 64 (run
+# 26b) 1.9-2.2x at K = 7 and 64; at D = 128 1.2-1.3x at K = 7, equal to
+# 1.2x at K = 64 (72 and 100: equal). K = 128 not measured: it takes two
+# 64-wide tiles where the general entries compute a half-empty wider one.
+# Then Lloyd's loop at D = 256 (run 27): 1.17-1.72x flashlib where the
+# general entry had been 0.60-0.94x. Ring of 4 stages, the point tile
+# double-buffered where shared memory holds two (D <= 320), two consumer
+# warpgroups, packed argmin, no wgmma chain.
+SMALL_TILES = ((32, 32), (128, 64))
+
+
+def small_tile_variants(gen, src, dtype, h, batched):
+    """The table entries (and their kernels in src/) of SMALL_TILES for one
+    key, smallest bound first."""
+    out = []
+    xbuf = 2 if h <= 5 else 1
+    for max_k, bn in SMALL_TILES:
+        family = family_name((bn, 4, xbuf, 2, True))
+        name = (f"kmeans_assign_{dtype}_h{h}" + ("_batched" if batched else "")
+                + "_" + family)
+        with open(os.path.join(src, name + ".cake.mlir"), "w") as fh:
+            fh.write(gen.kernel(dtype, 64 * h, batched, stages=4, bn=bn,
+                                name=name, xbuf=xbuf, any_d=True, wgs=2,
+                                packed=True))
+        out.append(dict(dtype=dtype, slices=h, batched=batched, max_k=max_k,
+                        bundle=name + ".json", family=family, mma_chain=False,
+                        evidence=("measured on the H200 (docs/benchmarks.md, "
+                                  f"k-means run 26): {family} for K <= "
+                                  f"{max_k}, 1.0-3.3x the general entry at "
+                                  "K = 7 and 64")))
+    return out
 
 
 def family_name(f):
@@ -280,6 +320,7 @@ def main():
                        if ordered else [])
                     + ["-o", os.path.join(src, name + ".cake.mlir")],
                     check=True)
+                variants += small_tile_variants(gen, src, dtype, h, batched)
                 if key in SMALL_K:
                     variants.append(small_k_variant(gen, args, src, dtype, h,
                                                     batched, SMALL_K[key]))
