@@ -19,7 +19,8 @@ extern "C" {
 /// module) for the problem `shapes` (one shape per kernel argument, in
 /// order: "8192x8192,8192x8192,8192x8192") with the calibration file
 /// `calibrationPath` (empty: the target's reference GPU, from
-/// $CAKE_CALIBRATION_DIR or Cake's calibration/), assuming the lowering's
+/// $CAKE_CALIBRATION_DIR, the installed share/cake/calibration/ or the
+/// source tree's calibration/), assuming the lowering's
 /// `mmaInFlight`. Writes the reports as one JSON array (the same as
 /// --cake-cost-json) through `callback`, and the predicted time of the last
 /// kernel in nanoseconds to `*predictedNs` (may be null). On failure emits

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <cmath>
 #include <cstdlib>
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -172,6 +173,18 @@ double Calibration::mmaRate(llvm::StringRef dtype, int64_t n,
   return pts.back().second * scale;
 }
 
+/// The calibration files installed beside this library: P/lib/
+/// libCakeAnalysis.so -> P/share/cake/calibration (cmake/CakeInstall.cmake).
+static std::string installedCalibrationDir() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&installedCalibrationDir), &info) ||
+      !info.dli_fname)
+    return "";
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(info.dli_fname));
+  llvm::sys::path::append(dir, "..", "share", "cake", "calibration");
+  return std::string(dir);
+}
+
 std::string mlir::cake::defaultCalibrationPath(llvm::StringRef target,
                                                llvm::StringRef gpu) {
   std::string name = gpu.str();
@@ -183,7 +196,8 @@ std::string mlir::cake::defaultCalibrationPath(llvm::StringRef target,
     else
       return "";
   }
-  const char *dirs[] = {std::getenv("CAKE_CALIBRATION_DIR"),
+  std::string installed = installedCalibrationDir();
+  const char *dirs[] = {std::getenv("CAKE_CALIBRATION_DIR"), installed.c_str(),
                         CAKE_CALIBRATION_DIR};
   for (const char *dir : dirs) {
     if (!dir || !*dir)

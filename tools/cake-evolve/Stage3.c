@@ -45,20 +45,27 @@ static int exportBundle(MlirContext ctx, const char *seed,
   return mlirLogicalResultIsSuccess(w);
 }
 
-/* The measurement command stage 3 runs by default: measure.py of this
- * source tree with the runtime and cake-run built beside this binary. */
+/* The measurement command stage 3 runs by default: measure.py with the
+ * runtime and cake-run beside this binary. Installed, measure.py is in
+ * P/share/cake/bench (cmake/CakeInstall.cmake); in a build tree, the source
+ * tree's bench/. */
 void defaultMeasureCommand(char *out, size_t size) {
   char exe[2048];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   char *slash = strrchr(exe, '/');
   if (slash)
-    *slash = 0; /* build/bin */
+    *slash = 0; /* P/bin or build/bin */
+  char bench[2200], script[2300];
+  snprintf(bench, sizeof bench, "%s/../share/cake/bench", exe);
+  snprintf(script, sizeof script, "%s/cost/measure.py", bench);
+  if (access(script, R_OK) != 0)
+    snprintf(bench, sizeof bench, "%s/bench", CAKE_SOURCE_DIR);
   snprintf(out, size,
-           "python3 '%s/bench/cost/measure.py' --runtime "
+           "python3 '%s/cost/measure.py' --runtime "
            "'%s/../lib/libcake_runtime.so' --cake-run '%s/cake-run' "
            "--manifest {manifest} --out {results}",
-           CAKE_SOURCE_DIR, exe, exe);
+           bench, exe, exe);
 }
 
 /* `command` with {manifest} and {results} replaced (quoted). */

@@ -69,8 +69,9 @@ bool loadCalibration(llvm::StringRef path, Calibration &out,
 
 /// The calibration file Cake uses for `gpu` ("h200"), or for a target's
 /// reference GPU when `gpu` is empty (sm_90a: h200, sm_100a: b200). Looks in
-/// $CAKE_CALIBRATION_DIR, then the source tree's calibration/. Empty if the
-/// target has none.
+/// $CAKE_CALIBRATION_DIR, then share/cake/calibration/ of the prefix Cake is
+/// installed in (found from this library's place), then the source tree's
+/// calibration/. Empty if the target has none.
 std::string defaultCalibrationPath(llvm::StringRef target, llvm::StringRef gpu);
 
 /// Parses "8192x8192,8192x8192,8192x8192": one shape per tensor argument,

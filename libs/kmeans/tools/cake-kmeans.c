@@ -1,6 +1,6 @@
 /*===- cake-kmeans.c - Lloyd's k-means from the command line ---------===*\
 |*                                                                            *|
-|* cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype f16|bf16] [--iters I]     *|
+|* cake-kmeans [TABLE_DIR] [--shape B:N:D:K] [--dtype f16|bf16] [--iters I]   *|
 |*             [--tol T] [--data blobs|noise] [--seed S]                      *|
 |*                                                                            *|
 |* The C entry points of cake_kmeans.h end to end: random points (Gaussian    *|
@@ -8,7 +8,8 @@
 |* loop on the GPU (the dispatched Cake assignment and the centroid update),  *|
 |* its time by CUDA events, and the k-means objective of the result on a      *|
 |* sample of points, computed on the host. TABLE_DIR holds                    *|
-|* kmeans-table.json and its bundles (the cake-kmeans-kernels target).        *|
+|* kmeans-table.json and its bundles (the cake-kmeans-kernels target); by     *|
+|* default the installed ../share/cake/kmeans beside the binary.              *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHECK_CU(call)                                                         \
   do {                                                                         \
@@ -97,9 +99,25 @@ static float fromBits(uint16_t h, int bf16) {
 }
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: cake-kmeans TABLE_DIR [--shape B:N:D:K] [--dtype "
+  fprintf(out, "usage: cake-kmeans [TABLE_DIR] [--shape B:N:D:K] [--dtype "
                "f16|bf16] [--iters I] [--tol T]\n"
                "                   [--data blobs|noise] [--seed S]\n");
+}
+
+/* P/share/cake/kmeans beside P/bin/cake-kmeans, if it holds a table. */
+static int installedTable(char *out, size_t size) {
+  char exe[2048];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return 0;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = 0;
+  char table[2300];
+  snprintf(out, size, "%s/../share/cake/kmeans", exe);
+  snprintf(table, sizeof table, "%s/kmeans-table.json", out);
+  return access(table, R_OK) == 0;
 }
 
 int main(int argc, char **argv) {
@@ -113,15 +131,24 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
+  /* Without TABLE_DIR: the table installed beside this binary. */
+  char installed[2200];
+  const char *dir = argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL;
+  int firstOption = dir ? 2 : 1;
+  if (!dir) {
+    if (!installedTable(installed, sizeof installed)) {
+      fprintf(stderr, "cake-kmeans: no TABLE_DIR given and no installed "
+                      "table (../share/cake/kmeans beside this binary)\n");
+      usage(stderr);
+      return 2;
+    }
+    dir = installed;
   }
-  const char *dir = argv[1], *dtype = "f16", *data = "blobs";
+  const char *dtype = "f16", *data = "blobs";
   long long B = 1, N = 1048576, D = 128, K = 1024;
   int iters = 10;
   float tol = 0.f;
-  for (int i = 2; i < argc; ++i) {
+  for (int i = firstOption; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) {
       usage(stderr);
