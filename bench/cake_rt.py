@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """ctypes bindings to libcake_runtime.so and timing shared by the benches.
 
 Only what the benchmark scripts need: the CakeRtArg struct, a loader that

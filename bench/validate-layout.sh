@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # One device call that checks the packed tools and libraries end to end on
 # the GPU after a change of layout: cake-run's options and checks (GEMM,
 # copy), cake-kmeans (Lloyd from C through libcake_kmeans), and Lloyd from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Cost.cpp - The cost model from C -----------------------------------===//
 
 #include "cake-c/Cost.h"

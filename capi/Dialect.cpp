@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Dialect.cpp - C API for Cake IR types and attributes ---------------===//
 //
 // Implements cake-c/Dialect.h. Constructors use getChecked so invalid

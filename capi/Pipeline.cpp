@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Pipeline.cpp - C API: parse, run a pipeline, collect diagnostics ---===//
 //
 // Implements cake-c/Pipeline.h and the generated pass C API.

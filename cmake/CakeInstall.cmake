@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # `cmake --install build --prefix P`: Cake as a dependency.
 #
 #   P/bin/          cake-opt, cake-translate, cake-evolve, cake-run, cake-kmeans

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # cmake -DINPUT=file -DOUTPUT=file.c -DSYMBOL=name -P embed.cmake
 # Writes `const unsigned char SYMBOL[]` holding INPUT's bytes (the k-means
 # update fatbin), aligned as cuModuleLoadData wants a fatbin.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeDerived.cpp - Verifiers of the derived attributes --------------===//
 //
 // The attributes cake-derive attaches (include/cake/Dialect/CakeDerived.td)

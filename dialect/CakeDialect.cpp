@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeDialect.cpp - Cake dialect registration and attributes ---------===//
 //
 // Registers the dialect's types, attributes and ops, and verifies the

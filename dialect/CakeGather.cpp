@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeGather.cpp - Rows gathered by an index list: op verifier -------===//
 //
 // The contracts of cake.gather and cake.gather.indices that their operands

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeOps.cpp - Cake operations: formats and op-local verifiers ------===//
 //
 // Custom assembly for the kernel and tile loop, and the verifiers of every

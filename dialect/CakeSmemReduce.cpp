@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeSmemReduce.cpp - Rows of ring stages reduced: op verifier ------===//
 //
 // The contracts of cake.smem.reduce that its operands decide: a result of

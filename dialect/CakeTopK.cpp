@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeTopK.cpp - Per-row top-k lists: type and op verifiers ----------===//
 //
 // The assembly of !cake.topk and the contracts of topk.insert and

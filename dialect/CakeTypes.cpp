@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeTypes.cpp - Cake types: parsing, printing, verification --------===//
 //
 // Custom assembly for the shaped Cake types and the contracts their own

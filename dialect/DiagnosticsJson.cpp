@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- DiagnosticsJson.cpp - Rule diagnostics as JSON ---------------------===//
 //
 // `--cake-diagnostics-json=<path|->` (registered with the dialects): once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- RegisterDialects.cpp - Register the dialects Cake IR uses ----------===//
 //
 // The dialect part of the single registration entry point (cake/InitAll.h):

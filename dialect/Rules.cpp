@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Rules.cpp - The rule registry as a table ---------------------------===//
 //
 // Expands Rules.def into the table behind cake/Verify/Rules.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- TargetInfo.cpp - Per-target hardware limits ------------------------===//
 //
 // The table behind cake/Target/TargetInfo.h. Figures are the vendor's

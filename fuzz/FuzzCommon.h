@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/FuzzCommon.h - Shared pieces of the fuzz targets -----*- C -*-===*\
 |*                                                                            *|
 |* Each target feeds its input to one entry point of Cake's C API or runtime *|

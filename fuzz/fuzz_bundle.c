@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/fuzz_bundle.c - The runtime's bundle loader from memory -------===*\
 |*                                                                            *|
 |* cakeRtBundleLoadFromMemory on arbitrary bytes (not NUL-terminated): every *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/fuzz_cost.c - The cost model on verified kernels --------------===*\
 |*                                                                            *|
 |* Input: a first line of problem shapes ("8192x8192,8192x8192,...", as     *|

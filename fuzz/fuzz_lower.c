@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/fuzz_lower.c - cake-verify, then cake-lower to PTX ------------===*\
 |*                                                                            *|
 |* What passes cake-verify must lower: the input through "cake-verify,       *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/fuzz_translate.c - cake-translate's writers on lowered IR
 ------===*\
 |*                                                                            *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- fuzz/fuzz_verify.c - Parse and cake-verify arbitrary text ----------===*\
 |*                                                                            *|
 |* The C API's mlirCakeRunPipelineOnSource on the input as Cake IR with the  *|

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Seed corpora for Cake's fuzz targets, from examples/ and test/.
 
   make_corpus.py BUILD_DIR OUT_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakePlugin.cpp - Cake as an mlir-opt dialect and pass plugin -------===//
 //
 // Lets an unmodified mlir-opt (Debian's mlir-opt-22) load Cake:

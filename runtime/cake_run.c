@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake_run.c - Run a Cake bundle on fresh random inputs --------------===*\
 |*                                                                            *|
 |* cake-run BUNDLE --arg 0=8192x8192 --arg 1=... [--check gemm|gemm-tn|copy|  *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake_run_checks.c - cake-run's inputs and result checks ------------===*\
 |*                                                                            *|
 |* The random fill of the kernel's tensors, and the checks of --check: each   *|

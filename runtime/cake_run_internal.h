@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake_run_internal.h - What cake-run's files share ----------*- C -*-===*\
 |*                                                                            *|
 |* Host copies of the kernel's tensors with their random fill, and the        *|

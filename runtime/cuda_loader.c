@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- cuda_loader.c - The CUDA driver API, loaded at first use -----------===//
 //
 // Cake's runtime, cake-run and the libraries call the CUDA driver API but do

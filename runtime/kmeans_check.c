@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_check.c - Check a k-means assignment against a reference ----===*/
 
 #include "kmeans_check.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_check.h - Check a k-means assignment -------------*- C -*-===*\
 |*                                                                            *|
 |* Internal to cake-run, and free of CUDA so that it is tested on any         *|

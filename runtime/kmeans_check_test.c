@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_check_test.c - kmeansCheckPoint on known answers ------------===*\
 |*                                                                            *|
 |* usage: cake-kmeans-check-test                                              *|

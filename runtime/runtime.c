@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- runtime.c - Load, check, launch and time Cake bundles -------------===*\
 |*                                                                            *|
 |* Implements cake-rt/cake_runtime.h over the CUDA driver API. The bundle's   *|

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Mutation harness for Cake's verifier.
 
 Applies systematic mutations to valid kernels (drop a release, reorder an

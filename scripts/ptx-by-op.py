@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Where a kernel's code comes from: PTX instructions per Cake IR line.
 
     scripts/ptx-by-op.py KERNEL.cake.mlir [--options "flush-denormals=1"]

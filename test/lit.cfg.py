@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for Cake's test suite.
 import os
 import lit.formats

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Bundle.cpp - Kernel bundles and PTX out of lowered Cake modules ----===//
 //
 // Translations of a module produced by `cake-opt --cake-lower`:

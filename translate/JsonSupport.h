@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- JsonSupport.h - cJSON helpers shared by the translations -*- C++ -*-===//
 //
 // Ownership and small builders for the cJSON documents the translations

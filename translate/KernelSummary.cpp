@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- KernelSummary.cpp - Cake kernel summary as JSON --------------------===//
 //
 // The `cake-to-summary-json` translation: what a kernel decided (target,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- LaunchInfo.cpp - Reading and checking cake.launch ------------------===//
 //
 // Every field of a `cake.launch` entry, checked before a writer uses it

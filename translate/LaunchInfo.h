@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- LaunchInfo.h - The launch metadata of a lowered kernel ---*- C++ -*-===//
 //
 // convert-cake-to-nvvm records how to launch each kernel in the `cake.launch`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The attention forward in Cake IR beside torch's SDPA backends, on one GPU.
 
     python3 bench/attention/bench.py --runtime .device/lib/libcake_runtime.so \

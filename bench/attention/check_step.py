@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The attention step of test/Conversion/Inputs/attention-step.mlir on the
 GPU: O = bf16(Q Kᵀ) V for 64-row tiles, P from registers (wgmma's RS
 form) and V read MN-major, against torch from the same rounding of P.

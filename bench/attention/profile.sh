@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Where an attention kernel's time goes, on the GPU machine: its SASS
 # skeleton (the wgmmas, their waits, the stage releases and the MUFU.EX2s in
 # order: whether a step's softmax sits between its waits) and Nsight

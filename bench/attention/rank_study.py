@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The cost model's rank study on attention candidates.
 
   rank_study.py prepare OUT_DIR       (here: candidates of the seed, each a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """How steady one attention kernel's time is, launch by launch.
 
     python3 bench/attention/stability.py --runtime .device/lib/libcake_runtime.so \

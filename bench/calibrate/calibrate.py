@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs the cost model's microbenchmarks on the GPU and writes its
 calibration file (calibration/<gpu>.json; docs/cost-model.md).
 

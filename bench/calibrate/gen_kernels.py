@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the cost model's calibration microbenchmarks as Cake IR.
 
 Each kernel isolates one term of the cost model (docs/cost-model.md):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the candidates of the cost model's rank study as Cake IR.
 
 GEMM (bf16, C = A B^T, the structure of examples/gemm_ws_persistent):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Measures the cost model's rank-study candidates on the GPU.
 
 For each problem (GEMM shapes, k-means assignment shapes) and each legal

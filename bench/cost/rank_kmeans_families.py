@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The cost model's order of the k-means assignment families against one
 H200 run's measurements (CPU only).
 

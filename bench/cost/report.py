@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draws a search or a rank study as one self-contained SVG.
 
   report.py --ledger run.jsonl --out search.svg

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The cost model's rank study: predicted against measured time.
 
 Reads a measurement file from bench/cost/measure.py (rows of problem,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake GEMM beside cuBLAS (torch.matmul) on the same inputs, in one run.
 
 For every shape and every bundle: fresh random bf16 inputs (never zeros),

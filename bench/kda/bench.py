@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """KDA prefill beside FlashKDA and fla on one GPU (issue #21).
 
     bench/kda/build-peers.sh .device/peers /tmp/kda-peers   # on the GPU machine

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # On the GPU machine: unpacks the KDA peers that scripts/device-pack-kda
 # packed (PEERS, default .device/peers) into DIR (default /tmp/kda-peers)
 # and builds FlashKDA's extension for sm_90a in place (torch's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's KDA forward on torch tensors: examples/kda/kda_intra, then
 examples/kda/kda_recur, on the current stream (docs/kda.md).
 

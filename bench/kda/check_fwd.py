@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs Cake's KDA forward on the GPU and checks it against the token
 recurrence: examples/kda/kda_fwd (one bundle) or the split forward,
 examples/kda/kda_intra then kda_recur (two bundles, bench/kda/cake_kda.py).

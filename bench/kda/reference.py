@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Kimi Delta Attention (KDA) forward: the definition, in fp32, on one GPU.
 
 The token recurrence of issue #21, with the preprocessing the kernels fuse

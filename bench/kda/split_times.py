@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Variants of the split forward's kernels timed side by side: each kernel
 alone, interleaved round by round, after a check of every variant.
 

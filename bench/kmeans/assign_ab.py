@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The k-means assignment alone, several dispatcher tables side by side.
 
     python3 bench/kmeans/assign_ab.py --runtime .device/lib/libcake_runtime.so \

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's fused k-means assignment beside flash-kmeans (Triton), one run.
 
 For each shape: fresh random data (Gaussian noise, and Gaussian blobs),

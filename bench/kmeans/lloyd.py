@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's k-means beside flash-kmeans, one run: assignment, centroid
 update and a 10-round Lloyd loop.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The centroid update alone, several dispatcher tables side by side.
 
     python3 bench/kmeans/update_ab.py --runtime .device/lib/libcake_runtime.so \

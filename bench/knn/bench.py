@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """KNN search on the GPU: Cake's kernels beside flashlib's Triton path.
 
 For each shape (Q queries, M corpus rows, D, k): fresh standard normal bf16

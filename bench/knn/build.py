@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """KNN build on the GPU: Cake's k-nearest-neighbour graph beside flashlib's.
 
 For each shape (N points, D, k): fresh standard normal bf16 points X;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks examples/knn/cake_knn.py (the Python API in flashlib's
 conventions) on the GPU: (N, D) and batched (B, N, D) inputs, bf16 and
 f16, searches and graphs, each result against an fp32 brute force with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Small KNN searches for compute-sanitizer (issue #24): each kernel family
 the dispatcher picks at a few queries (`_w1_bn64`, two CTAs an SM), at a
 few hundred (the two-warpgroup `_fused` kernels) and the merge, and the

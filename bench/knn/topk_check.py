@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The check the small KNN runs share (bench/knn/sanitize_small.py,
 bench/verify/run_mutants.py): every returned index is among the k nearest
 by torch's fp32 distances (ties within fp32 rounding allowed)."""

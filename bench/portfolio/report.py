@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Summarize portfolio runs of bench/knn/bench.py, build.py and
 bench/kmeans/lloyd.py (--portfolio).
 

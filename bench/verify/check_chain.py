@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs examples/mma_chain_smem.cake.mlir on the GPU and checks it.
 
     python3 bench/verify/check_chain.py --runtime .device/lib/libcake_runtime.so \

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs cake.frag.scan on the GPU and checks it against a scan on the host.
 
     python3 bench/verify/check_scan.py --runtime .device/lib/libcake_runtime.so \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The loop shared by the checks of single example kernels on the GPU
 (check_chain.py, check_row.py, check_gates.py, check_solve.py): per problem
 size, fresh inputs, the outputs poisoned with NaN, one checked launch, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs every bundle in a folder through cake-run with a timeout (issue #4:
 example kernels and the mutants that pass cake-verify must run on the GPU
 without a hang or fault).

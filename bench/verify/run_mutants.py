@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs the verified mutants that bench/verify/run_bundles.py cannot (issue
 #24: no mutant that passes cake-verify may hang or fault on the GPU): the
 KNN kernels (search, build, row norms) and the KDA forward (kda_fwd,

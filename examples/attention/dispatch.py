@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Which build of the attention forward to launch for a shape.
 
 The causal kernels come in three rasters (gen-attention.py: group_m 1, 2

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the attention forward kernels of examples/attention/.
 
 One kernel per head dimension (64, 128) and mask (causal or not):

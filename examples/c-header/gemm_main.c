@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* Uses a generated kernel header with no Cake dependency: only the CUDA
  * driver API. Build (GEMM_HEADER names the generated header):
  *   cake-opt --cake-lower examples/gemm_ws_persistent.cake.mlir |

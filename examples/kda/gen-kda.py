@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes KDA's chunked forward (docs/kda.md) in Cake IR, 64-token chunks:
 
     python3 examples/kda/gen-kda.py fused > examples/kda/kda_fwd.cake.mlir

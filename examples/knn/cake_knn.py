@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's KNN search and KNN graph from Python, in flashlib's conventions.
 
     from cake_knn import CakeKnn

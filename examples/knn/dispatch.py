@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Which KNN search kernel of examples/knn/ to launch for a shape, and how
 to split the corpus.
 

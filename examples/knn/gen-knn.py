@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the KNN search kernels of examples/knn/.
 
 For every query (a row of X, [Q, D] bf16 or f16) the k nearest rows of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-c/Cost.h - The cost model from C ---------------------*- C -*-===*\
 |*                                                                            *|
 |* Predicted time, bottleneck and the terms behind them for Cake kernels      *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-c/Dialect.h - C API for Cake IR types and attributes --*- C -*-===*\
 |*                                                                            *|
 |* The Cake dialect handle, registration of Cake and the upstream dialects    *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-c/Passes.h - C API for Cake's passes ------------------*- C -*-===*\
 |*                                                                            *|
 |* Creation and registration of each Cake pass, generated from Passes.td:    *|

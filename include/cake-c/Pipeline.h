@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-c/Pipeline.h - Parse, run a pipeline, get diagnostics -*- C -*-===*\
 |*                                                                            *|
 |* One call that takes Cake IR as text, runs a pass pipeline given as text    *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-rt/cake_runtime.h - Load and launch Cake bundles ------*- C -*-===*\
 |*                                                                            *|
 |* A small C11 library over the CUDA driver API (and cJSON), with no MLIR:    *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- InitAll.h - Register everything Cake provides ------------*- C++ -*-===//
 //
 // The one registration entry point used by cake-opt, cake-translate, the

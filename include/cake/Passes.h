@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.h - Every Cake pass -------------------------------*- C++ -*-===//
 //
 // Constructors, options and registration of every Cake pass, generated from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.td - Every pass of Cake ----------------------*- tablegen -*-===//
 //
 // The one pass registry: each layer declares its passes in its own

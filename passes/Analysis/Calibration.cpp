@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Calibration.cpp - The cost model's per-GPU figures -----------------===//
 //
 // Reads calibration/<gpu>.json (measured on the GPU by bench/calibrate, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CostModel.cpp - Predicted time and bottleneck of a kernel ----------===//
 //
 // The analysis behind cake-cost (docs/cost-model.md). It interprets each

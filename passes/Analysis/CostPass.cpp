@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CostPass.cpp - The cake-cost pass ----------------------------------===//
 //
 // Runs the cost model (cake/Analysis/CostModel.h) on every kernel of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CostReport.cpp - The cost model's report as text and JSON ----------===//
 //
 // What cake-cost prints, and the JSON its `json=` option writes (cJSON).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Handoffs.cpp - Who produces and consumes each pipe -----------------===//
 //
 // The sides of a pipe's hand-offs (cake/Analysis/Handoffs.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- IndexExpr.cpp - What an index value is computed from ---------------===//
 //
 // The three readings of an index value (cake/Analysis/IndexExpr.h): a key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- KernelLayout.cpp - Where a kernel's roles and buffers go -----------===//
 //
 // Role warps, fragment registers and the shared-memory layout

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- MmaChains.cpp - Which wgmma groups stay in flight ------------------===//
 //
 // The wgmma chain and loop forms of cake/Analysis/MmaChains.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- InitAll.cpp - Register Cake's passes -------------------------------===//
 //
 // The pass part of the single registration entry point (cake/InitAll.h);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- LowerPipeline.cpp - The cake-lower pass pipeline -------------------===//
 //
 // cake-derive, convert-cake-to-nvvm, then upstream MLIR to LLVM/NVVM and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Derive.cpp - The cake-derive pass ----------------------------------===//
 //
 // Derives the mechanical details of a kernel from its decisions and attaches

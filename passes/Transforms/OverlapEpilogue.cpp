@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- OverlapEpilogue.cpp - cake-overlap-epilogue ------------------------===//
 //
 // Rewrites a consumer loop whose epilogue follows its wgmma chain into the

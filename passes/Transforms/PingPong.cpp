@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- PingPong.cpp - cake-ping-pong --------------------------------------===//
 //
 // Splits a consumer role into sets of warpgroups that take alternate tiles

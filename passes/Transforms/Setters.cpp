@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Setters.cpp - Tactics that set one decision ------------------------===//
 //
 // The tactics cake-evolve composes that each set one decision in place:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- StageEpilogue.cpp - cake-stage-epilogue ----------------------------===//
 //
 // Stages a role's epilogue stores through a shared-memory ring: the role

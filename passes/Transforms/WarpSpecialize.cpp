@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- WarpSpecialize.cpp - cake-warp-specialize --------------------------===//
 //
 // Splits a role that fills its own pipes into a producer role (its

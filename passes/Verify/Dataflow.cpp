@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Dataflow.cpp - The dataflow rules ----------------------------------===//
 //
 // Who may touch which ring stage, what may stand outside a role, which

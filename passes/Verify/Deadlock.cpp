@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Deadlock.cpp - sync.deadlock ---------------------------------------===//
 //
 // A bounded simulation of every role's hand-offs and named barriers: each

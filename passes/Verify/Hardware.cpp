@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Hardware.cpp - The hw rules: hardware contracts --------------------===//
 //
 // Features the target has (TMA, wgmma, tcgen05, mma.sync), warpgroup

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Resource.cpp - The resource rules ----------------------------------===//
 //
 // Threads, register budgets (setmaxnreg's per-CTA pool), shared memory and

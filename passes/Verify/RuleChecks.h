@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- RuleChecks.h - The checks of cake-verify (private) -------*- C++ -*-===//
 //
 // What the rule files of passes/Verify/ share: the facts of one kernel and

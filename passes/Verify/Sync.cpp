@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Sync.cpp - The sync rules: the protocol between roles --------------===//
 //
 // Pipe roles, balanced hand-offs, expect-tx bytes, tile sequences, proxy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- TripCount.cpp - sync.trip-count-mismatch ---------------------------===//
 //
 // Counts each role's hand-offs on a pipe as a polynomial in loop trip

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- VerifyPass.cpp - The cake-verify pass ------------------------------===//
 //
 // The whole-kernel rules of the registry (cake/Verify/Rules.def): the

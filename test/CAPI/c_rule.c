@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: a verifier rule written in C runs inside cake-verify and reports
  * through the same diagnostics (rule id, role as data, text) as the built-in
  * ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: the cost model. Parses a kernel from a file, predicts it for a
  * problem and reads the JSON report; a problem that does not match the
  * kernel fails with a located diagnostic.

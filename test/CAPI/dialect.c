@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: Cake types and attributes built, inspected and printed from C.
  *
  * RUN: cake-capi-dialect 2>&1 | FileCheck %s

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: a pass written in C (mlirCreateExternalPass) runs over a Cake
  * module next to Cake's own cake-verify, and reads the kernel's roles
  * through the generic MLIR C API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: parse Cake IR from text, run a textual pipeline, receive every
  * diagnostic with severity, location, message and notes.
  *

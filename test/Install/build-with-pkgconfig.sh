@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles pkgconfig.c with the flags of the installed .pc files alone.
 #   build-with-pkgconfig.sh PREFIX SOURCE OUT
 set -eu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* Built with `pkg-config --cflags --libs cake-kmeans` against an installed
  * Cake (test/Install/install.test): the k-means header and the runtime's,
  * linked through the .pc files' flags alone. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Agent.c - The agent protocol's drop folder -------------------------===*\
 |*                                                                            *|
 |* An agent that does not link the C API writes NAME.cake.mlir files into a   *|

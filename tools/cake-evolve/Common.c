@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Common.c - Strings, files, diagnostics and the cost model ----------===*\
 |*                                                                            *|
 |* The helpers every stage of cake-evolve uses: a growable string, files,     *|

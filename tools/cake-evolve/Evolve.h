@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Evolve.h - cake-evolve's shared declarations ---------------*- C -*-===*\
 |*                                                                            *|
 |* What the files of cake-evolve share: its options, a growable string, the   *|

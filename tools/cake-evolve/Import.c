@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Import.c - Stage 4: measurements back into the ledger --------------===*\
 |*                                                                            *|
 |* Joins bench/cost/measure.py's results with the ledger's predictions:       *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Ptxas.c - ptxas on the best ranked candidates ----------------------===*\
 |*                                                                            *|
 |* The cost model does not see register spills (it has no register            *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Search.c - Stages 1 and 2: generate, verify, rank ------------------===*\
 |*                                                                            *|
 |* Each grid point of the space (or a seeded sample of them, then the         *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Space.c - The search space, sampling and ranking order -------------===*\
 |*                                                                            *|
 |* The tactics a search varies (read from the space's JSON), the sampler's    *|

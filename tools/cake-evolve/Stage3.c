@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Stage3.c - Stage 3: export, measure, import ------------------------===*\
 |*                                                                            *|
 |* The top candidates and the seed as bundles with a manifest, for            *|

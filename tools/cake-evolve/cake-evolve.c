@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-evolve.c - Generate, filter and rank kernel candidates --------===*\
 |*                                                                            *|
 |* The search loop's stages 1, 2 and 4 on the C API (docs/agents.md):         *|

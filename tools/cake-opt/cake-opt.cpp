@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- cake-opt.cpp - The Cake optimizer driver ---------------------------===//
 //
 // mlir-opt with the Cake dialect, the upstream dialects Cake IR uses and

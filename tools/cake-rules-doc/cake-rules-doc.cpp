@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- cake-rules-doc.cpp - Print the rule catalog as Markdown ------------===//
 //
 // Generates docs/rules.md from the rule registry (Rules.def) at build time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- cake-translate.cpp - The Cake translation driver -------------------===//
 //
 // mlir-translate with Cake's translations registered through InitAll.

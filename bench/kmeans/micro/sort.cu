@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The k-means update's counting sort, by parts: 2M random ids over K
 // clusters (512, 1024 and 4, the skewed case), counted into per-block
 // shared bins warp-aggregated (__match_any_sync, one atomic per run of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CostModel.h - Predicted time and bottleneck of a kernel --*- C++ -*-===//
 //
 // The cost model: for a verified Cake kernel, a problem (the shape of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Handoffs.h - Who produces and consumes each pipe ---------*- C++ -*-===//
 //
 // The sides of a pipe's hand-offs and how a stage is filled, read by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- IndexExpr.h - What an index value is computed from -------*- C++ -*-===//
 //
 // Index values (loop bounds, tile extents, coordinates) read three ways:

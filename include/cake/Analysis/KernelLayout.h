@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- KernelLayout.h - Where a kernel's roles and buffers go ---*- C++ -*-===//
 //
 // The layout facts that cake-derive attaches, cake-verify checks and the

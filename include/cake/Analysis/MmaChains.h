@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- MmaChains.h - Which wgmma groups stay in flight ----------*- C++ -*-===//
 //
 // The forms of wgmma chains and K loops that convert-cake-to-nvvm keeps in

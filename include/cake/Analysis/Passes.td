@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.td - cake-cost -------------------------------*- tablegen -*-===//
 //
 // The cost model's pass; the analysis itself is cake/Analysis/CostModel.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.td - convert-cake-to-nvvm --------------------*- tablegen -*-===//
 //
 // The lowering of derived Cake kernels to the GPU, NVVM and LLVM dialects.

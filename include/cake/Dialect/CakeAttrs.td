@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeAttrs.td - Cake attributes ----------------------*- tablegen -*-===//
 //
 // Attributes of Cake IR: the target, the tile schedules and the enums that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeBase.td - Cake dialect definition ---------------*- tablegen -*-===//
 //
 // The Cake dialect and the base classes its ops, types and attributes share.

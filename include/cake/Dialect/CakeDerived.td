@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeDerived.td - What cake-derive attaches ----------*- tablegen -*-===//
 //
 // The mechanical details cake-derive computes from a kernel's decisions,

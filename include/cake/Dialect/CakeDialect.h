@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeDialect.h - Cake dialect, types, attributes, ops -----*- C++ -*-===//
 //
 // The single header users include for Cake IR: the dialect class, its types,

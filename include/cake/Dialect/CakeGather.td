@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeGather.td - Rows gathered by an index list ------*- tablegen -*-===//
 //
 // The indexed family: a producer role copies rows of a global matrix,

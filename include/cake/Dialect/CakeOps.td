@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeOps.td - Cake operations ------------------------*- tablegen -*-===//
 //
 // The operations of Cake IR. Each op states one decision of a kernel (a role,

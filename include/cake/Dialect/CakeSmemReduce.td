@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeSmemReduce.td - Rows of ring stages reduced -----*- tablegen -*-===//
 //
 // The stage-reduction family: each row of a tile that the copy engine

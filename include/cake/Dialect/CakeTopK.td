@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeTopK.td - Per-row top-k lists in registers ------*- tablegen -*-===//
 //
 // The nearest-neighbour family: a running list of the k smallest values of

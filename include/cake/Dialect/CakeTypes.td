@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeTypes.td - Cake types ---------------------------*- tablegen -*-===//
 //
 // Types of Cake IR: global tensors, shared-memory rings, pipes, pipe stages

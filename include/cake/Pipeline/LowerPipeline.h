@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- LowerPipeline.h - The cake-lower pass pipeline -----------*- C++ -*-===//
 //
 // cake-derive, convert-cake-to-nvvm, the upstream GPU/NVVM/LLVM lowering and

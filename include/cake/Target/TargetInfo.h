@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- TargetInfo.h - Per-target hardware limits ----------------*- C++ -*-===//
 //
 // The one table of hardware limits per target architecture. Op verifiers,

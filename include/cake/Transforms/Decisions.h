@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Decisions.h - Lowering decisions recorded on a kernel ----*- C++ -*-===//
 //
 // The kernel attributes by which tactics record a lowering decision in the

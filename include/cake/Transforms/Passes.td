@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.td - cake-derive and the tactics -------------*- tablegen -*-===//
 //
 // The rewrites of Cake IR: cake-derive, which attaches the mechanical

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Translate.h - Cake translations --------------------------*- C++ -*-===//
 //
 // Translations out of Cake IR, used by cake-translate and the C API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Checks.h - Rule checks other layers run ------------------*- C++ -*-===//
 //
 // The rules cake-verify runs that other layers also need: cake-derive

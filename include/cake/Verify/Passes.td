@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Passes.td - cake-verify -----------------------------*- tablegen -*-===//
 //
 // The whole-kernel rule pass. Its rules are declared in Rules.def; it is

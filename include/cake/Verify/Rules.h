@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Rules.h - Cake's verifier rules --------------------------*- C++ -*-===//
 //
 // The rule registry (Rules.def) as C++: ids, metadata, and the one way a

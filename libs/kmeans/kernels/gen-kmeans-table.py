@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the k-means assignment's dispatch table and its kernels.
 
 For every dtype (f16, bf16), slice count h (D in (64(h-1), 64h], h = 1..8)

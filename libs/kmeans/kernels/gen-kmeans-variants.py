@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the k-means assignment kernel for other element types and D.
 
 The kernel is examples/kmeans_assign.cake.mlir generalized: D = 64 h, the

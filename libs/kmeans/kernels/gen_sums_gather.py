@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The k-means update's sums kernel that reads the points through the
 sort's order (cake.gather), for one element type and tile of feature rows.
 

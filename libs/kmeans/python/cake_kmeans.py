@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's k-means from Python (ctypes over libcake_kmeans.so).
 
     km = CakeKmeans("/path/libcake_kmeans.so", "/path/to/table-dir")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans.c - k-means assignment entry point --------------------------===*\
 |*                                                                            *|
 |* cake_kmeans.h over the dispatch table (kmeans_table.c), the runtime's      *|

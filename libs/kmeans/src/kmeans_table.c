@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_table.c - The k-means assignment's dispatch table -----------===*\
 |*                                                                            *|
 |* The table (libs/kmeans/kernels/gen-kmeans-table.py) names one compiled kernel per      *|

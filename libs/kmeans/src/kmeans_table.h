@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_table.h - The k-means assignment's dispatch table -*- C -*-===*\
 |*                                                                            *|
 |* Internal to the runtime, and free of CUDA so that it is tested on any      *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_update.c - Launch the centroid update kernels ---------------===*\
 |*                                                                            *|
 |* kmeans_update.h over the driver API: the fatbin that CMake builds from     *|

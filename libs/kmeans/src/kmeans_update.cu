@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_update.cu - k-means centroid update kernels -----------------===*\
 |*                                                                            *|
 |* The Lloyd step after the assignment: new centroid = mean of its points.    *|

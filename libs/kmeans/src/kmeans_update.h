@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_update.h - Centroid update on the GPU -------------*- C -*-===*\
 |*                                                                            *|
 |* Internal to the k-means library: launches the kernels of                  *|

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the k-means kernel folder: every bundle the table names exists,
 with its entry and a cubin (kmeans-kernels.test)."""
 import json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- kmeans_table_test.c - The dispatch table, tested without a GPU -----===*\
 |*                                                                            *|
 |* kmeans-table-test TABLE.json DTYPE:B:N:D:K ...  prints the bundle chosen   *|

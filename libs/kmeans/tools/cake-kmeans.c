@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-kmeans.c - Lloyd's k-means from the command line ---------===*\
 |*                                                                            *|
 |* cake-kmeans [TABLE_DIR] [--shape B:N:D:K] [--dtype f16|bf16] [--iters I]   *|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- ConvertCakeToNVVM.cpp - convert-cake-to-nvvm -----------------------===//
 //
 // Lowers each derived cake.kernel to a gpu.func in a gpu.module targeting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Epilogue.cpp - Fragments to and from memory ------------------------===//
 //
 // Global loads into row and column fragments (full tiles without masks,

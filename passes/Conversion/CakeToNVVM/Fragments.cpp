@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Fragments.cpp - Register fragments ---------------------------------===//
 //
 // Fragments live in the register layout of a wgmma accumulator of the role

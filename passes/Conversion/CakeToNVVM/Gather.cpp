@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Gather.cpp - Rows gathered by an index list ------------------------===//
 //
 // cake.gather becomes cp.async.cg copies of 16-byte pieces. Each warp of

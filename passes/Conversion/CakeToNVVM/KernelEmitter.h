@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- KernelEmitter.h - The emitter of convert-cake-to-nvvm --*- C++ -*-===//
 //
 // The state of the lowering of one derived cake.kernel to a gpu.func, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Pipes.cpp - Pipes, named barriers and proxy fences -----------------===//
 //
 // Pipes become full/empty mbarrier arrays with a per-role hand-off counter

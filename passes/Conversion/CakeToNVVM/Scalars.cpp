@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Scalars.cpp - Scalars from tensors ---------------------------------===//
 //
 // cake.dim reads a dimension the kernel received as a parameter;

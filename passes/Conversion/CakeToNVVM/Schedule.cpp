@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Schedule.cpp - Tiles and control flow ------------------------------===//
 //
 // cake.tiles becomes the persistent (or one-shot) tile loop with the

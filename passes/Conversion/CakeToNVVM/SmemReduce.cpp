@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- SmemReduce.cpp - Rows of ring stages reduced -----------------------===//
 //
 // cake.smem.reduce: each row of a tile in ring stages reduced to one fp32

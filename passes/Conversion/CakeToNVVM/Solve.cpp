@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Solve.cpp - Triangular solves of register fragments ----------------===//
 //
 // cake.frag.tril_inverse: T = (I + L)⁻¹ for the strictly lower triangle L

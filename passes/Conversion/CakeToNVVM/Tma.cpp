@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Tma.cpp - TMA copies -----------------------------------------------===//
 //
 // cake.tma.load becomes cp.async.bulk.tensor into the stage, completing on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- TopK.cpp - Per-row top-k lists in registers ------------------------===//
 //
 // A !cake.topk<R x k x f32> becomes, per thread, the sorted k best (value,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Wgmma.cpp - wgmma, chains in flight and warpgroup turns ------------===//
 //
 // cake.mma ... wgmma becomes wgmma.mma_async over shared-memory

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Prints facts about pairs of cake-cost JSON reports for
 cake-cost-directions.test: argv = base (4 stages), 2 stages, extra
 epilogue map, tiny N."""

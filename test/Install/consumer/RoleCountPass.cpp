@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- RoleCountPass.cpp - An out-of-tree pass over Cake IR
 //----------------===//
 //

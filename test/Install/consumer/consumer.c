@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* A C program built against an installed Cake (find_package(Cake),
  * Cake::CAPI and Cake::Runtime): parses and verifies the kernel file given,
  * prints the versions the libraries report and each diagnostic. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs cake-opt and cake-translate on malformed inputs and prints each exit
 # code. A signal shows up as 128+N, so "exit=1" on every line means every
 # input was rejected cleanly.

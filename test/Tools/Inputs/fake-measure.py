@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Stands in for bench/cost/measure.py where there is no GPU (tests): reads
 the manifest cake-evolve exported and writes results in measure.py's
 format, marked synthetic. The seed takes 3 ms, candidate i its prediction

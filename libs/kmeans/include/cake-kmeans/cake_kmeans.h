@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- cake-kmeans/cake_kmeans.h - k-means on the GPU ------------*- C -*-===*\
 |*                                                                            *|
 |* k-means on the GPU: the nearest centroid of every point through the Cake   *|
