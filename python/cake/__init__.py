@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Cake IR from Python: verify and compile kernels through Cake's C API.
+
+    import cake
+    result = cake.verify(text)          # Result: ok, diagnostics, output
+    bundle = cake.compile_bundle(text)  # the bundle JSON libcake_runtime loads
+
+Everything goes through libCakeC.so (ctypes); cake._libs says where it is
+looked for.
+"""
+from ._libs import find_library, LibraryNotFound  # noqa: F401
+from .compiler import (CakeError, Diagnostic, Result,  # noqa: F401
+                       compile_bundle, library_version, run_pipeline, verify)
+
+__version__ = "0.1.0"
