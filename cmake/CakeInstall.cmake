@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # `cmake --install build --prefix P`: Cake as a dependency.
 #
-#   P/bin/          cake-opt, cake-translate, cake-evolve, cake-run, cake-kmeans
+#   P/bin/          cake-opt, cake-translate, cake-evolve, cake-mcp, cake-run,
+#                   cake-kmeans
 #   P/lib/          the shared libraries (SONAME MAJOR.MINOR), CakePlugin.so
 #                   (mlir-opt --load-dialect-plugin / --load-pass-plugin)
 #   P/lib/cmake/Cake/   find_package(Cake): Cake::Dialect ... Cake::CAPI
@@ -48,7 +49,7 @@ install(TARGETS ${cake_mlir_exported} EXPORT CakeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS CakePlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS cake-opt cake-translate cake-evolve
+install(TARGETS cake-opt cake-translate cake-evolve cake-mcp
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cake
