@@ -282,6 +282,8 @@ static cJSON *runIsolated(const char *tool, const cJSON *args, char *why,
         _exit(3);
       done += (size_t)w;
     }
+    free(text);
+    cJSON_Delete(r);
     _exit(0);
   }
   close(fds[1]);
@@ -320,23 +322,29 @@ static cJSON *runIsolated(const char *tool, const cJSON *args, char *why,
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
+  /* A whole answer counts whatever the exit status (a tool run under a
+   * leak checker exits non-zero after writing it). */
   cJSON *result = NULL;
-  if (timedOut)
-    snprintf(why, whySize,
-             "the tool ran past the time limit (%d s) and was "
-             "stopped",
-             timeLimit);
-  else if (tooLarge)
-    snprintf(why, whySize, "the tool's answer is larger than %u bytes",
-             MAX_ANSWER);
-  else if (WIFSIGNALED(status))
-    snprintf(why, whySize,
-             "the tool crashed (signal %d): a defect in Cake, "
-             "please report the input",
-             WTERMSIG(status));
-  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !answer.data ||
-           !(result = cJSON_Parse(answer.data)))
-    snprintf(why, whySize, "the tool failed without an answer");
+  if (!timedOut && !tooLarge && answer.data)
+    result = cJSON_Parse(answer.data);
+  if (!result) {
+    if (timedOut)
+      snprintf(why, whySize,
+               "the tool ran past the time limit (%d s) and was stopped",
+               timeLimit);
+    else if (tooLarge)
+      snprintf(why, whySize, "the tool's answer is larger than %u bytes",
+               MAX_ANSWER);
+    else if (WIFSIGNALED(status))
+      snprintf(why, whySize,
+               "the tool crashed (signal %d): a defect in Cake, please "
+               "report the input",
+               WTERMSIG(status));
+    else
+      snprintf(why, whySize,
+               "the tool failed without an answer (exit status %d)",
+               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
   free(answer.data);
   return result;
 }
