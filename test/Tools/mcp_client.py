@@ -49,6 +49,14 @@ requests = [
     {"jsonrpc": "1.0", "id": 16, "method": "ping"},
     call(17, "cake_verify", ir="x" * 100000),
     {"jsonrpc": "2.0", "id": 18, "method": "ping"},
+    call(22, "cake_apply_tactic", ir=good_ir, tactic="cake-set-stages",
+         options="pipe=0 stages=3"),
+    call(23, "cake_apply_tactic", ir=good_ir, tactic="cake-cost",
+         options="json=/tmp/x"),
+    call(24, "cake_apply_tactic", ir=good_ir, tactic="cake-set-stages",
+         options="pipe=0},cake-lower{"),
+    call(25, "cake_apply_tactic", ir=good_ir, tactic="cake-set-stages",
+         options="pipe=7 stages=3"),
 ]
 if slow:
     name = good_ir.split("cake.kernel @", 1)[1].split("(", 1)[0]
@@ -93,6 +101,9 @@ for a in answers:
             print("  report", sorted(s["report"][0])[:3])
         if "ptx" in s:
             print("  ptx", ".entry" in s["ptx"])
+        if "ir" in s:
+            print("  ir", [line.strip() for line in s["ir"].splitlines()
+                           if "cake.ring :" in line][:1])
     else:
         print(a["id"], "result", r)
 print("answers", len(answers))

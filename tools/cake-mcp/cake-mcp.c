@@ -4,7 +4,8 @@
 |* JSON-RPC 2.0 over stdio, one message a line (MCP's stdio transport), in C  *|
 |* over Cake's C API and cJSON. Tools (docs/agents.md): cake_verify (the      *|
 |* structured diagnostics), cake_lower (PTX or a bundle), cake_summarize (the *|
-|* kernel summary), cake_cost (the cost model's report).                     *|
+|* kernel summary), cake_cost (the cost model's report), cake_apply_tactic   *|
+|* (one of Cake's tactics, the kernel rewritten).                             *|
 |*                                                                            *|
 |* Safety: the IR comes inline in the arguments and the server opens no      *|
 |* file. A message longer than --max-message bytes is refused unread. Each    *|
@@ -37,6 +38,28 @@
 /* The most a tool's answer may be (a bundle holds a cubin in base64). */
 #define MAX_ANSWER (64u << 20)
 #define PROTOCOL_VERSION "2025-06-18"
+
+/* The passes cake_apply_tactic runs: Cake's tactics (include/cake/
+ * Transforms/Passes.td, "Tactic: ..."), none of which reads or writes a
+ * file. Any other pass name is refused, so a request cannot reach a pass
+ * with a file option (cake-cost's json=). */
+static const char *const tactics[] = {"cake-overlap-epilogue",
+                                      "cake-ping-pong",
+                                      "cake-set-argmin",
+                                      "cake-set-ctas-per-sm",
+                                      "cake-set-flush-denormals",
+                                      "cake-set-mma-chain",
+                                      "cake-set-raster",
+                                      "cake-set-regs",
+                                      "cake-set-retire-late",
+                                      "cake-set-schedule",
+                                      "cake-set-stages",
+                                      "cake-set-swizzle",
+                                      "cake-set-tile",
+                                      "cake-set-uniform-warp",
+                                      "cake-set-wg-order",
+                                      "cake-stage-epilogue",
+                                      "cake-warp-specialize"};
 
 /* JSON-RPC 2.0 error codes. */
 enum {
@@ -224,6 +247,16 @@ static cJSON *runTool(const char *tool, const cJSON *args) {
          translate(ctx, &module, mlirCakeWriteKernelSummaryJson, &out);
     if (ok)
       cJSON_AddItemToObject(result, "summary", cJSON_Parse(out.data));
+  } else if (!strcmp(tool, "cake_apply_tactic")) {
+    /* Checked by callTool: a known tactic, options of plain characters. */
+    const char *options = stringArg(args, "options", "");
+    char pipeline[1024];
+    snprintf(pipeline, sizeof pipeline, "cake-verify,%s%s%s%s,cake-verify",
+             stringArg(args, "tactic", ""), *options ? "{" : "", options,
+             *options ? "}" : "");
+    ok = runPipeline(ctx, ir, name, pipeline, diagnostics, &module);
+    if (ok)
+      cJSON_AddStringToObject(result, "ir", module.data ? module.data : "");
   } else { /* cake_cost */
     ok = runPipeline(ctx, ir, name, "cake-verify", diagnostics, &module);
     if (ok) {
@@ -408,6 +441,18 @@ static const Tool tools[] = {
      "shared memory and the derived facts.",
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
      "\"name\":{\"type\":\"string\"}},\"required\":[\"ir\"]}"},
+    {"cake_apply_tactic",
+     "Apply one of Cake's tactics to a verified kernel and return the "
+     "rewritten IR, verified again. Tactics: cake-set-stages, cake-set-tile, "
+     "cake-set-regs, cake-set-swizzle, cake-set-raster, cake-set-schedule, "
+     "cake-set-mma-chain, cake-set-wg-order, cake-set-retire-late, "
+     "cake-set-argmin, cake-set-ctas-per-sm, cake-set-flush-denormals, "
+     "cake-set-uniform-warp, cake-ping-pong, cake-overlap-epilogue, "
+     "cake-stage-epilogue, cake-warp-specialize (options as in "
+     "docs/reference/Passes.md, e.g. \"pipe=0 stages=3\").",
+     "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
+     "\"name\":{\"type\":\"string\"},\"tactic\":{\"type\":\"string\"},"
+     "\"options\":{\"type\":\"string\"}},\"required\":[\"ir\",\"tactic\"]}"},
     {"cake_cost",
      "Verify a Cake IR kernel and predict its time on the H200 for problem "
      "shapes (one per tensor argument, e.g. 8192x8192,8192x8192,8192x8192): "
@@ -417,6 +462,27 @@ static const Tool tools[] = {
      "\"required\":[\"ir\",\"shapes\"]}"},
 };
 #define NUM_TOOLS (sizeof tools / sizeof tools[0])
+
+/* cake_apply_tactic's arguments: a tactic of the list, and options that
+ * cannot close the pass's braces or start another pass. */
+static const char *checkTactic(const cJSON *args) {
+  const char *tactic = stringArg(args, "tactic", NULL);
+  if (!tactic)
+    return "cake_apply_tactic needs arguments.tactic (e.g. cake-set-stages)";
+  int known = 0;
+  for (size_t i = 0; i < sizeof tactics / sizeof tactics[0]; ++i)
+    known |= !strcmp(tactics[i], tactic);
+  if (!known)
+    return "cake_apply_tactic: unknown tactic (the tool's description lists "
+           "them)";
+  const char *options = stringArg(args, "options", "");
+  if (strlen(options) > 512 ||
+      strspn(options, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                      "0123456789_-=. \"\"") != strlen(options))
+    return "cake_apply_tactic: arguments.options are the tactic's options "
+           "(name=value separated by spaces, at most 512 characters)";
+  return NULL;
+}
 
 static void listTools(const cJSON *id) {
   cJSON *result = cJSON_CreateObject();
@@ -455,6 +521,11 @@ static void callTool(const cJSON *id, const cJSON *params) {
     return sendError(id, INVALID_PARAMS,
                      "cake_cost needs arguments.shapes (e.g. "
                      "8192x8192,8192x8192,8192x8192)");
+  if (!strcmp(tool->name, "cake_apply_tactic")) {
+    const char *bad = checkTactic(args);
+    if (bad)
+      return sendError(id, INVALID_PARAMS, bad);
+  }
   const char *format = stringArg(args, "format", "ptx");
   if (!strcmp(tool->name, "cake_lower") && strcmp(format, "ptx") &&
       strcmp(format, "bundle"))
@@ -569,7 +640,7 @@ static void usage(FILE *out) {
           "usage: cake-mcp [--max-message BYTES] [--time-limit SECONDS]\n"
           "A Model Context Protocol server on stdin/stdout (JSON-RPC 2.0, one "
           "message a line)\nwith the tools cake_verify, cake_lower, "
-          "cake_summarize and cake_cost (docs/agents.md).\n"
+          "cake_summarize, cake_cost and cake_apply_tactic (docs/agents.md).\n"
           "  --max-message  longest message taken (default %u)\n"
           "  --time-limit   seconds a tool call may run (default %d)\n",
           DEFAULT_MAX_MESSAGE, DEFAULT_TIME_LIMIT);
