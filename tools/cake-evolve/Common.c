@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Common.c - Strings, files, diagnostics and the cost model ----------===*\
 |*                                                                            *|
-|* The helpers every stage of cake-evolve uses: a growable string, files,     *|
+|* The helpers every stage of cake-evolve uses (beside ToolSupport.h): files, *|
 |* the diagnostics of a pipeline as JSON, a context, a prediction, and a      *|
 |* candidate lowered through cake-lower.                                      *|
 |*                                                                            *|
@@ -13,28 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-void bufferAppend(Buffer *b, const char *s, size_t n) {
-  if (b->length + n + 1 > b->capacity) {
-    size_t cap = b->capacity ? b->capacity : 4096;
-    while (cap < b->length + n + 1)
-      cap *= 2;
-    char *p = realloc(b->data, cap);
-    if (!p) {
-      fprintf(stderr, "cake-evolve: out of memory\n");
-      exit(1);
-    }
-    b->data = p;
-    b->capacity = cap;
-  }
-  memcpy(b->data + b->length, s, n);
-  b->length += n;
-  b->data[b->length] = 0;
-}
-
-void appendCallback(MlirStringRef s, void *userData) {
-  bufferAppend((Buffer *)userData, s.data, s.length);
-}
 
 void onDiagnostic(const MlirCakeDiagnostic *d, void *userData) {
   DiagnosticSink *sink = userData;
@@ -67,14 +45,7 @@ static MlirLogicalResult onContextDiagnostic(MlirDiagnostic d, void *userData) {
 /* A context with Cake's dialects whose own diagnostics (the cost model's)
  * collect in `diagnostics`. */
 MlirContext createContext(Buffer *diagnostics) {
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirCakeRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextAttachDiagnosticHandler(ctx, onContextDiagnostic, diagnostics,
-                                     NULL);
-  return ctx;
+  return createCakeContext(onContextDiagnostic, diagnostics);
 }
 
 /* Predicts the verified module printed in `ir` for `shapes`: the JSON

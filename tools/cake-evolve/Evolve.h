@@ -10,6 +10,7 @@
 #ifndef CAKE_EVOLVE_EVOLVE_H
 #define CAKE_EVOLVE_EVOLVE_H
 
+#include "ToolSupport.h"
 #include "cake-c/Dialect.h"
 #include "cake-c/Pipeline.h"
 #include "mlir-c/IR.h"
@@ -42,15 +43,7 @@ typedef struct {
  * Common.c: strings, files, diagnostics, the context and the cost model
  *===----------------------------------------------------------------------===*/
 
-/* A growable string. */
-typedef struct {
-  char *data;
-  size_t length, capacity;
-} Buffer;
-
-void bufferAppend(Buffer *b, const char *s, size_t n);
-/* An MlirStringCallback that appends to the Buffer in `userData`. */
-void appendCallback(MlirStringRef s, void *userData);
+/* Buffer, bufferAppend and appendCallback: tools/common/ToolSupport.h. */
 /* An MlirStringCallback that writes to the FILE in `userData`. */
 void writeCallback(MlirStringRef s, void *userData);
 /* The whole file, NUL-terminated; null if it cannot be read. */

@@ -16,6 +16,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "ToolSupport.h"
 #include "cake-c/Cost.h"
 #include "cake-c/Dialect.h"
 #include "cake-c/Pipeline.h"
@@ -71,35 +72,6 @@ enum {
 
 static size_t maxMessage = DEFAULT_MAX_MESSAGE;
 static int timeLimit = DEFAULT_TIME_LIMIT;
-
-/*===--- Text buffers -----------------------------------------------------===*/
-
-typedef struct {
-  char *data;
-  size_t length, capacity;
-} Buffer;
-
-static void append(Buffer *b, const char *s, size_t n) {
-  if (b->length + n + 1 > b->capacity) {
-    size_t cap = b->capacity ? b->capacity : 256;
-    while (cap < b->length + n + 1)
-      cap *= 2;
-    char *p = realloc(b->data, cap);
-    if (!p) {
-      fputs("cake-mcp: out of memory\n", stderr);
-      exit(1);
-    }
-    b->data = p;
-    b->capacity = cap;
-  }
-  memcpy(b->data + b->length, s, n);
-  b->length += n;
-  b->data[b->length] = 0;
-}
-
-static void appendRef(MlirStringRef s, void *userData) {
-  append((Buffer *)userData, s.data, s.length);
-}
 
 static cJSON *stringOf(MlirStringRef s) {
   char *copy = malloc(s.length + 1);
@@ -161,7 +133,7 @@ static void collectDiagnostic(const MlirCakeDiagnostic *d, void *userData) {
 static MlirLogicalResult collectContextDiagnostic(MlirDiagnostic d,
                                                   void *userData) {
   Buffer text = {0};
-  mlirDiagnosticPrint(d, appendRef, &text);
+  mlirDiagnosticPrint(d, appendCallback, &text);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "severity",
                           severityName(mlirDiagnosticGetSeverity(d)));
@@ -172,14 +144,7 @@ static MlirLogicalResult collectContextDiagnostic(MlirDiagnostic d,
 }
 
 static MlirContext createContext(cJSON *diagnostics) {
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirCakeRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextAttachDiagnosticHandler(ctx, collectContextDiagnostic, diagnostics,
-                                     NULL);
-  return ctx;
+  return createCakeContext(collectContextDiagnostic, diagnostics);
 }
 
 /* Runs `pipeline` on `ir`; on success the resulting module's text is in
@@ -190,7 +155,7 @@ static int runPipeline(MlirContext ctx, const char *ir, const char *name,
       ctx, mlirStringRefCreateFromCString(ir),
       mlirStringRefCreateFromCString(name),
       mlirStringRefCreateFromCString(pipeline), collectDiagnostic, diagnostics,
-      appendRef, out));
+      appendCallback, out));
 }
 
 typedef MlirLogicalResult (*Writer)(MlirOperation, MlirStringCallback, void *);
@@ -203,7 +168,7 @@ static int translate(MlirContext ctx, const Buffer *ir, Writer writer,
   if (mlirModuleIsNull(m))
     return 0;
   int ok = mlirLogicalResultIsSuccess(
-      writer(mlirModuleGetOperation(m), appendRef, out));
+      writer(mlirModuleGetOperation(m), appendCallback, out));
   mlirModuleDestroy(m);
   return ok;
 }
@@ -262,9 +227,10 @@ static cJSON *runTool(const char *tool, const cJSON *args) {
     if (ok) {
       MlirModule m = mlirModuleCreateParse(
           ctx, mlirStringRefCreate(module.data, module.length));
-      ok = !mlirModuleIsNull(m) && mlirLogicalResultIsSuccess(estimate(
-                                       mlirModuleGetOperation(m), appendRef,
-                                       &out, stringArg(args, "shapes", "")));
+      ok = !mlirModuleIsNull(m) &&
+           mlirLogicalResultIsSuccess(estimate(mlirModuleGetOperation(m),
+                                               appendCallback, &out,
+                                               stringArg(args, "shapes", "")));
       if (!mlirModuleIsNull(m))
         mlirModuleDestroy(m);
     }
@@ -347,7 +313,7 @@ static cJSON *runIsolated(const char *tool, const cJSON *args, char *why,
       tooLarge = 1;
       break;
     }
-    append(&answer, chunk, (size_t)n);
+    bufferAppend(&answer, chunk, (size_t)n);
   }
   close(fds[0]);
   if (timedOut || tooLarge)
@@ -622,14 +588,14 @@ static int readLine(Buffer *b) {
       continue;
     chunk[n++] = (char)c;
     if (n == sizeof chunk) {
-      append(b, chunk, n);
+      bufferAppend(b, chunk, n);
       n = 0;
     }
     if (b->length + n > maxMessage)
       tooLong = 1;
   }
   if (!tooLong && n)
-    append(b, chunk, n);
+    bufferAppend(b, chunk, n);
   if (!any)
     return 0;
   return tooLong ? -1 : 1;
