@@ -471,6 +471,10 @@ const char *cakeRtBundleGetArgElement(const CakeRtBundle *b, int i) {
   return i >= 0 && i < b->numArgs ? b->args[i].element : "";
 }
 
+int cakeRtBundleGetArgRank(const CakeRtBundle *b, int i) {
+  return i >= 0 && i < b->numArgs && !b->args[i].isScalar ? b->args[i].rank : 0;
+}
+
 /*===--- Launch -----------------------------------------------------------===*/
 
 static CakeRtStatus checkArgs(const CakeRtBundle *b, const CakeRtArg *args,

@@ -59,6 +59,8 @@ const char *cakeRtBundleGetEntry(const CakeRtBundle *bundle);
 int cakeRtBundleGetNumArgs(const CakeRtBundle *bundle);
 /* Element type of argument `i` as MLIR spells it ("bf16", "f32", "i32"). */
 const char *cakeRtBundleGetArgElement(const CakeRtBundle *bundle, int i);
+/* Rank of tensor argument `i`; 0 for a scalar (and for no such argument). */
+int cakeRtBundleGetArgRank(const CakeRtBundle *bundle, int i);
 
 /* Launches the kernel on `stream` (a CUstream; 0 for the default stream)
  * after applying the bundle's launch-time checks. Asynchronous. */
