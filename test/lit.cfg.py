@@ -92,6 +92,14 @@ import shutil
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
+# torch in Debian's interpreter (python3-torch, CPU only), for the Python
+# package's torch-facing layer without a GPU.
+import subprocess
+if os.path.exists("/usr/bin/python3") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import importlib.util, sys; "
+         "sys.exit(importlib.util.find_spec('torch') is None)"]).returncode == 0:
+    config.available_features.add("torch")
+
 # The k-means library's update kernels, when nvcc built them.
 if os.path.exists(os.path.join(config.cake_obj_root, "libs", "kmeans",
                                "kmeans_update.fatbin")):

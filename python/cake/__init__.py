@@ -6,7 +6,9 @@
     bundle = cake.compile_bundle(text)  # the bundle JSON libcake_runtime loads
 
 Everything goes through libCakeC.so (ctypes); cake._libs says where it is
-looked for.
+looked for. On torch tensors (imported on first use): cake.runtime (load
+and launch bundles), cake.kmeans and cake.knn (the libraries, in
+flashlib's conventions), cake.ops (torch.ops.cake.*, for torch.compile).
 """
 from ._libs import find_library, LibraryNotFound  # noqa: F401
 from .compiler import (CakeError, Diagnostic, Result,  # noqa: F401

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Cake's exact KNN search and KNN graph on torch tensors, in flashlib's
+conventions: switching from flashlib is a change of import.
+
+    from cake.knn import flash_knn, knn_graph
+    vals, idxs = flash_knn(x, c, k)          # as flashlib's flash_knn
+    idxs = flash_knn(x, c, k, return_distances=False)
+    vals, idxs = knn_graph(x, k)             # the k nearest other rows
+
+x is (B, N, D) or (N, D), c (B, M, D) or (M, D): CUDA tensors of bf16 or
+fp16 (the same type). Results are (B, N, k) or (N, k): fp32 squared
+distances ||x - c||^2 (as ||x||^2 + ||c||^2 - 2 x.c from the tensor cores'
+fp32 accumulation) and int32 indices into c, each row sorted by
+distance, ties to the lower index. The kernels are the bundles of
+examples/knn/ (`gen-knn.py OUT --table`, lowered to bundles as
+scripts/device-pack does); cake.knn_dispatch picks the kernel, corpus
+splits and merge for each shape. Bad arguments and shapes the table has
+no kernel for raise ValueError / TypeError with the reason; a failed
+launch raises RuntimeError.
+
+The bundles are found in $CAKE_KNN_BUNDLES, else ../share/cake/knn beside
+libcake_runtime.so; `Knn(folder)` takes another.
+"""
+import os
+
+from . import knn_dispatch as dispatch
+from . import runtime as _rt
+from ._libs import LibraryNotFound
+
+_DTYPES = {"bfloat16": "bf16", "float16": "f16"}
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def default_bundle_dir():
+    env = os.environ.get("CAKE_KNN_BUNDLES")
+    if env:
+        return env
+    name = _rt.runtime()._name
+    if os.sep in name:
+        d = os.path.normpath(os.path.join(os.path.dirname(name), "..",
+                                          "share", "cake", "knn"))
+        if os.path.isdir(d):
+            return d
+    raise LibraryNotFound(
+        "cake.knn: no KNN bundles; set CAKE_KNN_BUNDLES to a folder of "
+        "them (examples/knn/gen-knn.py OUT --table, then cake-opt "
+        "--cake-verify --cake-lower and cake-translate --cake-to-bundle, "
+        "as scripts/device-pack does)")
+
+
+def _args(*items):
+    """A ctypes CakeRtArg array from tensors and ints."""
+    arr = (_rt.CakeRtArg * len(items))()
+    for i, a in enumerate(items):
+        arr[i] = _rt.scalar_arg(a) if isinstance(a, int) else \
+            _rt.tensor_arg(a)
+    return arr
+
+
+class Knn:
+    """KNN over one folder of bundles; loads each bundle on first use."""
+
+    def __init__(self, bundles=None):
+        self.bundles = bundles or default_bundle_dir()
+        if not os.path.isdir(self.bundles):
+            raise ValueError(f"cake.knn: no bundle folder {self.bundles!r}")
+        self._loaded = {}
+        self.sms = None
+
+    def _bundle(self, name):
+        b = self._loaded.get(name)
+        if b is None:
+            path = os.path.join(self.bundles, name + ".json")
+            if not os.path.exists(path):
+                raise ValueError(f"cake.knn: no bundle {path} (build the "
+                                 f"table: gen-knn.py OUT --table, then "
+                                 f"lower it)")
+            b = self._loaded[name] = _rt.Bundle(path)
+        return b
+
+    def _launch(self, name, *items):
+        self._bundle(name).launch_unchecked(_args(*items),
+                                            _rt.current_stream())
+
+    @staticmethod
+    def _check(x, c, what):
+        torch = _torch()
+        for t, n in ((x, "x"), (c, "c")):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{what}: {n} must be a torch tensor, got "
+                                f"{type(t).__name__}")
+            if str(t.dtype).replace("torch.", "") not in _DTYPES:
+                raise TypeError(f"{what}: {n} is {t.dtype}; the kernels take "
+                                f"bfloat16 or float16")
+        if x.dtype != c.dtype:
+            raise TypeError(f"{what}: x is {x.dtype} but c is {c.dtype}")
+        if x.dim() != c.dim() or x.dim() not in (2, 3):
+            raise ValueError(f"{what}: x and c must both be (N, D) or "
+                             f"(B, N, D), got {tuple(x.shape)} and "
+                             f"{tuple(c.shape)}")
+        squeeze = x.dim() == 2
+        if squeeze:
+            x, c = x.unsqueeze(0), c.unsqueeze(0)
+        if x.shape[0] != c.shape[0] or x.shape[2] != c.shape[2]:
+            raise ValueError(f"{what}: batch or width differ: "
+                             f"{tuple(x.shape)} and {tuple(c.shape)}")
+        # The device last, so that shape and type errors show anywhere.
+        for t, n in ((x, "x"), (c, "c")):
+            if t.device.type != "cuda":
+                raise ValueError(f"{what}: {n} is a {t.device.type} tensor; "
+                                 f"Cake's kernels take CUDA tensors")
+        if x.device != c.device:
+            raise ValueError(f"{what}: x on {x.device}, c on {c.device}")
+        return x.contiguous(), c.contiguous(), squeeze
+
+    @staticmethod
+    def _k(k, limit, what, name="k"):
+        if not isinstance(k, int) or isinstance(k, bool) or \
+                not 1 <= k <= limit:
+            raise ValueError(f"{what}: {name} = {k!r} must be an int in "
+                             f"1..{limit}")
+
+    def _norms(self, t, dtype):
+        out = _torch().empty(t.shape[0], device=t.device,
+                             dtype=_torch().float32)
+        self._launch(f"row_norms_{dtype}_d{t.shape[1]}", t, out)
+        return out
+
+    def _search_one(self, x, c, k, dist, idx):
+        torch = _torch()
+        q, d = x.shape
+        m = c.shape[0]
+        dtype = _DTYPES[str(x.dtype).replace("torch.", "")]
+        name, splits, chunk = dispatch.choose(q, m, d, k, self.sms,
+                                              dtype=dtype)
+        pdist = torch.empty(q, splits, k, device=x.device,
+                            dtype=torch.float32)
+        pidx = torch.empty(q, splits, k, device=x.device, dtype=torch.int32)
+        args = [x, c]
+        if not name.endswith("_fused"):
+            args += [self._norms(x, dtype), self._norms(c, dtype)]
+        self._launch(name, *args, pdist, pidx, splits, chunk)
+        if splits == 1:
+            dist.copy_(pdist.view(q, k))
+            idx.copy_(pidx.view(q, k))
+            return
+        merge = dispatch.merge_name(k)
+        g = dispatch.merge_groups(q, splits, k)
+        if g > 1:
+            gd = torch.empty(q * g, k, device=x.device, dtype=torch.float32)
+            gi = torch.empty(q * g, k, device=x.device, dtype=torch.int32)
+            self._launch(merge, pdist.view(q * g, splits // g * k),
+                         pidx.view(q * g, splits // g * k), gd, gi)
+            pdist, pidx, splits = gd, gi, g
+        self._launch(merge, pdist.view(q, splits * k),
+                     pidx.view(q, splits * k), dist, idx)
+
+    def flash_knn(self, x, c, k, *, return_distances=True):
+        """The k nearest rows of c for every row of x: (vals, idxs), or
+        idxs alone."""
+        torch = _torch()
+        x, c, squeeze = self._check(x, c, "flash_knn")
+        b, n, _ = x.shape
+        self._k(k, c.shape[1], "flash_knn")
+        if self.sms is None:
+            self.sms = torch.cuda.get_device_properties(
+                x.device).multi_processor_count
+        dist = torch.empty(b, n, k, device=x.device, dtype=torch.float32)
+        idx = torch.empty(b, n, k, device=x.device, dtype=torch.int32)
+        with torch.cuda.device(x.device):
+            for i in range(b):
+                if n:
+                    self._search_one(x[i], c[i], k, dist[i], idx[i])
+        if squeeze:
+            dist, idx = dist[0], idx[0]
+        return (dist, idx) if return_distances else idx
+
+    def knn_graph(self, x, k, *, return_distances=True):
+        """The k nearest other rows of every row of x (self excluded)."""
+        torch = _torch()
+        x, _, squeeze = self._check(x, x, "knn_graph")
+        b, n, d = x.shape
+        self._k(k, n - 1, "knn_graph")
+        dtype = _DTYPES[str(x.dtype).replace("torch.", "")]
+        name = dispatch.choose_build(n, d, k, dtype=dtype)
+        dist = torch.empty(b, n, k, device=x.device, dtype=torch.float32)
+        idx = torch.empty(b, n, k, device=x.device, dtype=torch.int32)
+        with torch.cuda.device(x.device):
+            for i in range(b):
+                xn = self._norms(x[i], dtype)
+                self._launch(name, x[i], xn, dist[i], idx[i])
+        if squeeze:
+            dist, idx = dist[0], idx[0]
+        return (dist, idx) if return_distances else idx
+
+
+_default = None
+
+
+def default():
+    """The Knn over the default bundle folder, opened on first use."""
+    global _default
+    if _default is None:
+        _default = Knn()
+    return _default
+
+
+def flash_knn(x, c, k, *, return_distances=True):
+    """flashlib's flash_knn: the k nearest rows of c for each row of x."""
+    Knn._check(x, c, "flash_knn")  # before looking for the bundles
+    return default().flash_knn(x, c, k, return_distances=return_distances)
+
+
+def knn_graph(x, k, *, return_distances=True):
+    """The k-nearest-neighbour graph of x's rows, self excluded."""
+    Knn._check(x, x, "knn_graph")
+    return default().knn_graph(x, k, return_distances=return_distances)

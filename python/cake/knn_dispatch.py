@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Which KNN search kernel of examples/knn/ to launch for a shape, and how
+to split the corpus (cake.knn's chooser; examples/knn/gen-knn.py writes the
+kernels of its TABLE).
+
+The rule is measured, not searched yet (KNN run 4 on the H200,
+docs/benchmarks/knn.md): three consumer warpgroups (`_w3`, 192-row query
+tiles) from 2048 queries on (2.63x flashlib at 4096 x 1M against 2.30x
+for two), two below; and query tiles x corpus splits filling the SMs
+once up to 256 queries (fewer partial lists to merge: 0.270 against
+0.305 ms at 16 x 1M), twice above (0.288 against 0.412 ms at
+1024 x 131072); run 5 measured the result.
+
+usage: python3 -m cake.knn_dispatch Q M D K [--sms 132] [--dtype bf16|f16]
+                                          (prints: bundle splits chunk)
+       python3 -m cake.knn_dispatch --build N D K [--dtype bf16|f16]
+                                          (prints: bundle)
+(examples/knn/dispatch.py runs the same.)
+"""
+import argparse
+import math
+import sys
+
+# The kernels the choosers pick from, as (build, D, k, consumer
+# warpgroups; one means 64-row corpus tiles too); `gen-knn.py OUT --table`
+# writes them all (with the
+# row-norms kernel of each D) for scripts/device-pack. D = 96 and 200 read
+# 64-column slices past the row's end, which TMA fills with zeros (a row
+# of D 16-bit elements must be a multiple of 16 bytes: D = 100 is not).
+TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (1, 2, 3)]
+         + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
+            (True, 128, 10, 3), (True, 256, 10, 2)]
+         + [(True, d, 32, 2) for d in (64, 96, 128, 256)])
+
+
+# Every search kernel of TABLE also comes as `..._fused` (gen-knn.py
+# --table writes both), which reduces the query and corpus norms from its
+# own stages instead of taking them from the row_norms kernel. KNN run 11
+# (H200, docs/benchmarks/knn.md, both forms timed on 15 shapes): fused is
+# 11-32 % faster up to 256 queries, where the search reads the corpus at
+# the copy engines' pace and the norms pass cost a second read of it;
+# from 1024 queries it is 2-7 % slower with two consumer warpgroups and
+# 12-28 % with three (the reduction meets the role's threads every tile).
+FUSED_MAX_Q = 256
+
+
+def with_norms(name, fused=None, q=0):
+    """The search kernel `name` in its form that computes the norms itself
+    (`fused`), or takes them; None picks by the rule: fused up to
+    FUSED_MAX_Q queries."""
+    if fused is None:
+        fused = q <= FUSED_MAX_Q
+    return name + "_fused" if fused else name
+
+
+# Input types: every kernel of TABLE comes in each (gen-knn.py --table);
+# the distances are fp32 from wgmma's fp32 accumulation either way.
+DTYPES = ("bf16", "f16")
+
+
+# The merge of a search's corpus splits, per k (gen-knn.py's knn_merge_k*).
+MERGE_K = (10,)
+
+
+def merge_name(k):
+    if k not in MERGE_K:
+        raise ValueError(f"no KNN merge kernel for k = {k}; the table has "
+                         f"k in {list(MERGE_K)}")
+    return f"knn_merge_k{k}"
+
+
+def merge_groups(q, splits, k, cols=64):
+    """How many groups of splits the merge takes in a first pass (1: one
+    pass). knn_merge reads a row's candidates `cols` at a time, each step
+    waiting for its loads, so a few queries over many splits are a long
+    chain of steps in one warp (16 queries x 128 splits: 20 steps). A
+    first pass over the [Q * g, splits / g * k] view (the same memory:
+    g rows a query) and a second over its [Q, g * k] result take
+    ceil(splits / g * k / cols) + ceil(g * k / cols) steps: g is the
+    divisor of `splits` with the fewest, kept only if it saves at least
+    two steps (the second launch costs about one), and only up to 64
+    queries (from a whole 64-row tile on, the rows fill the warps). KNN
+    run 12 (H200): 0.026-0.036 ms against 0.032-0.050 for one pass on
+    ten rows of 1-64 queries."""
+    steps = lambda g: (-(-(splits // g) * k // cols)
+                       + (-(-g * k // cols) if g > 1 else 0))
+    if q > 64 or splits < 4:
+        return 1
+    best = min((g for g in range(1, splits + 1) if splits % g == 0),
+               key=lambda g: (steps(g), g))
+    return best if steps(best) + 2 <= steps(1) else 1
+
+
+def kernel_name(build, d, k, wgs, dtype="bf16"):
+    if dtype not in DTYPES:
+        raise ValueError(f"no KNN kernels for {dtype} inputs; the table has "
+                         f"{list(DTYPES)}")
+    if (build, d, k, wgs) not in TABLE:
+        have = sorted({(d_, k_) for b, d_, k_, _ in TABLE if b == build})
+        raise ValueError(
+            f"no KNN {'build' if build else 'search'} kernel for D = {d}, "
+            f"k = {k} with {wgs} consumer warpgroups; the table has (D, k) "
+            f"in {have}")
+    return (f"knn_{'build' if build else 'search'}_{dtype}_d{d}_k{k}"
+            + {1: "_w1_bn64", 2: "", 3: "_w3"}[wgs])
+
+
+# Up to W1_MAX_Q queries: the one-warpgroup kernels (`_w1_bn64`: 64 query
+# rows, 64-row corpus tiles, a grid of two CTAs an SM over twice as many
+# corpus splits). KNN run 14 (H200, docs/benchmarks/knn.md, both rules in
+# one call): 1.29-1.62x faster than the two-warpgroup kernels at 1-64
+# queries (1 x 10M x 64: 0.507 against 0.823 ms), 1.19-1.21x slower at
+# 128-512. The two-warpgroup kernels spend a whole 128-row query tile's
+# product and insertion per corpus tile on a handful of queries, one CTA
+# an SM.
+W1_MAX_Q = 64
+
+
+def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
+    """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
+    `fused` forces the form that computes the norms (True) or takes them
+    (False), None picks by with_norms' rule."""
+    wgs = 1 if q <= W1_MAX_Q else 3 if q >= 2048 else 2
+    # Tiles x splits fill the SMs' CTA slots once (the one-warpgroup
+    # kernels have two an SM) up to 256 queries, twice above.
+    waves = 2 if wgs == 1 or q > 256 else 1
+    tiles = math.ceil(q / (64 * wgs))
+    splits = max(1, min(math.ceil(waves * sms / tiles), math.ceil(m / 1024)))
+    # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
+    # for 256-row tiles too).
+    chunk = math.ceil(math.ceil(m / splits) / 256) * 256
+    return (with_norms(kernel_name(False, d, k, wgs, dtype), fused, q),
+            math.ceil(m / chunk), chunk)
+
+
+def choose_build(n, d, k, wgs=None, dtype="bf16"):
+    """The KNN-graph kernel for N points (every query tile walks all of X:
+    64K points fill the SMs many times over without splits). KNN build
+    runs 1-2 (docs/benchmarks/knn.md): three consumer warpgroups are
+    faster at D = 96 and 128 (3-12 %) and at D = 64 from 262144 points
+    (3-9 %), two at D = 64 x 65536 (6 %) and D = 256 (22-25 %: three
+    spill more); k = 32 lists do not fit three warpgroups' registers."""
+    if wgs is None:
+        wgs = 3 if k <= 16 and d <= 128 and (d > 64 or n >= 131072) else 2
+    return kernel_name(True, d, k, wgs, dtype)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", action="store_true",
+                    help="the KNN-graph kernel for N points of D, k")
+    ap.add_argument("sizes", type=int, nargs="+", metavar="Q M D K")
+    ap.add_argument("--sms", type=int, default=132)
+    ap.add_argument("--dtype", default="bf16", help=f"one of {DTYPES}")
+    a = ap.parse_args()
+    try:
+        if a.build:
+            if len(a.sizes) != 3:
+                ap.error("--build takes N D K")
+            print(choose_build(*a.sizes, dtype=a.dtype))
+            return
+        if len(a.sizes) != 4:
+            ap.error("a search takes Q M D K")
+        print(*choose(*a.sizes, a.sms, dtype=a.dtype))
+    except ValueError as e:
+        sys.exit(f"knn_dispatch: error: {e}")
+
+
+if __name__ == "__main__":
+    main()
