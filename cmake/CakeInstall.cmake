@@ -11,7 +11,8 @@
 #   P/include/      cake/ (C++, ODS and generated .inc), cake-c/, cake-rt/,
 #                   cake-kmeans/
 #   P/share/cake/   calibration/, kmeans/ (the dispatch table and its
-#                   bundles), bench/ (stage 3's measure.py and what it imports)
+#                   bundles), knn/ (the KNN bundles), python/ (the Python
+#                   package), bench/ (stage 3's measure.py and what it imports)
 #   P/share/doc/cake/   README, LICENSE, CHANGELOG, docs/
 #
 # Installed binaries find their data relative to themselves (../share/cake):
@@ -113,6 +114,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/calibration/
 if(TARGET cake-kmeans-kernels)
   install(DIRECTORY ${PROJECT_BINARY_DIR}/libs/kmeans/kernels/
     DESTINATION ${CAKE_INSTALL_DATADIR}/kmeans)
+endif()
+if(TARGET cake-knn-kernels)
+  install(DIRECTORY ${PROJECT_BINARY_DIR}/libs/knn/kernels/
+    DESTINATION ${CAKE_INSTALL_DATADIR}/knn)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/bench/cake_rt.py
   DESTINATION ${CAKE_INSTALL_DATADIR}/bench)

@@ -12,14 +12,14 @@ fp16 (the same type). Results are (B, N, k) or (N, k): fp32 squared
 distances ||x - c||^2 (as ||x||^2 + ||c||^2 - 2 x.c from the tensor cores'
 fp32 accumulation) and int32 indices into c, each row sorted by
 distance, ties to the lower index. The kernels are the bundles of
-examples/knn/ (`gen-knn.py OUT --table`, lowered to bundles as
-scripts/device-pack does); cake.knn_dispatch picks the kernel, corpus
-splits and merge for each shape. Bad arguments and shapes the table has
+examples/knn/gen-knn.py --table; cake.knn_dispatch picks the kernel,
+corpus splits and merge for each shape. Bad arguments and shapes the table has
 no kernel for raise ValueError / TypeError with the reason; a failed
 launch raises RuntimeError.
 
-The bundles are found in $CAKE_KNN_BUNDLES, else ../share/cake/knn beside
-libcake_runtime.so; `Knn(folder)` takes another.
+The bundles (built by the cake-knn-kernels target) are found in
+$CAKE_KNN_BUNDLES, else beside libcake_runtime.so: ../share/cake/knn of an
+install, libs/knn/kernels of a build tree; `Knn(folder)` takes another.
 """
 import os
 
@@ -36,20 +36,26 @@ def _torch():
 
 
 def default_bundle_dir():
+    """$CAKE_KNN_BUNDLES, else the folder beside libcake_runtime.so: an
+    install's ../share/cake/knn, a build tree's ../libs/knn/kernels."""
     env = os.environ.get("CAKE_KNN_BUNDLES")
     if env:
         return env
     name = _rt.runtime()._name
+    tried = []
     if os.sep in name:
-        d = os.path.normpath(os.path.join(os.path.dirname(name), "..",
-                                          "share", "cake", "knn"))
-        if os.path.isdir(d):
-            return d
+        for rel in (("share", "cake", "knn"), ("libs", "knn", "kernels")):
+            d = os.path.normpath(os.path.join(os.path.dirname(name), "..",
+                                              *rel))
+            if os.path.exists(os.path.join(d, "knn-kernels.json")):
+                return d
+            tried.append(d)
     raise LibraryNotFound(
-        "cake.knn: no KNN bundles; set CAKE_KNN_BUNDLES to a folder of "
-        "them (examples/knn/gen-knn.py OUT --table, then cake-opt "
-        "--cake-verify --cake-lower and cake-translate --cake-to-bundle, "
-        "as scripts/device-pack does)")
+        "cake.knn: no KNN bundles (knn-kernels.json) in "
+        + (", ".join(tried) or "any folder beside libcake_runtime.so")
+        + "; set CAKE_KNN_BUNDLES to a folder of them (a build's "
+        "libs/knn/kernels, the cake-knn-kernels target; an install's "
+        "share/cake/knn)")
 
 
 def _args(*items):
@@ -76,9 +82,8 @@ class Knn:
         if b is None:
             path = os.path.join(self.bundles, name + ".json")
             if not os.path.exists(path):
-                raise ValueError(f"cake.knn: no bundle {path} (build the "
-                                 f"table: gen-knn.py OUT --table, then "
-                                 f"lower it)")
+                raise ValueError(f"cake.knn: no bundle {path} (the "
+                                 f"cake-knn-kernels target builds them)")
             b = self._loaded[name] = _rt.Bundle(path)
         return b
 

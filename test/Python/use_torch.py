@@ -2,7 +2,8 @@
 """What package-torch.test runs: the package's torch-facing layer without
 a GPU (Debian's CPU torch): the operators' shapes through their Meta
 kernels, the argument checks of the flashlib-style entry points, the
-k-means table's chooser, and a bundle load that needs a driver."""
+k-means table's chooser, where the KNN bundles are found, and a bundle
+load that needs a driver."""
 import os
 import sys
 
@@ -64,6 +65,10 @@ for shape in ((1, 1048576, 128, 1024), (1, 2000000, 32, 512),
     bundle, evidence = km.choose("bf16", *shape)
     print("choose", *shape, bundle, "|", evidence)
 print(error(lambda: km.choose("f32", 1, 100, 128, 8)))
+
+# The KNN bundles: the build's cake-knn-kernels folder beside the library.
+print("knn bundles", cake.knn.default_bundle_dir())
+print(error(lambda: cake.knn.Knn("/nonexistent/knn")))
 
 # A bundle needs a CUDA driver to load; without one, the reason.
 bundle = os.path.join(sys.argv[1], bundle)
