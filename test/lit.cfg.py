@@ -100,6 +100,10 @@ if os.path.exists("/usr/bin/python3") and subprocess.run(
          "sys.exit(importlib.util.find_spec('torch') is None)"]).returncode == 0:
     config.available_features.add("torch")
 
+# doxygen (Debian's package), for the C API reference's test.
+if shutil.which("doxygen"):
+    config.available_features.add("doxygen")
+
 # The k-means library's update kernels, when nvcc built them.
 if os.path.exists(os.path.join(config.cake_obj_root, "libs", "kmeans",
                                "kmeans_update.fatbin")):

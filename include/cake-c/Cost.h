@@ -9,6 +9,9 @@
 #ifndef CAKE_C_COST_H
 #define CAKE_C_COST_H
 
+/// @file
+/// The cost model from C (docs/cost-model.md).
+
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 

@@ -10,6 +10,10 @@
 #ifndef CAKE_C_PIPELINE_H
 #define CAKE_C_PIPELINE_H
 
+/// @file
+/// Parse Cake IR, run a pass pipeline, receive structured diagnostics; the
+/// writers (summary, bundle, PTX, C header).
+
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
@@ -22,7 +26,7 @@ extern "C" {
 typedef struct MlirCakeDiagnosticNote {
   /// "file:line:col", or the location as MLIR prints it.
   MlirStringRef location;
-  MlirStringRef message;
+  MlirStringRef message; ///< the note's text
 } MlirCakeDiagnosticNote;
 
 /// One diagnostic. Strings are valid only during the callback; a field a
@@ -30,19 +34,21 @@ typedef struct MlirCakeDiagnosticNote {
 /// (e.g. "pipe #0"), `stage` and `hint` are the structured facts of a rule
 /// diagnostic, the same as --cake-diagnostics-json writes.
 typedef struct MlirCakeDiagnostic {
-  MlirDiagnosticSeverity severity;
+  MlirDiagnosticSeverity severity; ///< error, warning, note or remark
   /// "file:line:col", or the location as MLIR prints it.
   MlirStringRef location;
-  MlirStringRef message;
-  MlirStringRef rule; ///< e.g. "sync.pipe-roles"
-  MlirStringRef role;
-  MlirStringRef resource;
-  MlirStringRef stage;
-  MlirStringRef hint;
-  intptr_t numNotes;
-  const MlirCakeDiagnosticNote *notes;
+  MlirStringRef message;  ///< the text, without the rule's fields
+  MlirStringRef rule;     ///< e.g. "sync.pipe-roles"
+  MlirStringRef role;     ///< the role the rule names, e.g. "producer"
+  MlirStringRef resource; ///< e.g. "pipe #0", "ring #1"
+  MlirStringRef stage;    ///< the ring or pipe stage it concerns, if any
+  MlirStringRef hint;     ///< how to fix it, when the rule knows
+  intptr_t numNotes;      ///< the number of `notes`
+  const MlirCakeDiagnosticNote *notes; ///< notes attached to the diagnostic
 } MlirCakeDiagnostic;
 
+/// Receives each diagnostic of mlirCakeRunPipelineOnSource, with the
+/// `diagnosticUserData` given there.
 typedef void (*MlirCakeDiagnosticCallback)(const MlirCakeDiagnostic *diagnostic,
                                            void *userData);
 
@@ -71,8 +77,12 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteKernelSummaryJson(
 /// (`cake-to-c-header`). Fails with diagnostics on the op's context.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteBundleJson(
     MlirOperation op, MlirStringCallback callback, void *userData);
+/// Writes a module lowered by `cake-lower{format=ptx}` as PTX (see
+/// mlirCakeWriteBundleJson).
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWritePtx(
     MlirOperation op, MlirStringCallback callback, void *userData);
+/// Writes a lowered module as a self-contained C header with a driver-API
+/// launcher (see mlirCakeWriteBundleJson).
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeWriteCHeader(
     MlirOperation op, MlirStringCallback callback, void *userData);
 

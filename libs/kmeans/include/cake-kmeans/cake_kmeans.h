@@ -11,19 +11,26 @@
 #ifndef CAKE_KMEANS_CAKE_KMEANS_H
 #define CAKE_KMEANS_CAKE_KMEANS_H
 
+/// @file
+/// k-means on the GPU over Cake kernels: assignment, centroid update, Lloyd's
+/// loop (C11, no MLIR).
+
 #include "cake-rt/cake_runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/** An opened dispatch table, its loaded bundles and the update's work
+ * buffers. */
 typedef struct CakeKmeans CakeKmeans;
 
-/* Reads `dir`/kmeans-table.json; bundles load on first use. */
+/** Reads `dir`/kmeans-table.json into `*out`; bundles load on first use. */
 CakeRtStatus cakeKmeansOpen(const char *dir, CakeKmeans **out);
+/** Frees a handle, its bundles and buffers (null is allowed). */
 void cakeKmeansClose(CakeKmeans *k);
 
-/* The bundle file the table chooses for the problem and why (measured or
+/** The bundle file the table chooses for the problem and why (measured or
  * predicted), or CAKE_RT_ERROR_ARGUMENT with the reason in
  * cakeRtLastError(): D from 1 to 512; B, N, K >= 1. `dtype` is "f16" or
  * "bf16". Rows run at D rounded up to a multiple of 8 (TMA reads 16-byte
@@ -35,7 +42,7 @@ CakeRtStatus cakeKmeansChoose(CakeKmeans *k, const char *dtype, int64_t B,
                               int64_t N, int64_t D, int64_t K,
                               const char **bundleFile, const char **evidence);
 
-/* out[b][n] = argmin_k ||x[b][n] - c[b][k]||^2, distances from fp32
+/** out[b][n] = argmin_k ||x[b][n] - c[b][k]||^2, distances from fp32
  * accumulation (lowest index on ties; the table's packed-argmin kernels,
  * family suffix _pk, may pick either of two centroids whose ||c||^2 - 2x.c
  * differ by less than 2^-17 of their magnitude), for
@@ -47,7 +54,7 @@ CakeRtStatus cakeKmeansAssign(CakeKmeans *k, const char *dtype, int64_t B,
                               uint64_t centroids, uint64_t centroidNorms,
                               uint64_t out, void *stream);
 
-/* centroidsNew[b][k] = the mean of the points x[b][n] with
+/** centroidsNew[b][k] = the mean of the points x[b][n] with
  * assignments[b][n] == k, summed in fp32 and rounded to `dtype`; a cluster
  * with no points keeps centroidsOld[b][k] (as flash-kmeans does). Points
  * whose id is outside [0, K) are ignored. Optional (0 to skip):
@@ -66,7 +73,7 @@ CakeRtStatus cakeKmeansUpdate(CakeKmeans *k, const char *dtype, int64_t B,
                               uint64_t centroidsNew, uint64_t centroidNorms,
                               uint64_t maxShift, void *stream);
 
-/* Lloyd's algorithm: up to maxIters rounds of assignment and update,
+/** Lloyd's algorithm: up to maxIters rounds of assignment and update,
  * starting from `centroids` [B][K][D], which receives the final centroids.
  * `assignments` [B][N] i32 receives the last round's assignment (made with
  * the centroids before that round's update, as flash-kmeans returns it).
