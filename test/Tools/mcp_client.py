@@ -21,6 +21,11 @@ slow = "--slow" in sys.argv
 options = [a for a in sys.argv[4:] if a != "--slow"]
 
 
+def stages_space(values):
+    return {"tactics": [{"pass": "cake-set-stages", "fixed": "pipe=0",
+                         "option": "stages", "values": values}]}
+
+
 def call(i, tool, **args):
     return {"jsonrpc": "2.0", "id": i, "method": "tools/call",
             "params": {"name": tool, "arguments": args}}
@@ -57,6 +62,25 @@ requests = [
          options="pipe=0},cake-lower{"),
     call(25, "cake_apply_tactic", ir=good_ir, tactic="cake-set-stages",
          options="pipe=7 stages=3"),
+    # cake_evolve: a grid of four stage counts, one too many for shared
+    # memory; then spaces that name a pass that is not a tactic, options
+    # that would start another pass, too large a grid, bad arguments.
+    call(26, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
+         space=stages_space([2, 3, 4, 16]), top=2),
+    call(27, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
+         space={"tactics": [{"pass": "cake-cost", "option": "json",
+                             "values": ["/tmp/x"]}]}),
+    call(28, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
+         space=stages_space(["3},cake-lower{"])),
+    call(29, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
+         space={"tactics": [dict(stages_space(list(range(1, 33)))
+                                 ["tactics"][0]),
+                            {"pass": "cake-set-swizzle", "fixed": "ring=0",
+                             "option": "swizzle",
+                             "values": [0, 32, 64, 128] * 8}]}),
+    call(30, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
+         space=stages_space([2]), sample=1000),
+    call(31, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096"),
 ]
 if slow:
     name = good_ir.split("cake.kernel @", 1)[1].split("(", 1)[0]
@@ -94,7 +118,7 @@ for a in answers:
         print(a["id"], "isError", r["isError"], "keys", keys, "rules", rules,
               "locations", [d.get("location", "")
                             for d in s.get("diagnostics", [])][:1])
-        if "summary" in s:
+        if "summary" in s and "ledger" not in s:
             print("  summary kernels", [k["name"] for k in s["summary"]
                                         ["kernels"]][:2])
         if "report" in s:
@@ -104,6 +128,18 @@ for a in answers:
         if "ir" in s:
             print("  ir", [line.strip() for line in s["ir"].splitlines()
                            if "cake.ring :" in line][:1])
+        if "ledger" in s:
+            sm = s["summary"]
+            print("  evolve grid", sm["grid"], "candidates",
+                  sm["candidates"], "ranked", sm["ranked"], "rejected",
+                  sm["rejected_by_rule"], "ledger", len(s["ledger"]))
+            top = s["top"]
+            print("  top", [t["tactics"] for t in top],
+                  all(a["predicted_ns"] <= b["predicted_ns"]
+                      for a, b in zip(top, top[1:])))
+        if (not s.get("ok") and s.get("diagnostics")
+                and "location" not in s["diagnostics"][0]):
+            print("  message", s["diagnostics"][0]["message"].strip()[:90])
     else:
         print(a["id"], "result", r)
 print("answers", len(answers))

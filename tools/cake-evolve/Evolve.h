@@ -94,6 +94,9 @@ typedef struct {
 /* Reads the space: {"tactics": [{"pass", "fixed"?, "option", "values"}]};
  * a value is a number, a string, or null (the tactic is not applied). */
 int readSpace(const char *path, Tactic *tactics, int *numTactics);
+/* The same from a parsed document; errors (naming `name`) go to `err`. */
+int parseSpace(const cJSON *doc, const char *name, Tactic *tactics,
+               int *numTactics, FILE *err);
 
 long gcd(long a, long b);
 /* The sampler's xorshift64 generator; --rng-seed sets its state. */
@@ -157,11 +160,18 @@ typedef struct {
   int round;
   char *previous; /* the ledger's earlier text (--resume) */
   FILE *ledger;
+  FILE *log; /* progress and errors; null: none (cake-mcp) */
 } Search;
 
 /* Reads the seed and the space, opens the ledger and queues the grid (or
  * a sample of it). Returns 0, or the exit status after saying why. */
 int searchOpen(Search *s, const EvolveOptions *options);
+/* For a search set up without files (cake-mcp's cake_evolve): `s` zeroed,
+ * then options, seed (malloc'ed; searchClose frees it), tactics, ledger
+ * (any FILE, closed by searchRun) and log (null for none) filled in;
+ * queues the grid or a sample as searchOpen does. Returns 0, or 1 after
+ * writing why to the log. */
+int searchQueue(Search *s);
 /* Stages 1 and 2 over the queue, mutation rounds included; every candidate
  * becomes a ledger line. Closes the ledger. */
 void searchRun(Search *s);

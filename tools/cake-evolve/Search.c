@@ -20,6 +20,7 @@
 int searchOpen(Search *s, const EvolveOptions *o) {
   memset(s, 0, sizeof *s);
   s->options = o;
+  s->log = stderr;
   s->seed = readFile(o->seedPath);
   if (!s->seed) {
     fprintf(stderr, "cake-evolve: cannot read seed '%s'\n", o->seedPath);
@@ -27,24 +28,28 @@ int searchOpen(Search *s, const EvolveOptions *o) {
   }
   if (!readSpace(o->spacePath, s->tactics, &s->numTactics))
     return 1;
-  s->total = 1;
-  for (int t = 0; t < s->numTactics; ++t) {
-    s->radix[t] = s->total;
-    if (s->total > MAX_GRID / s->tactics[t].numValues) {
-      fprintf(stderr, "cake-evolve: the space has more than %ld points\n",
-              MAX_GRID);
-      return 1;
-    }
-    s->total *= s->tactics[t].numValues;
-  }
-
   /* Candidates already in the ledger (resume). */
   s->previous = o->resume ? readFile(o->ledgerPath) : NULL;
   s->ledger = fopen(o->ledgerPath, o->resume ? "a" : "w");
   if (!s->ledger) {
-    fprintf(stderr, "cake-evolve: cannot write ledger '%s'\n",
-            o->ledgerPath);
+    fprintf(stderr, "cake-evolve: cannot write ledger '%s'\n", o->ledgerPath);
     return 1;
+  }
+  return searchQueue(s);
+}
+
+int searchQueue(Search *s) {
+  const EvolveOptions *o = s->options;
+  FILE *err = s->log ? s->log : stderr;
+  s->total = 1;
+  for (int t = 0; t < s->numTactics; ++t) {
+    s->radix[t] = s->total;
+    if (s->total > MAX_GRID / s->tactics[t].numValues) {
+      fprintf(err, "cake-evolve: the space has more than %ld points\n",
+              MAX_GRID);
+      return 1;
+    }
+    s->total *= s->tactics[t].numValues;
   }
   s->ctx = createContext(&s->costDiagnostics);
 
@@ -61,7 +66,7 @@ int searchOpen(Search *s, const EvolveOptions *o) {
   s->ranked = calloc((size_t)s->capacity, sizeof *s->ranked);
   if (!s->queue || !s->parents || !s->visited || !s->hashes ||
       !s->hashIds || !s->ranked) {
-    fprintf(stderr, "cake-evolve: out of memory for %ld candidates\n",
+    fprintf(err, "cake-evolve: out of memory for %ld candidates\n",
             s->capacity);
     return 1;
   }
@@ -253,20 +258,20 @@ void searchRun(Search *s) {
       enqueueNeighbours(s);
 
     /* A live progress line, every 25 candidates and at the end. */
-    if ((c + 1) % 25 && c + 1 != s->qlen)
+    if (!s->log || ((c + 1) % 25 && c + 1 != s->qlen))
       continue;
     double best = 0;
     for (long k = 0; k < s->numRanked; ++k)
       if (!best || s->ranked[k].predictedNs < best)
         best = s->ranked[k].predictedNs;
-    fprintf(stderr,
+    fprintf(s->log,
             "%scake-evolve: %ld/%ld generated, %ld rejected, %ld duplicate, "
             "%ld ranked, best predicted %.1f us%s",
-            tty ? "\r" : "", c + 1, s->qlen, s->numRejected,
-            s->numDuplicates, s->numRanked, best / 1e3, tty ? "" : "\n");
+            tty ? "\r" : "", c + 1, s->qlen, s->numRejected, s->numDuplicates,
+            s->numRanked, best / 1e3, tty ? "" : "\n");
   }
-  if (tty)
-    fprintf(stderr, "\n");
+  if (tty && s->log)
+    fprintf(s->log, "\n");
   fclose(s->ledger);
   s->ledger = NULL;
   qsort(s->ranked, (size_t)s->numRanked, sizeof *s->ranked, byPredicted);

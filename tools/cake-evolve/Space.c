@@ -19,19 +19,24 @@ int readSpace(const char *path, Tactic *tactics, int *numTactics) {
   }
   cJSON *doc = cJSON_Parse(text);
   free(text);
+  int ok = parseSpace(doc, path, tactics, numTactics, stderr);
+  cJSON_Delete(doc);
+  return ok;
+}
+
+int parseSpace(const cJSON *doc, const char *name, Tactic *tactics,
+               int *numTactics, FILE *err) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "tactics");
   if (!doc || !cJSON_IsArray(list)) {
-    fprintf(stderr, "cake-evolve: %s: expected {\"tactics\": [...]}\n", path);
-    cJSON_Delete(doc);
+    fprintf(err, "cake-evolve: %s: expected {\"tactics\": [...]}\n", name);
     return 0;
   }
   int n = 0;
   const cJSON *t;
   cJSON_ArrayForEach(t, list) {
     if (n == MAX_TACTICS) {
-      fprintf(stderr, "cake-evolve: %s: more than %d tactics\n", path,
+      fprintf(err, "cake-evolve: %s: more than %d tactics\n", name,
               MAX_TACTICS);
-      cJSON_Delete(doc);
       return 0;
     }
     Tactic *x = &tactics[n];
@@ -43,11 +48,10 @@ int readSpace(const char *path, Tactic *tactics, int *numTactics) {
     if (!cJSON_IsString(pass) || !cJSON_IsString(option) ||
         !cJSON_IsArray(values) || cJSON_GetArraySize(values) == 0 ||
         (fixed && !cJSON_IsString(fixed))) {
-      fprintf(stderr,
+      fprintf(err,
               "cake-evolve: %s: tactic #%d needs \"pass\", \"option\" and a "
               "non-empty \"values\" (and \"fixed\" a string)\n",
-              path, n);
-      cJSON_Delete(doc);
+              name, n);
       return 0;
     }
     snprintf(x->pass, sizeof x->pass, "%s", pass->valuestring);
@@ -70,7 +74,6 @@ int readSpace(const char *path, Tactic *tactics, int *numTactics) {
     }
     ++n;
   }
-  cJSON_Delete(doc);
   *numTactics = n;
   return n > 0;
 }

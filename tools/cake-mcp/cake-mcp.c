@@ -5,7 +5,8 @@
 |* over Cake's C API and cJSON. Tools (docs/agents.md): cake_verify (the      *|
 |* structured diagnostics), cake_lower (PTX or a bundle), cake_summarize (the *|
 |* kernel summary), cake_cost (the cost model's report), cake_apply_tactic   *|
-|* (one of Cake's tactics, the kernel rewritten).                             *|
+|* (one of Cake's tactics, the kernel rewritten), cake_evolve (a search over *|
+|* tactic sequences, ranked by the cost model; Evolve.c).                     *|
 |*                                                                            *|
 |* Safety: the IR comes inline in the arguments and the server opens no      *|
 |* file. A message longer than --max-message bytes is refused unread. Each    *|
@@ -16,6 +17,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "Mcp.h"
 #include "ToolSupport.h"
 #include "cake-c/Cost.h"
 #include "cake-c/Dialect.h"
@@ -39,28 +41,6 @@
 /* The most a tool's answer may be (a bundle holds a cubin in base64). */
 #define MAX_ANSWER (64u << 20)
 #define PROTOCOL_VERSION "2025-06-18"
-
-/* The passes cake_apply_tactic runs: Cake's tactics (include/cake/
- * Transforms/Passes.td, "Tactic: ..."), none of which reads or writes a
- * file. Any other pass name is refused, so a request cannot reach a pass
- * with a file option (cake-cost's json=). */
-static const char *const tactics[] = {"cake-overlap-epilogue",
-                                      "cake-ping-pong",
-                                      "cake-set-argmin",
-                                      "cake-set-ctas-per-sm",
-                                      "cake-set-flush-denormals",
-                                      "cake-set-mma-chain",
-                                      "cake-set-raster",
-                                      "cake-set-regs",
-                                      "cake-set-retire-late",
-                                      "cake-set-schedule",
-                                      "cake-set-stages",
-                                      "cake-set-swizzle",
-                                      "cake-set-tile",
-                                      "cake-set-uniform-warp",
-                                      "cake-set-wg-order",
-                                      "cake-stage-epilogue",
-                                      "cake-warp-specialize"};
 
 /* JSON-RPC 2.0 error codes. */
 enum {
@@ -188,6 +168,8 @@ static MlirLogicalResult estimate(MlirOperation op, MlirStringCallback cb,
 
 /* One tool call (arguments already checked): the structured result. */
 static cJSON *runTool(const char *tool, const cJSON *args) {
+  if (!strcmp(tool, "cake_evolve"))
+    return mcpEvolve(args);
   const char *ir = stringArg(args, "ir", "");
   const char *name = stringArg(args, "name", "input.cake.mlir");
   cJSON *result = cJSON_CreateObject();
@@ -426,6 +408,24 @@ static const Tool tools[] = {
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
      "\"name\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"}},"
      "\"required\":[\"ir\",\"shapes\"]}"},
+    {"cake_evolve",
+     "Search a kernel's tactic sequences (cake-evolve's stages 1 and 2): "
+     "every point of the space (or a sample of it, then mutation rounds "
+     "around the best) applied to the seed kernel, verified, and ranked by "
+     "the cost model for the shapes. Returns the counts (rejections per "
+     "rule), the best candidates with their pipelines and predicted times, "
+     "and the whole ledger. The space names tactics of cake_apply_tactic: "
+     "{\"tactics\":[{\"pass\":\"cake-set-stages\",\"fixed\":\"pipe=0\","
+     "\"option\":\"stages\",\"values\":[2,3,4]}]}; a null value leaves the "
+     "tactic out. At most 512 candidates before mutation.",
+     "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\","
+     "\"description\":\"the seed kernel\"},\"name\":{\"type\":\"string\"},"
+     "\"shapes\":{\"type\":\"string\"},\"space\":{\"type\":\"object\"},"
+     "\"sample\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":512},"
+     "\"mutate_rounds\":{\"type\":\"integer\",\"minimum\":0,"
+     "\"maximum\":4},\"top\":{\"type\":\"integer\",\"minimum\":1,"
+     "\"maximum\":32},\"rng_seed\":{\"type\":\"integer\",\"minimum\":1}},"
+     "\"required\":[\"ir\",\"shapes\",\"space\"]}"},
 };
 #define NUM_TOOLS (sizeof tools / sizeof tools[0])
 
@@ -435,16 +435,10 @@ static const char *checkTactic(const cJSON *args) {
   const char *tactic = stringArg(args, "tactic", NULL);
   if (!tactic)
     return "cake_apply_tactic needs arguments.tactic (e.g. cake-set-stages)";
-  int known = 0;
-  for (size_t i = 0; i < sizeof tactics / sizeof tactics[0]; ++i)
-    known |= !strcmp(tactics[i], tactic);
-  if (!known)
+  if (!mcpIsTactic(tactic))
     return "cake_apply_tactic: unknown tactic (the tool's description lists "
            "them)";
-  const char *options = stringArg(args, "options", "");
-  if (strlen(options) > 512 ||
-      strspn(options, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                      "0123456789_-=. \"\"") != strlen(options))
+  if (!mcpIsPlainOptions(stringArg(args, "options", "")))
     return "cake_apply_tactic: arguments.options are the tactic's options "
            "(name=value separated by spaces, at most 512 characters)";
   return NULL;
@@ -487,8 +481,10 @@ static void callTool(const cJSON *id, const cJSON *params) {
     return sendError(id, INVALID_PARAMS,
                      "cake_cost needs arguments.shapes (e.g. "
                      "8192x8192,8192x8192,8192x8192)");
-  if (!strcmp(tool->name, "cake_apply_tactic")) {
-    const char *bad = checkTactic(args);
+  if (!strcmp(tool->name, "cake_apply_tactic") ||
+      !strcmp(tool->name, "cake_evolve")) {
+    const char *bad = strcmp(tool->name, "cake_evolve") ? checkTactic(args)
+                                                        : mcpCheckEvolve(args);
     if (bad)
       return sendError(id, INVALID_PARAMS, bad);
   }
@@ -557,7 +553,8 @@ static void handle(const char *line) {
         r, "instructions",
         "Cake IR kernels for NVIDIA GPUs: verify them (rule-level "
         "diagnostics), summarize, predict their time, lower them to PTX or "
-        "bundles. Pass the IR text as arguments.ir.");
+        "bundles, apply tactics and search tactic sequences. Pass the IR "
+        "text as arguments.ir.");
     sendResult(id, r);
   } else if (!strcmp(method->valuestring, "ping")) {
     sendResult(id, cJSON_CreateObject());
@@ -606,7 +603,8 @@ static void usage(FILE *out) {
           "usage: cake-mcp [--max-message BYTES] [--time-limit SECONDS]\n"
           "A Model Context Protocol server on stdin/stdout (JSON-RPC 2.0, one "
           "message a line)\nwith the tools cake_verify, cake_lower, "
-          "cake_summarize, cake_cost and cake_apply_tactic (docs/agents.md).\n"
+          "cake_summarize, cake_cost, cake_apply_tactic and cake_evolve\n"
+          "(docs/agents.md).\n"
           "  --max-message  longest message taken (default %u)\n"
           "  --time-limit   seconds a tool call may run (default %d)\n",
           DEFAULT_MAX_MESSAGE, DEFAULT_TIME_LIMIT);
