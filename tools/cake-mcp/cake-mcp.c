@@ -27,6 +27,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -605,42 +606,76 @@ static void usage(FILE *out) {
           "message a line)\nwith the tools cake_verify, cake_lower, "
           "cake_summarize, cake_cost, cake_apply_tactic and cake_evolve\n"
           "(docs/agents.md).\n"
-          "  --max-message  longest message taken (default %u)\n"
-          "  --time-limit   seconds a tool call may run (default %d)\n",
+          "  --max-message BYTES  longest message taken (default %u)\n"
+          "  --time-limit S       seconds a tool call may run (default %d)\n"
+          "  -h, --help           this help\n"
+          "  --version            the Cake version\n",
           DEFAULT_MAX_MESSAGE, DEFAULT_TIME_LIMIT);
 }
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  enum { OPT_MAX_MESSAGE = 256, OPT_TIME_LIMIT, OPT_VERSION };
+  static const struct option longOptions[] = {
+      {"max-message", required_argument, NULL, OPT_MAX_MESSAGE},
+      {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, OPT_VERSION},
+      {NULL, 0, NULL, 0}};
+  opterr = 0; /* the messages below name the option */
+  int c;
+  char *end;
+  while ((c = getopt_long(argc, argv, ":h", longOptions, NULL)) != -1) {
+    switch (c) {
+    case 'h':
       usage(stdout);
       return 0;
-    } else if (!strcmp(a, "--version")) {
+    case OPT_VERSION:
       printf("cake-mcp (Cake) %s\n", CAKE_VERSION_STRING);
       return 0;
-    } else if (!strcmp(a, "--max-message") && v) {
-      unsigned long long m = strtoull(v, &end, 10);
-      if (*end || m < 64 || m > (1ull << 30)) {
-        fprintf(stderr, "cake-mcp: --max-message takes 64 to 2^30 bytes\n");
+    case OPT_MAX_MESSAGE: {
+      errno = 0;
+      unsigned long long m = strtoull(optarg, &end, 10);
+      if (errno || end == optarg || *end || m < 64 || m > (1ull << 30)) {
+        fprintf(stderr,
+                "cake-mcp: --max-message expects an integer from 64 to "
+                "1073741824 (bytes), got '%s'\n",
+                optarg);
         return 2;
       }
       maxMessage = (size_t)m;
-      ++i;
-    } else if (!strcmp(a, "--time-limit") && v) {
-      long t = strtol(v, &end, 10);
-      if (*end || t < 1 || t > 86400) {
-        fprintf(stderr, "cake-mcp: --time-limit takes 1 to 86400 seconds\n");
+      break;
+    }
+    case OPT_TIME_LIMIT: {
+      errno = 0;
+      long t = strtol(optarg, &end, 10);
+      if (errno || end == optarg || *end || t < 1 || t > 86400) {
+        fprintf(stderr,
+                "cake-mcp: --time-limit expects an integer from 1 to 86400 "
+                "(seconds), got '%s'\n",
+                optarg);
         return 2;
       }
       timeLimit = (int)t;
-      ++i;
-    } else {
-      fprintf(stderr, "cake-mcp: unknown option '%s'\n", a);
+      break;
+    }
+    case ':':
+      fprintf(stderr, "cake-mcp: option '%s' needs a value\n",
+              argv[optind - 1]);
+      usage(stderr);
+      return 2;
+    default:
+      fprintf(stderr, "cake-mcp: unknown option '%s'\n", argv[optind - 1]);
       usage(stderr);
       return 2;
     }
+  }
+  if (optind < argc) {
+    fprintf(stderr,
+            "cake-mcp: unexpected argument '%s' (the server reads "
+            "its requests from stdin)\n",
+            argv[optind]);
+    usage(stderr);
+    return 2;
   }
   /* A client that goes away mid-answer must not kill the server with
    * SIGPIPE before it notices. */

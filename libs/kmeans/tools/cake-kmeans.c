@@ -19,6 +19,9 @@
 
 #include <cuda.h>
 
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +108,42 @@ static void usage(FILE *out) {
                "                   [--data blobs|noise] [--seed S]\n");
 }
 
+static void printHelp(void) {
+  usage(stdout);
+  printf(
+      "Lloyd's k-means on the GPU through libcake_kmeans (cake_kmeans.h) on\n"
+      "random points, timed, with the objective checked on the host.\n"
+      "  TABLE_DIR         kmeans-table.json and its bundles (default: the\n"
+      "                    installed ../share/cake/kmeans beside this binary)\n"
+      "  --shape B:N:D:K   batches, points, width, clusters "
+      "(1:1048576:128:1024)\n"
+      "  --dtype T         f16 or bf16 (f16)\n"
+      "  --iters I         Lloyd rounds, 1 to 100000 (10)\n"
+      "  --tol T           stop after the first round whose largest centroid\n"
+      "                    shift is below T (0: run every round)\n"
+      "  --data KIND       blobs (Gaussian blobs around K centers) or noise\n"
+      "  --seed S          the random points' seed\n"
+      "  -h, --help        this help\n"
+      "  --version         the Cake version\n");
+}
+
+/* A whole number in [lo, hi], or a message naming the option. */
+static int parseInteger(const char *option, const char *text, long long lo,
+                        long long hi, long long *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (errno || end == text || *end || v < lo || v > hi) {
+    fprintf(stderr,
+            "cake-kmeans: --%s expects an integer from %lld to %lld, "
+            "got '%s'\n",
+            option, lo, hi, text);
+    return 0;
+  }
+  *out = v;
+  return 1;
+}
+
 /* P/share/cake/kmeans beside P/bin/cake-kmeans, if it holds a table. */
 static int installedTable(char *out, size_t size) {
   char exe[2048];
@@ -122,20 +161,102 @@ static int installedTable(char *out, size_t size) {
 }
 
 int main(int argc, char **argv) {
+  enum {
+    OPT_SHAPE = 256,
+    OPT_DTYPE,
+    OPT_ITERS,
+    OPT_TOL,
+    OPT_DATA,
+    OPT_SEED,
+    OPT_VERSION
+  };
+  static const struct option longOptions[] = {
+      {"shape", required_argument, NULL, OPT_SHAPE},
+      {"dtype", required_argument, NULL, OPT_DTYPE},
+      {"iters", required_argument, NULL, OPT_ITERS},
+      {"tol", required_argument, NULL, OPT_TOL},
+      {"data", required_argument, NULL, OPT_DATA},
+      {"seed", required_argument, NULL, OPT_SEED},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, OPT_VERSION},
+      {NULL, 0, NULL, 0}};
+  const char *dtype = "f16", *data = "blobs";
+  long long B = 1, N = 1048576, D = 128, K = 1024, v;
+  int iters = 10;
+  float tol = 0.f;
   // --help answers on stdout with success, on any machine (the driver is
   // loaded only by the first CUDA call).
-  if (argc >= 2 && !strcmp(argv[1], "--version")) {
-    printf("cake-kmeans (Cake) %s\n", CAKE_VERSION_STRING);
-    return 0;
+  opterr = 0; /* the messages below name the option */
+  int opt;
+  while ((opt = getopt_long(argc, argv, ":h", longOptions, NULL)) != -1) {
+    switch (opt) {
+    case OPT_SHAPE: {
+      char extra;
+      if (sscanf(optarg, "%lld:%lld:%lld:%lld%c", &B, &N, &D, &K, &extra) !=
+          4) {
+        fprintf(stderr, "cake-kmeans: --shape wants B:N:D:K, got '%s'\n",
+                optarg);
+        return 2;
+      }
+      break;
+    }
+    case OPT_DTYPE:
+      dtype = optarg;
+      break;
+    case OPT_ITERS:
+      if (!parseInteger("iters", optarg, 1, 100000, &v))
+        return 2;
+      iters = (int)v;
+      break;
+    case OPT_TOL: {
+      char *end;
+      tol = strtof(optarg, &end);
+      if (end == optarg || *end || !(tol >= 0.f)) {
+        fprintf(stderr, "cake-kmeans: --tol expects a number >= 0, got '%s'\n",
+                optarg);
+        return 2;
+      }
+      break;
+    }
+    case OPT_DATA:
+      data = optarg;
+      if (strcmp(data, "blobs") && strcmp(data, "noise")) {
+        fprintf(stderr, "cake-kmeans: --data is blobs or noise, not '%s'\n",
+                data);
+        return 2;
+      }
+      break;
+    case OPT_SEED:
+      if (!parseInteger("seed", optarg, 0, LLONG_MAX, &v))
+        return 2;
+      rng = (uint64_t)v | 1;
+      break;
+    case 'h':
+      printHelp();
+      return 0;
+    case OPT_VERSION:
+      printf("cake-kmeans (Cake) %s\n", CAKE_VERSION_STRING);
+      return 0;
+    case ':':
+      fprintf(stderr, "cake-kmeans: option '%s' needs a value\n",
+              argv[optind - 1]);
+      usage(stderr);
+      return 2;
+    default:
+      fprintf(stderr, "cake-kmeans: unknown option '%s'\n", argv[optind - 1]);
+      usage(stderr);
+      return 2;
+    }
   }
-  if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    usage(stdout);
-    return 0;
+  if (optind < argc - 1) {
+    fprintf(stderr, "cake-kmeans: one TABLE_DIR expected, got '%s' and '%s'\n",
+            argv[optind], argv[optind + 1]);
+    usage(stderr);
+    return 2;
   }
   /* Without TABLE_DIR: the table installed beside this binary. */
   char installed[2200];
-  const char *dir = argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL;
-  int firstOption = dir ? 2 : 1;
+  const char *dir = optind < argc ? argv[optind] : NULL;
   if (!dir) {
     if (!installedTable(installed, sizeof installed)) {
       fprintf(stderr, "cake-kmeans: no TABLE_DIR given and no installed "
@@ -144,37 +265,6 @@ int main(int argc, char **argv) {
       return 2;
     }
     dir = installed;
-  }
-  const char *dtype = "f16", *data = "blobs";
-  long long B = 1, N = 1048576, D = 128, K = 1024;
-  int iters = 10;
-  float tol = 0.f;
-  for (int i = firstOption; i < argc; ++i) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!v) {
-      usage(stderr);
-      return 2;
-    }
-    ++i;
-    if (!strcmp(a, "--shape")) {
-      if (sscanf(v, "%lld:%lld:%lld:%lld", &B, &N, &D, &K) != 4) {
-        fprintf(stderr, "cake-kmeans: --shape wants B:N:D:K, got '%s'\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--dtype")) {
-      dtype = v;
-    } else if (!strcmp(a, "--iters")) {
-      iters = atoi(v);
-    } else if (!strcmp(a, "--tol")) {
-      tol = strtof(v, NULL);
-    } else if (!strcmp(a, "--data")) {
-      data = v;
-    } else if (!strcmp(a, "--seed")) {
-      rng = strtoull(v, NULL, 10) | 1;
-    } else {
-      usage(stderr);
-      return 2;
-    }
   }
   int bf16 = !strcmp(dtype, "bf16");
   if (!bf16 && strcmp(dtype, "f16")) {
