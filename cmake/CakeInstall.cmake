@@ -121,10 +121,14 @@ if(TARGET cake-knn-kernels)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/bench/cake_rt.py
   DESTINATION ${CAKE_INSTALL_DATADIR}/bench)
-# The Python package, which bench/cake_rt.py imports from ../python (pip
-# installs it into an environment: python/README.md).
+# The Python package, which bench/cake_rt.py imports from ../python; with
+# its pyproject.toml, `pip install P/share/cake/python` installs it into an
+# environment (python/README.md).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/cake
   DESTINATION ${CAKE_INSTALL_DATADIR}/python FILES_MATCHING PATTERN "*.py")
+install(FILES ${PROJECT_SOURCE_DIR}/python/pyproject.toml
+  ${PROJECT_SOURCE_DIR}/python/README.md
+  DESTINATION ${CAKE_INSTALL_DATADIR}/python)
 install(FILES ${PROJECT_SOURCE_DIR}/bench/cost/measure.py
   DESTINATION ${CAKE_INSTALL_DATADIR}/bench/cost)
 install(FILES ${PROJECT_SOURCE_DIR}/bench/kmeans/bench.py
