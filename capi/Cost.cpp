@@ -3,6 +3,7 @@
 
 #include "cake-c/Cost.h"
 
+#include "cake/Analysis/CostDiff.h"
 #include "cake/Analysis/CostModel.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -10,19 +11,16 @@
 
 using namespace mlir;
 
-MlirLogicalResult mlirCakeEstimateCost(MlirOperation op, MlirStringRef shapes,
-                                       MlirStringRef calibrationPath,
-                                       unsigned mmaInFlight,
-                                       MlirStringCallback callback,
-                                       void *userData, double *predictedNs) {
-  Operation *root = unwrap(op);
+/// The reports of every cake.kernel under `root`; failure after emitting
+/// a located error.
+static LogicalResult estimateAll(Operation *root, MlirStringRef shapes,
+                                 MlirStringRef calibrationPath,
+                                 unsigned mmaInFlight,
+                                 std::vector<cake::CostReport> &reports) {
   std::vector<std::vector<int64_t>> problem;
   std::string error;
-  if (!cake::parseProblemShapes(unwrap(shapes), problem, error)) {
-    root->emitError("cake-cost: ") << error;
-    return mlirLogicalResultFailure();
-  }
-  std::vector<cake::CostReport> reports;
+  if (!cake::parseProblemShapes(unwrap(shapes), problem, error))
+    return root->emitError("cake-cost: ") << error;
   bool ok = true;
   root->walk([&](cake::KernelOp kernel) {
     std::string path = unwrap(calibrationPath).str();
@@ -45,13 +43,43 @@ MlirLogicalResult mlirCakeEstimateCost(MlirOperation op, MlirStringRef shapes,
       ok = false;
       return;
     }
-    if (predictedNs)
-      *predictedNs = report.predictedNs;
     reports.push_back(std::move(report));
   });
-  if (!ok)
+  return success(ok);
+}
+
+MlirLogicalResult mlirCakeEstimateCost(MlirOperation op, MlirStringRef shapes,
+                                       MlirStringRef calibrationPath,
+                                       unsigned mmaInFlight,
+                                       MlirStringCallback callback,
+                                       void *userData, double *predictedNs) {
+  std::vector<cake::CostReport> reports;
+  if (failed(estimateAll(unwrap(op), shapes, calibrationPath, mmaInFlight,
+                         reports)))
     return mlirLogicalResultFailure();
+  if (predictedNs && !reports.empty())
+    *predictedNs = reports.back().predictedNs;
   std::string json = cake::costReportToJson(reports);
+  callback(mlirStringRefCreate(json.data(), json.size()), userData);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult
+mlirCakeEstimateCostDiff(MlirOperation a, MlirOperation b, MlirStringRef shapes,
+                         MlirStringRef calibrationPath, unsigned mmaInFlight,
+                         MlirStringCallback callback, void *userData) {
+  std::vector<cake::CostReport> ra, rb;
+  if (failed(
+          estimateAll(unwrap(a), shapes, calibrationPath, mmaInFlight, ra)) ||
+      failed(estimateAll(unwrap(b), shapes, calibrationPath, mmaInFlight, rb)))
+    return mlirLogicalResultFailure();
+  if (ra.empty() || rb.empty()) {
+    (ra.empty() ? unwrap(a) : unwrap(b))
+        ->emitError("cake-cost-diff: no cake.kernel to predict");
+    return mlirLogicalResultFailure();
+  }
+  std::string json =
+      cake::costDiffToJson(cake::diffCostReports(ra.front(), rb.front()));
   callback(mlirStringRefCreate(json.data(), json.size()), userData);
   return mlirLogicalResultSuccess();
 }

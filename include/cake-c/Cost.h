@@ -34,6 +34,20 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeEstimateCost(
     unsigned mmaInFlight, MlirStringCallback callback, void *userData,
     double *predictedNs);
 
+/// Why one candidate is predicted faster than another: predicts the first
+/// cake.kernel under `a` and under `b` for the same `shapes` (calibration
+/// and `mmaInFlight` as mlirCakeEstimateCost) and writes through `callback`
+/// one JSON object: each side's prediction and bottleneck, which is faster
+/// ("a", "b" or "tie") and by what ratio, the time terms that moved
+/// (resources, roles' per-tile times, pipes' bounds; the largest change
+/// first), the decisions that differ (stages, CTAs per SM, tiles per CTA,
+/// bytes moved), and `decided_by`, the bottleneck resource term that moved
+/// most. On failure emits located errors and returns failure.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirCakeEstimateCostDiff(MlirOperation a, MlirOperation b, MlirStringRef shapes,
+                         MlirStringRef calibrationPath, unsigned mmaInFlight,
+                         MlirStringCallback callback, void *userData);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* C API: the cost model. Parses a kernel from a file, predicts it for a
  * problem and reads the JSON report; a problem that does not match the
- * kernel fails with a located diagnostic.
+ * kernel fails with a located diagnostic. Then the kernel against the same
+ * one with two stages (the second file): which is predicted faster, and the
+ * terms and decisions that differ.
  *
- * RUN: cake-capi-cost %S/../Analysis/Inputs/cost-gemm-s4.mlir 2>&1 | FileCheck %s
+ * RUN: cd %S/../Analysis/Inputs && cake-capi-cost cost-gemm-s4.mlir \
+ * RUN:   cost-gemm-s2.mlir 2>&1 | FileCheck %s
  */
 
 #include "cake-c/Cost.h"
@@ -53,7 +56,7 @@ static void showLine(const char *key) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2)
+  if (argc != 3)
     return 2;
   MlirContext ctx = mlirContextCreate();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
@@ -92,6 +95,40 @@ int main(int argc, char **argv) {
   // CHECK: diagnostic: {{.*}}cost-gemm-s4.mlir":2:1): cake-cost: the kernel has 3 arguments but 1 shapes were given
   // CHECK: estimate: failed, report bytes: 0
 
+  MlirModule other = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(argv[2]));
+  if (mlirModuleIsNull(other))
+    return 1;
+  reportLength = 0;
+  r = mlirCakeEstimateCostDiff(
+      op, mlirModuleGetOperation(other),
+      mlirStringRefCreateFromCString("4096x4096,4096x4096,4096x4096"),
+      mlirStringRefCreateFromCString(""), 1, collect, NULL);
+  printf("diff: %s\n%s\n", mlirLogicalResultIsSuccess(r) ? "ok" : "failed",
+         report);
+  // CHECK: diff: ok
+  // CHECK-NEXT: {"a":{"kernel":"gemm_128x128x64_s4_g8",
+  // CHECK-SAME: "b":{"kernel":"gemm_128x128x64_s2_g8"
+  // CHECK-SAME: "faster":"a"
+  // CHECK-SAME: "decided_by":"resources.
+  // CHECK-SAME: "time_terms":[{"term":
+  // CHECK-SAME: "decisions":[{"term":"pipes.pipe #0.stages","a":4,"b":2,
+
+  /* A module without a kernel: a located error, no answer. */
+  MlirModule empty =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString("module {}"));
+  reportLength = 0;
+  r = mlirCakeEstimateCostDiff(
+      op, mlirModuleGetOperation(empty),
+      mlirStringRefCreateFromCString("4096x4096,4096x4096,4096x4096"),
+      mlirStringRefCreateFromCString(""), 1, collect, NULL);
+  printf("diff: %s, bytes %zu\n",
+         mlirLogicalResultIsSuccess(r) ? "ok" : "failed", reportLength);
+  // CHECK: diagnostic: {{.*}}cake-cost-diff: no cake.kernel to predict
+  // CHECK: diff: failed, bytes 0
+
+  mlirModuleDestroy(empty);
+  mlirModuleDestroy(other);
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
   return 0;

@@ -81,6 +81,14 @@ requests = [
     call(30, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096",
          space=stages_space([2]), sample=1000),
     call(31, "cake_evolve", ir=good_ir, shapes="4096x4096,4096x4096"),
+    # cake_cost_diff: the kernel against itself with one stage, which the
+    # model predicts slower; a second kernel that does not verify.
+    call(32, "cake_cost_diff", ir=good_ir,
+         ir_b=good_ir.replace("<4 x", "<1 x").replace("pipe<4>", "pipe<1>"),
+         shapes="8192x8192,8192x8192"),
+    call(33, "cake_cost_diff", ir=good_ir, ir_b=bad_ir,
+         shapes="8192x8192,8192x8192"),
+    call(34, "cake_cost_diff", ir=good_ir, shapes="8192x8192,8192x8192"),
 ]
 if slow:
     name = good_ir.split("cake.kernel @", 1)[1].split("(", 1)[0]
@@ -137,6 +145,13 @@ for a in answers:
             print("  top", [t["tactics"] for t in top],
                   all(a["predicted_ns"] <= b["predicted_ns"]
                       for a, b in zip(top, top[1:])))
+        if "diff" in s:
+            d = s["diff"]
+            print("  diff faster", d["faster"], "ratio",
+                  round(d["ratio_b_over_a"], 2), "decided_by",
+                  d["decided_by"], "decisions",
+                  [t["term"] for t in d["decisions"]][:2], "first time term",
+                  d["time_terms"][0]["term"])
         if (not s.get("ok") and s.get("diagnostics")
                 and "location" not in s["diagnostics"][0]):
             print("  message", s["diagnostics"][0]["message"].strip()[:90])

@@ -205,6 +205,31 @@ static cJSON *runTool(const char *tool, const cJSON *args) {
     ok = runPipeline(ctx, ir, name, pipeline, diagnostics, &module);
     if (ok)
       cJSON_AddStringToObject(result, "ir", module.data ? module.data : "");
+  } else if (!strcmp(tool, "cake_cost_diff")) {
+    /* Both kernels verified, then compared (the first kernel of each). */
+    Buffer other = {0};
+    ok = runPipeline(ctx, ir, name, "cake-verify", diagnostics, &module) &&
+         runPipeline(ctx, stringArg(args, "ir_b", ""),
+                     stringArg(args, "name_b", "b.cake.mlir"), "cake-verify",
+                     diagnostics, &other);
+    if (ok) {
+      MlirModule a = mlirModuleCreateParse(
+          ctx, mlirStringRefCreate(module.data, module.length));
+      MlirModule b = mlirModuleCreateParse(
+          ctx, mlirStringRefCreate(other.data, other.length));
+      ok = !mlirModuleIsNull(a) && !mlirModuleIsNull(b) &&
+           mlirLogicalResultIsSuccess(mlirCakeEstimateCostDiff(
+               mlirModuleGetOperation(a), mlirModuleGetOperation(b),
+               mlirStringRefCreateFromCString(stringArg(args, "shapes", "")),
+               mlirStringRefCreateFromCString(""), 1, appendCallback, &out));
+      if (!mlirModuleIsNull(a))
+        mlirModuleDestroy(a);
+      if (!mlirModuleIsNull(b))
+        mlirModuleDestroy(b);
+    }
+    free(other.data);
+    if (ok)
+      cJSON_AddItemToObject(result, "diff", cJSON_Parse(out.data));
   } else { /* cake_cost */
     ok = runPipeline(ctx, ir, name, "cake-verify", diagnostics, &module);
     if (ok) {
@@ -409,6 +434,17 @@ static const Tool tools[] = {
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
      "\"name\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"}},"
      "\"required\":[\"ir\",\"shapes\"]}"},
+    {"cake_cost_diff",
+     "Why one kernel is predicted faster than another: both verified and "
+     "predicted for the same shapes; returns which is faster and by what "
+     "ratio, the time terms that moved (largest first), the decisions that "
+     "differ (stages, CTAs per SM, bytes) and the bottleneck term that "
+     "decided.",
+     "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\","
+     "\"description\":\"kernel a\"},\"ir_b\":{\"type\":\"string\","
+     "\"description\":\"kernel b\"},\"name\":{\"type\":\"string\"},"
+     "\"name_b\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"}},"
+     "\"required\":[\"ir\",\"ir_b\",\"shapes\"]}"},
     {"cake_evolve",
      "Search a kernel's tactic sequences (cake-evolve's stages 1 and 2): "
      "every point of the space (or a sample of it, then mutation rounds "
@@ -477,10 +513,16 @@ static void callTool(const cJSON *id, const cJSON *params) {
       !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(args, "ir")))
     return sendError(id, INVALID_PARAMS,
                      "arguments.ir must be a string of Cake IR");
-  if (!strcmp(tool->name, "cake_cost") &&
+  if (!strcmp(tool->name, "cake_cost_diff") &&
+      !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(args, "ir_b")))
+    return sendError(id, INVALID_PARAMS,
+                     "cake_cost_diff needs arguments.ir_b, the kernel to "
+                     "compare with arguments.ir");
+  if ((!strcmp(tool->name, "cake_cost") ||
+       !strcmp(tool->name, "cake_cost_diff")) &&
       !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(args, "shapes")))
     return sendError(id, INVALID_PARAMS,
-                     "cake_cost needs arguments.shapes (e.g. "
+                     "cake_cost and cake_cost_diff need arguments.shapes (e.g. "
                      "8192x8192,8192x8192,8192x8192)");
   if (!strcmp(tool->name, "cake_apply_tactic") ||
       !strcmp(tool->name, "cake_evolve")) {
@@ -604,7 +646,8 @@ static void usage(FILE *out) {
           "usage: cake-mcp [--max-message BYTES] [--time-limit SECONDS]\n"
           "A Model Context Protocol server on stdin/stdout (JSON-RPC 2.0, one "
           "message a line)\nwith the tools cake_verify, cake_lower, "
-          "cake_summarize, cake_cost, cake_apply_tactic and cake_evolve\n"
+          "cake_summarize, cake_cost, cake_cost_diff, cake_apply_tactic and\n"
+          "cake_evolve "
           "(docs/agents.md).\n"
           "  --max-message BYTES  longest message taken (default %u)\n"
           "  --time-limit S       seconds a tool call may run (default %d)\n"
