@@ -300,6 +300,10 @@ def _lloyd(x, n_clusters, max_iters, tol, init_centroids, verbose, what):
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"{what}: x must be a torch tensor, got "
                         f"{type(x).__name__}")
+    if not isinstance(max_iters, int) or isinstance(max_iters, bool) or \
+            max_iters < 1:
+        raise ValueError(f"{what}: max_iters = {max_iters!r}; a positive "
+                         f"int")
     c0 = _initial(x, n_clusters, init_centroids, what)
     Kmeans._check(x, c0, what, cname="init_centroids")  # before the library
     km = default()
@@ -307,7 +311,6 @@ def _lloyd(x, n_clusters, max_iters, tol, init_centroids, verbose, what):
         return km.lloyd(x, c0, max_iters=max_iters, tol=tol)
     # Round by round from Python, to print the shifts as flashlib does.
     xb, cb, _ = km._check(x, c0, what, cname="init_centroids")
-    B, K = cb.shape[0], cb.shape[1]
     c, norms = cb.clone(), (cb.float() ** 2).sum(-1)
     shift = torch.zeros(1, device=x.device, dtype=torch.float32)
     rounds = 0

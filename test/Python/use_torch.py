@@ -48,6 +48,7 @@ print(error(lambda: cake.kmeans.flash_kmeans(x, 8, metric="cosine")))
 print(error(lambda: cake.kmeans.euclid_assign(x, c.float())))
 print(error(lambda: cake.kmeans.euclid_assign(x, c[:, :, :64])))
 print(error(lambda: cake.kmeans.flash_kmeans(x, 0)))
+print(error(lambda: cake.kmeans.flash_kmeans(x, 8, max_iters=0)))
 print(error(lambda: cake.kmeans.flash_kmeans(x.double(), 8)))
 print(error(lambda: cake.kmeans.flash_kmeans(
     x, 8, init_centroids=torch.empty(2, 7, 96, device="meta",
