@@ -72,8 +72,8 @@ def main():
             call()
             print(f"{label}: no error: FAIL")
             failures += 1
-        except ValueError as e:
-            print(f"{label}: ValueError: {e}")
+        except (ValueError, TypeError) as e:  # the type: TypeError
+            print(f"{label}: {type(e).__name__}: {e}")
     print(f"failures {failures}")
     sys.exit(1 if failures else 0)
 

@@ -29,16 +29,9 @@ import os
 from . import runtime as _rt
 from ._libs import LibraryNotFound, find_library
 
-_DTYPES = {"float16": "f16", "bfloat16": "bf16"}
-
-
 def _torch():
     import torch
     return torch
-
-
-def _dtype_name(t):
-    return _DTYPES.get(str(t.dtype).replace("torch.", ""))
 
 
 def default_table_dir(library_path):
@@ -98,38 +91,10 @@ class Kmeans:
     def _check(x, c, what, xname="x", cname="centroids"):
         """(x, c) as contiguous (B, N, D) and (B, K, D) and the library's
         name of their type; raises on anything else."""
-        torch = _torch()
-        for t, n in ((x, xname), (c, cname)):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{what}: {n} must be a torch tensor, got "
-                                f"{type(t).__name__}")
-            if _dtype_name(t) is None:
-                raise TypeError(f"{what}: {n} is {t.dtype}; the kernels take "
-                                f"float16 or bfloat16")
-        if c.dtype != x.dtype:
-            raise TypeError(f"{what}: {cname} is {c.dtype} but {xname} is "
-                            f"{x.dtype}")
-        if x.dim() not in (2, 3) or c.dim() != x.dim():
-            raise ValueError(f"{what}: {xname} and {cname} must both be "
-                             f"(N, D) or (B, N, D), got {tuple(x.shape)} "
-                             f"and {tuple(c.shape)}")
-        xb = x if x.dim() == 3 else x.unsqueeze(0)
-        cb = c if c.dim() == 3 else c.unsqueeze(0)
-        if cb.shape[0] != xb.shape[0] or cb.shape[2] != xb.shape[2]:
-            raise ValueError(f"{what}: {cname} {tuple(c.shape)} does not "
-                             f"match {xname} {tuple(x.shape)} (batch, D)")
+        xb, cb, _ = _rt.check_points(x, c, what, xname, cname)
         if cb.shape[1] < 1:
             raise ValueError(f"{what}: no centroids")
-        # Where the tensors are is checked last, so that a shape or type
-        # error shows on any device (and in tests without a GPU).
-        for t, n in ((x, xname), (c, cname)):
-            if t.device.type != "cuda":
-                raise ValueError(f"{what}: {n} is a {t.device.type} tensor; "
-                                 f"Cake's kernels take CUDA tensors")
-        if x.device != c.device:
-            raise ValueError(f"{what}: {xname} on {x.device}, {cname} on "
-                             f"{c.device}")
-        return xb.contiguous(), cb.contiguous(), _dtype_name(x)
+        return xb, cb, _rt.library_dtype(x)
 
     def choose(self, dtype, B, N, D, K):
         """(bundle, evidence) the table picks for a problem."""

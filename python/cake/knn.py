@@ -27,9 +27,6 @@ from . import knn_dispatch as dispatch
 from . import runtime as _rt
 from ._libs import LibraryNotFound
 
-_DTYPES = {"bfloat16": "bf16", "float16": "f16"}
-
-
 def _torch():
     import torch
     return torch
@@ -93,34 +90,7 @@ class Knn:
 
     @staticmethod
     def _check(x, c, what):
-        torch = _torch()
-        for t, n in ((x, "x"), (c, "c")):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{what}: {n} must be a torch tensor, got "
-                                f"{type(t).__name__}")
-            if str(t.dtype).replace("torch.", "") not in _DTYPES:
-                raise TypeError(f"{what}: {n} is {t.dtype}; the kernels take "
-                                f"bfloat16 or float16")
-        if x.dtype != c.dtype:
-            raise TypeError(f"{what}: x is {x.dtype} but c is {c.dtype}")
-        if x.dim() != c.dim() or x.dim() not in (2, 3):
-            raise ValueError(f"{what}: x and c must both be (N, D) or "
-                             f"(B, N, D), got {tuple(x.shape)} and "
-                             f"{tuple(c.shape)}")
-        squeeze = x.dim() == 2
-        if squeeze:
-            x, c = x.unsqueeze(0), c.unsqueeze(0)
-        if x.shape[0] != c.shape[0] or x.shape[2] != c.shape[2]:
-            raise ValueError(f"{what}: batch or width differ: "
-                             f"{tuple(x.shape)} and {tuple(c.shape)}")
-        # The device last, so that shape and type errors show anywhere.
-        for t, n in ((x, "x"), (c, "c")):
-            if t.device.type != "cuda":
-                raise ValueError(f"{what}: {n} is a {t.device.type} tensor; "
-                                 f"Cake's kernels take CUDA tensors")
-        if x.device != c.device:
-            raise ValueError(f"{what}: x on {x.device}, c on {c.device}")
-        return x.contiguous(), c.contiguous(), squeeze
+        return _rt.check_points(x, c, what)
 
     @staticmethod
     def _k(k, limit, what, name="k"):
@@ -139,7 +109,7 @@ class Knn:
         torch = _torch()
         q, d = x.shape
         m = c.shape[0]
-        dtype = _DTYPES[str(x.dtype).replace("torch.", "")]
+        dtype = _rt.library_dtype(x)
         name, splits, chunk = dispatch.choose(q, m, d, k, self.sms,
                                               dtype=dtype)
         pdist = torch.empty(q, splits, k, device=x.device,
@@ -190,7 +160,7 @@ class Knn:
         x, _, squeeze = self._check(x, x, "knn_graph")
         b, n, d = x.shape
         self._k(k, n - 1, "knn_graph")
-        dtype = _DTYPES[str(x.dtype).replace("torch.", "")]
+        dtype = _rt.library_dtype(x)
         name = dispatch.choose_build(n, d, k, dtype=dtype)
         dist = torch.empty(b, n, k, device=x.device, dtype=torch.float32)
         idx = torch.empty(b, n, k, device=x.device, dtype=torch.int32)

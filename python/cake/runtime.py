@@ -151,6 +151,53 @@ def check_tensor(t, what, dtypes=None):
                          f"shape {tuple(t.shape)}); pass .contiguous()")
 
 
+# The input types of Cake's libraries (k-means, KNN), by torch dtype name.
+LIBRARY_DTYPES = {"float16": "f16", "bfloat16": "bf16"}
+
+
+def library_dtype(t):
+    """The libraries' name of `t`'s type ("f16", "bf16"), or None."""
+    return LIBRARY_DTYPES.get(str(t.dtype).replace("torch.", ""))
+
+
+def check_points(x, c, what, xname="x", cname="c"):
+    """The libraries' inputs: x (N, D) or (B, N, D) and c of the same rank,
+    batch and width, both float16 or both bfloat16, on one CUDA device.
+    Returns contiguous 3-D views and whether x was 2-D; raises TypeError or
+    ValueError naming the argument. The device is checked last, so that
+    shape and type errors show on any device (and in tests without a
+    GPU)."""
+    import torch
+    for t, n in ((x, xname), (c, cname)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{what}: {n} must be a torch tensor, got "
+                            f"{type(t).__name__}")
+        if library_dtype(t) is None:
+            raise TypeError(f"{what}: {n} is {t.dtype}; the kernels take "
+                            f"float16 or bfloat16")
+    if c.dtype != x.dtype:
+        raise TypeError(f"{what}: {cname} is {c.dtype} but {xname} is "
+                        f"{x.dtype}")
+    if x.dim() not in (2, 3) or c.dim() != x.dim():
+        raise ValueError(f"{what}: {xname} and {cname} must both be (N, D) "
+                         f"or (B, N, D), got {tuple(x.shape)} and "
+                         f"{tuple(c.shape)}")
+    squeeze = x.dim() == 2
+    xb = x.unsqueeze(0) if squeeze else x
+    cb = c.unsqueeze(0) if squeeze else c
+    if cb.shape[0] != xb.shape[0] or cb.shape[2] != xb.shape[2]:
+        raise ValueError(f"{what}: {cname} {tuple(c.shape)} does not match "
+                         f"{xname} {tuple(x.shape)} (batch, D)")
+    for t, n in ((x, xname), (c, cname)):
+        if t.device.type != "cuda":
+            raise ValueError(f"{what}: {n} is a {t.device.type} tensor; "
+                             f"Cake's kernels take CUDA tensors")
+    if x.device != c.device:
+        raise ValueError(f"{what}: {xname} on {x.device}, {cname} on "
+                         f"{c.device}")
+    return xb.contiguous(), cb.contiguous(), squeeze
+
+
 def current_stream():
     import torch
     return ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
