@@ -108,3 +108,10 @@ if shutil.which("doxygen"):
 if os.path.exists(os.path.join(config.cake_obj_root, "libs", "kmeans",
                                "kmeans_update.fatbin")):
     config.available_features.add("kmeans-update")
+
+# Debian's Slurm and munge (scripts/setup installs them), for stage 3's
+# round trip through a private single-node Slurm (scripts/local-slurm).
+if all(shutil.which(t) or os.path.exists("/usr/sbin/" + t)
+       for t in ("sbatch", "scontrol", "slurmctld", "slurmd", "munged",
+                 "mungekey")):
+    config.available_features.add("slurm")

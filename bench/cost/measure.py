@@ -26,7 +26,9 @@ usage: measure.py --runtime libcake_runtime.so --cake-run BIN --bundles DIR
            (check "attention": shapes BHxSxD,BHkvxSxD,BHkvxSxD,BHxSxD,G;
            every query row of two heads against an fp32 softmax(Q Kᵀ/√D) V,
            max abs error <= 2e-2, every element written); bring the
-           results back with cake-evolve --import F.json)
+           results back with cake-evolve --import F.json; a shard that
+           cake-evolve's stage 3 writes names the bundles' folder in
+           "bundle_dir" and times the peer only with "peers": true)
 """
 import argparse
 import ctypes
@@ -63,6 +65,7 @@ def main():
                                                 for k in KMEANS),
                    help="k-means problems NxDxK,...")
     args = p.parse_args()
+    time_peers = True
     gemm = [tuple(int(v) for v in s.split("x"))
             for s in args.gemm.split(",") if s]
     kmeans = [tuple(int(v) for v in s.split("x"))
@@ -74,7 +77,12 @@ def main():
     if args.manifest:
         # cake-evolve's export: candidate ids, one problem for all.
         man = json.load(open(args.manifest))
-        args.bundles = os.path.dirname(os.path.abspath(args.manifest))
+        # A shard of the export (cake-evolve's stage 3) sits one folder
+        # below the bundles and times the peer only if it holds the seed.
+        args.bundles = os.path.join(
+            os.path.dirname(os.path.abspath(args.manifest)),
+            man.get("bundle_dir", "."))
+        time_peers = man.get("peers", True)
         dims = [[int(v) for v in a.split("x")] for a in man["shapes"].split(",")]
         family = {"gemm": "gemm_", "attention": "attention_"}.get(
             man["check"], "kmeans_")
@@ -174,7 +182,7 @@ def main():
                              shapes=f"{M}x{K},{N}x{K},{M}x{N}",
                              ms=ms, ok=ok))
             print(f"gemm {M}x{N}x{K} {n} {ms:.4f} ms ok={ok}", flush=True)
-        if args.manifest:
+        if args.manifest and time_peers:
             peers["cuBLAS (torch.matmul)"] = time_ms(lambda: A @ B.T,
                                                      iters=10, warmup=2)
         del A, B, ref, C
@@ -195,7 +203,7 @@ def main():
                              shapes=f"{N}x{D},{K}x{D},{K},{N}", ms=ms,
                              ok=bad == 0))
             print(f"kmeans {N}x{D}x{K} {n} {ms:.4f} ms bad={bad}", flush=True)
-        if args.manifest and args.peer_kmeans:
+        if args.manifest and time_peers and args.peer_kmeans:
             sys.path.insert(0, args.peer_kmeans)
             from flash_kmeans.assign_euclid_triton import euclid_assign_triton
             xb, cb, x_sq = x[None], c[None], (x.float() ** 2).sum(-1)[None]
@@ -242,7 +250,7 @@ def main():
                              ms=ms, ok=ok))
             print(f"attention {BH}x{S}x{D} {n} {ms:.4f} ms err={err:.1e} "
                   f"ok={ok}", flush=True)
-        if args.manifest:
+        if args.manifest and time_peers:
             from torch.nn.attention import SDPBackend, sdpa_kernel
             import torch.nn.functional as F
 

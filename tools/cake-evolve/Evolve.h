@@ -37,6 +37,12 @@ typedef struct {
   const char *exportDir, *importPath, *check, *agentPath, *measure;
   int measureTimeout, ptxasTop; /* ptxasTop < 0: the export's top */
   long sample;
+  /* Stage 3: where the measurements run. */
+  const char *measureExport; /* stage 3 and 4 over this existing export */
+  const char *gpus;          /* the workers' devices; null: every GPU */
+  const char *measureWith;   /* "local" (workers here) or "slurm" */
+  const char *slurmPartition;
+  int shards, slurmGpus, slurmPrint;
 } EvolveOptions;
 
 /*===----------------------------------------------------------------------===*
@@ -188,17 +194,87 @@ void searchClose(Search *s);
 void ptxasRank(Search *s, int ptxasTop);
 
 /*===----------------------------------------------------------------------===*
- * Stage3.c, Import.c, Agent.c
+ * Stage3.c: the export and stage 3's bookkeeping
  *===----------------------------------------------------------------------===*/
 
 /* The top candidates and the seed as bundles with a manifest in
  * options->exportDir. Returns 0, or the exit status. */
 int exportCandidates(Search *s);
-/* Runs the measurement command on the export with a time limit and
- * imports its results. Returns the exit status. */
-int measureAndImport(Search *s);
 /* The measurement command stage 3 runs by default. */
 void defaultMeasureCommand(char *out, size_t size);
+/* `command` with {manifest} and {results} replaced by the two values,
+ * each between `quote` characters (malloc'ed). */
+char *substituteCommand(const char *command, const char *manifest,
+                        const char *results, char quote);
+
+/* One stage 3 over an export: its candidates, which of them are settled
+ * (measured, failed on the GPU, or given up), the ledger lines written as
+ * results arrive and every result merged into DIR/results.json. */
+typedef struct {
+  const EvolveOptions *options;
+  char dir[4096];
+  cJSON *manifest;
+  int numCandidates;
+  const cJSON **candidates; /* the manifest's entries */
+  unsigned char *settled;
+  cJSON *merged; /* {"rows", "findings", "peers", "failed"} */
+  FILE *ledger;
+  char *ledgerText; /* as it was when stage 3 began */
+} Stage3;
+
+/* Reads DIR/manifest.json and opens the ledger for appending. With
+ * --resume, candidates whose results a previous stage 3 left in
+ * DIR/stage3/ count as settled (their ledger lines are written if the
+ * ledger lacks them). Returns 0, or 1 after saying why. */
+int stage3Open(Stage3 *st, const EvolveOptions *o, const char *dir);
+/* A manifest of the candidates `items` (indices into the manifest) at
+ * `path`, one folder below the export; the peer is timed only by the
+ * manifest that holds the seed. Returns 1 when written. */
+int stage3WriteShard(const Stage3 *st, const int *items, int n,
+                     const char *path);
+/* Merges the results file a measurement wrote for `items` and appends
+ * their ledger lines. Returns how many of `items` it settled; `missing`
+ * (may be null) marks those it did not. */
+int stage3Collect(Stage3 *st, const int *items, int n, const char *resultsPath,
+                  unsigned char *missing);
+/* Records candidate `item` as not measured, with the reason. */
+void stage3GiveUp(Stage3 *st, int item, const char *reason, int attempts);
+/* With `report`, writes DIR/results.json and prints stage 4's report;
+ * closes. Returns 0 when every candidate was measured or found failing,
+ * else 1. */
+int stage3Close(Stage3 *st, int report);
+
+/* Stage 3 and 4 after the export: the measurement on this host's GPUs
+ * (Workers.c) or through Slurm (Slurm.c), then the report. */
+int measureAndImport(const EvolveOptions *o, const char *exportDir);
+
+/*===----------------------------------------------------------------------===*
+ * Workers.c, Slurm.c: where stage 3 runs
+ *===----------------------------------------------------------------------===*/
+
+/* One worker per GPU of this host, each pinned to its device
+ * (CUDA_VISIBLE_DEVICES), each candidate measured in a child process
+ * group with --measure-timeout; a failed candidate is retried once on
+ * another worker, a worker that fails twice in a row is retired. */
+int measureOnWorkers(Stage3 *st);
+/* Shards and an sbatch job-array script in DIR/slurm/; submitted and
+ * imported as the tasks finish, or printed (--slurm-print). */
+int measureWithSlurm(Stage3 *st);
+/* measureWithSlurm's status when it wrote the script and submitted
+ * nothing (--slurm-print). */
+#define MEASURE_LATER 3
+
+/*===----------------------------------------------------------------------===*
+ * Import.c, Agent.c
+ *===----------------------------------------------------------------------===*/
+
+/* The ledger lines of a results document: "measured", "failed-on-gpu"
+ * and "not-measured" (its "failed" list), with the predictions from
+ * `ledgerText`. */
+void appendMeasurements(const cJSON *doc, const char *ledgerText, FILE *ledger);
+/* Stage 4's report on a results document: proposed rules, the cost
+ * model's rank quality, the speedups, proposed calibrations. */
+void reportMeasurements(const cJSON *doc, const char *ledgerText);
 /* Stage 4 for measurements made elsewhere: adds them to the ledger. */
 int importResults(const char *resultsPath, const char *ledgerPath);
 /* The agent protocol's drop folder (docs/agents.md). */

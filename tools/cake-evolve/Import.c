@@ -35,38 +35,81 @@ static double kendall(const double *a, const double *b, int n) {
   return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
 }
 
-/* Stage 4 for measurements made elsewhere: bench/cost/measure.py's
- * results ({"rows": [{candidate, ms, ok}], "findings": [{candidate,
- * result}]}) joined with the ledger's predictions. */
-int importResults(const char *resultsPath, const char *ledgerPath) {
-  char *text = readFile(resultsPath);
-  char *ledgerText = readFile(ledgerPath);
-  if (!text || !ledgerText) {
-    fprintf(stderr, "cake-evolve: cannot read '%s'\n",
-            text ? ledgerPath : resultsPath);
-    return 1;
+/* One ledger line. */
+static void writeLine(FILE *ledger, cJSON *line) {
+  char *s = cJSON_PrintUnformatted(line);
+  fprintf(ledger, "%s\n", s);
+  cJSON_free(s);
+  cJSON_Delete(line);
+}
+
+/* The candidate's predicted time from its ledger line of stages 1 and 2
+ * (the first with its id); 0 if it was not ranked. */
+static double predictionOf(const char *ledgerText, const char *id) {
+  char key[96];
+  snprintf(key, sizeof key, "{\"id\":\"%.64s\"", id);
+  const char *line = ledgerText ? strstr(ledgerText, key) : NULL;
+  const char *p = line ? strstr(line, "\"predicted_ns\":") : NULL;
+  const char *eol = line ? strchr(line, '\n') : NULL;
+  return p && (!eol || p < eol) ? strtod(p + strlen("\"predicted_ns\":"), NULL)
+                                : 0;
+}
+
+void appendMeasurements(const cJSON *doc, const char *ledgerText,
+                        FILE *ledger) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "rows")) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+    if (!cJSON_IsString(cand) || !cJSON_IsNumber(ms))
+      continue;
+    int ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok"));
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "id", cand->valuestring);
+    cJSON_AddStringToObject(out, "stage", "measured");
+    cJSON_AddNumberToObject(out, "measured_ns", ms->valuedouble * 1e6);
+    cJSON_AddBoolToObject(out, "ok", ok);
+    double predicted = predictionOf(ledgerText, cand->valuestring);
+    if (ok && predicted > 0)
+      cJSON_AddNumberToObject(out, "predicted_ns", predicted);
+    writeLine(ledger, out);
   }
-  cJSON *doc = cJSON_Parse(text);
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "findings")) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result");
+    if (!cJSON_IsString(cand))
+      continue;
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "id", cand->valuestring);
+    cJSON_AddStringToObject(out, "stage", "failed-on-gpu");
+    cJSON_AddStringToObject(out, "result",
+                            cJSON_IsString(res) ? res->valuestring : "?");
+    writeLine(ledger, out);
+  }
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "failed")) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    if (!cJSON_IsString(cand))
+      continue;
+    /* {"id", "stage", "reason", ...}: the id first, as on every line. */
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddStringToObject(line, "id", cand->valuestring);
+    cJSON_AddStringToObject(line, "stage", "not-measured");
+    const cJSON *field;
+    cJSON_ArrayForEach(field, r) if (strcmp(field->string, "candidate"))
+        cJSON_AddItemToObject(line, field->string, cJSON_Duplicate(field, 1));
+    writeLine(ledger, line);
+  }
+}
+
+void reportMeasurements(const cJSON *doc, const char *ledgerText) {
   const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
-  const cJSON *findings = cJSON_GetObjectItemCaseSensitive(doc, "findings");
-  if (!cJSON_IsArray(rows)) {
-    fprintf(stderr, "cake-evolve: %s: expected {\"rows\": [...]} from "
-                    "bench/cost/measure.py\n", resultsPath);
-    return 1;
-  }
-  FILE *ledger = fopen(ledgerPath, "a");
-  if (!ledger) {
-    fprintf(stderr, "cake-evolve: cannot append to '%s'\n", ledgerPath);
-    return 1;
-  }
   int n = cJSON_GetArraySize(rows);
   double *pred = calloc((size_t)n + 1, sizeof *pred);
   double *meas = calloc((size_t)n + 1, sizeof *meas);
-  char(*ids)[24] = calloc((size_t)n + 1, 24);
+  char(*ids)[64] = calloc((size_t)n + 1, 64);
   int m = 0, wrong = 0;
   double seedNs = 0;
   const cJSON *r;
-  printf("cake-evolve: importing %s\n", resultsPath);
   cJSON_ArrayForEach(r, rows) {
     const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
@@ -75,57 +118,43 @@ int importResults(const char *resultsPath, const char *ledgerPath) {
       continue;
     if (!strcmp(cand->valuestring, "seed") && cJSON_IsTrue(ok))
       seedNs = ms->valuedouble * 1e6;
-    /* The prediction from the candidate's ranked ledger line. */
-    char key[64];
-    snprintf(key, sizeof key, "{\"id\":\"%.24s\"", cand->valuestring);
-    const char *line = strstr(ledgerText, key);
-    const char *p = line ? strstr(line, "\"predicted_ns\":") : NULL;
-    const char *eol = line ? strchr(line, '\n') : NULL;
-    cJSON *out = cJSON_CreateObject();
-    cJSON_AddStringToObject(out, "id", cand->valuestring);
-    cJSON_AddStringToObject(out, "stage", "measured");
-    cJSON_AddNumberToObject(out, "measured_ns", ms->valuedouble * 1e6);
-    cJSON_AddBoolToObject(out, "ok", cJSON_IsTrue(ok));
+    double predicted = predictionOf(ledgerText, cand->valuestring);
     if (!cJSON_IsTrue(ok)) {
       ++wrong;
       printf("  proposed rule: %s passed cake-verify but computed a wrong "
              "result (minimize it and add a rule)\n", cand->valuestring);
-    } else if (p && (!eol || p < eol)) {
-      pred[m] = strtod(p + strlen("\"predicted_ns\":"), NULL);
+    } else if (predicted > 0) {
+      pred[m] = predicted;
       meas[m] = ms->valuedouble * 1e6;
-      snprintf(ids[m], 24, "%.23s", cand->valuestring);
-      cJSON_AddNumberToObject(out, "predicted_ns", pred[m]);
+      snprintf(ids[m], 64, "%.63s", cand->valuestring);
       ++m;
     }
-    char *s = cJSON_PrintUnformatted(out);
-    fprintf(ledger, "%s\n", s);
-    cJSON_free(s);
-    cJSON_Delete(out);
   }
-  const cJSON *f;
-  int failed = 0;
-  cJSON_ArrayForEach(f, findings) {
-    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(f, "candidate");
-    const cJSON *res = cJSON_GetObjectItemCaseSensitive(f, "result");
+  int failed = 0, notMeasured = 0;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "findings")) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(r, "result");
     if (!cJSON_IsString(cand))
       continue;
     ++failed;
     printf("  proposed rule: %s passed cake-verify but failed on the GPU "
-           "(%s): minimize it and add a rule\n", cand->valuestring,
-           cJSON_IsString(res) ? res->valuestring : "?");
-    cJSON *out = cJSON_CreateObject();
-    cJSON_AddStringToObject(out, "id", cand->valuestring);
-    cJSON_AddStringToObject(out, "stage", "failed-on-gpu");
-    cJSON_AddStringToObject(out, "result",
-                            cJSON_IsString(res) ? res->valuestring : "?");
-    char *s = cJSON_PrintUnformatted(out);
-    fprintf(ledger, "%s\n", s);
-    cJSON_free(s);
-    cJSON_Delete(out);
+           "(%s): minimize it and add a rule\n",
+           cand->valuestring, cJSON_IsString(res) ? res->valuestring : "?");
   }
-  fclose(ledger);
-  printf("  measured: %d with a prediction, %d wrong, %d failed on the GPU\n",
-         m, wrong, failed);
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "failed")) {
+    const cJSON *cand = cJSON_GetObjectItemCaseSensitive(r, "candidate");
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, "reason");
+    if (!cJSON_IsString(cand))
+      continue;
+    ++notMeasured;
+    printf("  not measured: %s (%s)\n", cand->valuestring,
+           cJSON_IsString(why) ? why->valuestring : "?");
+  }
+  printf("  measured: %d with a prediction, %d wrong, %d failed on the GPU", m,
+         wrong, failed);
+  if (notMeasured)
+    printf(", %d not measured", notMeasured);
+  printf("\n");
   if (m >= 2) {
     int bestM = 0, bestP = 0;
     for (int i = 1; i < m; ++i) {
@@ -162,8 +191,36 @@ int importResults(const char *resultsPath, const char *ledgerPath) {
   free(pred);
   free(meas);
   free(ids);
+}
+
+/* Stage 4 for measurements made elsewhere: bench/cost/measure.py's
+ * results ({"rows": [{candidate, ms, ok}], "findings": [{candidate,
+ * result}]}) joined with the ledger's predictions. */
+int importResults(const char *resultsPath, const char *ledgerPath) {
+  char *text = readFile(resultsPath);
+  char *ledgerText = readFile(ledgerPath);
+  cJSON *doc = text ? cJSON_Parse(text) : NULL;
+  FILE *ledger = NULL;
+  int status = 1;
+  if (!text || !ledgerText) {
+    fprintf(stderr, "cake-evolve: cannot read '%s'\n",
+            text ? ledgerPath : resultsPath);
+  } else if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "rows"))) {
+    fprintf(stderr,
+            "cake-evolve: %s: expected {\"rows\": [...]} from "
+            "bench/cost/measure.py\n",
+            resultsPath);
+  } else if (!(ledger = fopen(ledgerPath, "a"))) {
+    fprintf(stderr, "cake-evolve: cannot append to '%s'\n", ledgerPath);
+  } else {
+    printf("cake-evolve: importing %s\n", resultsPath);
+    appendMeasurements(doc, ledgerText, ledger);
+    fclose(ledger);
+    reportMeasurements(doc, ledgerText);
+    status = 0;
+  }
   cJSON_Delete(doc);
   free(text);
   free(ledgerText);
-  return 0;
+  return status;
 }

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-/*===- Stage3.c - Stage 3: export, measure, import ------------------------===*\
+/*===- Stage3.c - Stage 3: the export and its bookkeeping -----------------===*\
 |*                                                                            *|
 |* The top candidates and the seed as bundles with a manifest, for            *|
-|* bench/cost/measure.py here (in a child process group with a time limit)    *|
-|* or on a GPU host without MLIR; the results come back through Import.c.     *|
+|* bench/cost/measure.py on this host's GPUs (Workers.c), through Slurm       *|
+|* (Slurm.c) or on a GPU host without MLIR. Whichever runs it, stage 3 here   *|
+|* splits the manifest into shards, merges what comes back, writes each       *|
+|* candidate's ledger lines as its result arrives, and hands the merged       *|
+|* results to stage 4's report (Import.c).                                    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#define _POSIX_C_SOURCE 200809L /* fork, setpgid, nanosleep, readlink */
+#define _POSIX_C_SOURCE 200809L /* readlink */
 
 #include "Evolve.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Lowers the seed through `pipeline` and cake-lower and writes the bundle
@@ -69,67 +70,23 @@ void defaultMeasureCommand(char *out, size_t size) {
            bench, exe, exe);
 }
 
-/* `command` with {manifest} and {results} replaced (quoted). */
-static char *substitute(const char *command, const char *manifest,
-                        const char *results) {
+char *substituteCommand(const char *command, const char *manifest,
+                        const char *results, char quote) {
   Buffer b = {0};
   for (const char *c = command; *c;) {
     const char *value = !strncmp(c, "{manifest}", 10)  ? manifest
                         : !strncmp(c, "{results}", 9) ? results
                                                       : NULL;
     if (value) {
-      bufferAppend(&b, "'", 1);
+      bufferAppend(&b, &quote, 1);
       bufferAppend(&b, value, strlen(value));
-      bufferAppend(&b, "'", 1);
+      bufferAppend(&b, &quote, 1);
       c += value == manifest ? 10 : 9;
     } else {
       bufferAppend(&b, c++, 1);
     }
   }
   return b.data;
-}
-
-/* Stage 3 on this machine: runs `command` through /bin/sh in its own
- * process group, killing the group after `timeoutSeconds`. 0 when it
- * exited with status 0. */
-static int runMeasurement(const char *command, int timeoutSeconds) {
-  printf("stage 3: %s\n", command);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("cake-evolve: fork");
-    return 1;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  struct timespec start, now, nap = {0, 50 * 1000 * 1000};
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  for (;;) {
-    int status;
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) {
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-      fprintf(stderr, "cake-evolve: stage 3's measurement %s %d\n",
-              WIFEXITED(status) ? "exited with status" : "died of signal",
-              WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-      return 1;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec - start.tv_sec >= timeoutSeconds) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      fprintf(stderr, "cake-evolve: stage 3's measurement did not finish in "
-                      "%d s and was killed (--measure-timeout)\n",
-              timeoutSeconds);
-      return 1;
-    }
-    nanosleep(&nap, NULL);
-  }
 }
 
 int exportCandidates(Search *s) {
@@ -171,6 +128,7 @@ int exportCandidates(Search *s) {
     cJSON_AddStringToObject(e, "id", ranked[k].id);
     snprintf(path, sizeof path, "%s.json", ranked[k].id);
     cJSON_AddStringToObject(e, "bundle", path);
+    cJSON_AddNumberToObject(e, "rank", (double)(k + 1));
     cJSON_AddNumberToObject(e, "predicted_ns", ranked[k].predictedNs);
     cJSON_AddStringToObject(e, "tactics", ranked[k].tactics);
     cJSON_AddItemToArray(list, e);
@@ -186,22 +144,278 @@ int exportCandidates(Search *s) {
   return 0;
 }
 
-int measureAndImport(Search *s) {
-  const EvolveOptions *o = s->options;
-  const char *exportDir = o->exportDir;
-  char manifestPath[4200], resultsPath[4200];
-  snprintf(manifestPath, sizeof manifestPath, "%s/manifest.json",
-           exportDir);
-  snprintf(resultsPath, sizeof resultsPath, "%s/results.json", exportDir);
-  remove(resultsPath);
-  char *command = substitute(o->measure, manifestPath, resultsPath);
-  int status = runMeasurement(command, o->measureTimeout);
-  free(command);
-  if (status == 0)
-    status = importResults(resultsPath, o->ledgerPath);
-  else
-    fprintf(stderr, "cake-evolve: stages 1, 2 and 4's ledger is kept; "
-                    "measure %s later and --import its results, or run "
-                    "with --no-gpu\n", manifestPath);
+/*===----------------------------------------------------------------------===*
+ * Stage 3's bookkeeping
+ *===----------------------------------------------------------------------===*/
+
+/* The index of the candidate `id` in the manifest, or -1. */
+static int candidateIndex(const Stage3 *st, const char *id) {
+  for (int i = 0; i < st->numCandidates; ++i) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(st->candidates[i], "id");
+    if (cJSON_IsString(c) && !strcmp(c->valuestring, id))
+      return i;
+  }
+  return -1;
+}
+
+static const char *candidateId(const Stage3 *st, int item) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(st->candidates[item], "id");
+  return cJSON_IsString(c) ? c->valuestring : "?";
+}
+
+/* Whether the ledger text already holds a stage-3 line for `id`. */
+static int ledgerHasResult(const char *ledgerText, const char *id) {
+  static const char *const stages[] = {"measured", "failed-on-gpu",
+                                       "not-measured"};
+  for (int k = 0; k < 3; ++k) {
+    char key[160];
+    snprintf(key, sizeof key, "{\"id\":\"%.64s\",\"stage\":\"%s\"", id,
+             stages[k]);
+    if (ledgerText && strstr(ledgerText, key))
+      return 1;
+  }
+  return 0;
+}
+
+int stage3Open(Stage3 *st, const EvolveOptions *o, const char *dir) {
+  memset(st, 0, sizeof *st);
+  st->options = o;
+  snprintf(st->dir, sizeof st->dir, "%s", dir);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  char *text = readFile(path);
+  st->manifest = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const cJSON *list =
+      cJSON_GetObjectItemCaseSensitive(st->manifest, "candidates");
+  if (!cJSON_IsArray(list)) {
+    fprintf(stderr, "cake-evolve: %s: %s\n", path,
+            st->manifest ? "expected {\"candidates\": [...]} (an export of "
+                           "cake-evolve)"
+                         : "cannot read it as JSON");
+    return 1;
+  }
+  st->numCandidates = cJSON_GetArraySize(list);
+  st->candidates =
+      calloc((size_t)st->numCandidates + 1, sizeof *st->candidates);
+  st->settled = calloc((size_t)st->numCandidates + 1, 1);
+  int i = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, list) st->candidates[i++] = c;
+  st->merged = cJSON_CreateObject();
+  cJSON_AddArrayToObject(st->merged, "rows");
+  cJSON_AddArrayToObject(st->merged, "findings");
+  cJSON_AddObjectToObject(st->merged, "peers");
+  cJSON_AddArrayToObject(st->merged, "failed");
+  st->ledgerText = readFile(o->ledgerPath);
+  st->ledger = fopen(o->ledgerPath, "a");
+  if (!st->ledger) {
+    fprintf(stderr, "cake-evolve: cannot append to '%s'\n", o->ledgerPath);
+    return 1;
+  }
+  snprintf(path, sizeof path, "%s/stage3", dir);
+  mkdir(path, 0777);
+  if (!o->resume)
+    return 0;
+  /* A previous stage 3's results, one file per candidate (Workers.c). */
+  int resumed = 0;
+  for (int k = 0; k < st->numCandidates; ++k) {
+    snprintf(path, sizeof path, "%s/stage3/%s.results.json", dir,
+             candidateId(st, k));
+    if (access(path, R_OK) != 0)
+      continue;
+    resumed += stage3Collect(st, &k, 1, path, NULL);
+  }
+  /* A previous Slurm run's task results (Slurm.c), if any. */
+  int *all = calloc((size_t)st->numCandidates + 1, sizeof *all);
+  for (int k = 0; k < st->numCandidates; ++k)
+    all[k] = k;
+  for (int t = 0; t < 1000; ++t) {
+    snprintf(path, sizeof path, "%s/slurm/results-%d.json", dir, t);
+    if (access(path, R_OK) != 0)
+      continue;
+    resumed += stage3Collect(st, all, st->numCandidates, path, NULL);
+  }
+  free(all);
+  if (resumed)
+    printf("stage 3: resumed: %d of %d candidates measured before\n", resumed,
+           st->numCandidates);
+  return 0;
+}
+
+int stage3WriteShard(const Stage3 *st, const int *items, int n,
+                     const char *path) {
+  cJSON *shard = cJSON_CreateObject();
+  const cJSON *field;
+  cJSON_ArrayForEach(field,
+                     st->manifest) if (strcmp(field->string, "candidates"))
+      cJSON_AddItemToObject(shard, field->string, cJSON_Duplicate(field, 1));
+  /* measure.py reads the bundles beside the manifest it is given. */
+  cJSON_AddStringToObject(shard, "bundle_dir", "..");
+  int seed = 0;
+  cJSON *list = cJSON_AddArrayToObject(shard, "candidates");
+  for (int i = 0; i < n; ++i) {
+    cJSON_AddItemToArray(list, cJSON_Duplicate(st->candidates[items[i]], 1));
+    seed |= cJSON_IsTrue(
+        cJSON_GetObjectItemCaseSensitive(st->candidates[items[i]], "seed"));
+  }
+  /* The peer once per stage 3: with the seed. */
+  cJSON_AddBoolToObject(shard, "peers", seed);
+  char *text = cJSON_Print(shard);
+  FILE *f = fopen(path, "w");
+  int ok = f && fprintf(f, "%s\n", text) > 0;
+  if (f && fclose(f) != 0)
+    ok = 0;
+  if (!ok)
+    fprintf(stderr, "cake-evolve: cannot write '%s'\n", path);
+  cJSON_free(text);
+  cJSON_Delete(shard);
+  return ok;
+}
+
+/* Copies the entries of `from` about candidates in `want` to `to`, and to
+ * `toLedger` unless a resumed run finds them in the ledger already; marks
+ * them in `got`. */
+static void takeEntries(Stage3 *st, const cJSON *from, cJSON *to,
+                        cJSON *toLedger, const unsigned char *want,
+                        unsigned char *got) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, from) {
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "candidate");
+    int k = cJSON_IsString(c) ? candidateIndex(st, c->valuestring) : -1;
+    if (k < 0 || !want[k] || got[k])
+      continue;
+    got[k] = 1;
+    cJSON_AddItemToArray(to, cJSON_Duplicate(e, 1));
+    if (!st->options->resume ||
+        !ledgerHasResult(st->ledgerText, c->valuestring))
+      cJSON_AddItemToArray(toLedger, cJSON_Duplicate(e, 1));
+  }
+}
+
+int stage3Collect(Stage3 *st, const int *items, int n, const char *resultsPath,
+                  unsigned char *missing) {
+  char *text = readFile(resultsPath);
+  cJSON *doc = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  unsigned char *want = calloc((size_t)st->numCandidates + 1, 1);
+  unsigned char *got = calloc((size_t)st->numCandidates + 1, 1);
+  for (int i = 0; i < n; ++i)
+    want[items[i]] = !st->settled[items[i]];
+  /* Only the shard's own candidates, each once: a results file cannot
+   * settle what it was not asked to measure. */
+  cJSON *part = cJSON_CreateObject(), *fresh = cJSON_CreateObject();
+  cJSON *rows = cJSON_AddArrayToObject(part, "rows");
+  cJSON *findings = cJSON_AddArrayToObject(part, "findings");
+  takeEntries(st, cJSON_GetObjectItemCaseSensitive(doc, "rows"), rows,
+              cJSON_AddArrayToObject(fresh, "rows"), want, got);
+  takeEntries(st, cJSON_GetObjectItemCaseSensitive(doc, "findings"), findings,
+              cJSON_AddArrayToObject(fresh, "findings"), want, got);
+  appendMeasurements(fresh, st->ledgerText, st->ledger);
+  fflush(st->ledger);
+  cJSON_Delete(fresh);
+  cJSON *e;
+  cJSON_ArrayForEach(e, rows)
+      cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(st->merged, "rows"),
+                           cJSON_Duplicate(e, 1));
+  cJSON_ArrayForEach(e, findings) cJSON_AddItemToArray(
+      cJSON_GetObjectItemCaseSensitive(st->merged, "findings"),
+      cJSON_Duplicate(e, 1));
+  cJSON *peers = cJSON_GetObjectItemCaseSensitive(st->merged, "peers");
+  cJSON_ArrayForEach(
+      e, cJSON_GetObjectItemCaseSensitive(
+             doc, "peers")) if (!cJSON_GetObjectItemCaseSensitive(peers,
+                                                                  e->string))
+      cJSON_AddItemToObject(peers, e->string, cJSON_Duplicate(e, 1));
+  /* What the machine was (measure.py's "gpu", "torch"), from the first. */
+  static const char *const about[] = {"gpu", "torch"};
+  for (int k = 0; k < 2; ++k) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, about[k]);
+    if (v && !cJSON_GetObjectItemCaseSensitive(st->merged, about[k]))
+      cJSON_AddItemToObject(st->merged, about[k], cJSON_Duplicate(v, 1));
+  }
+  int settled = 0;
+  for (int i = 0; i < n; ++i) {
+    int k = items[i];
+    if (got[k]) {
+      st->settled[k] = 1;
+      ++settled;
+    }
+    if (missing)
+      missing[i] = want[k] && !got[k];
+  }
+  cJSON_Delete(part);
+  cJSON_Delete(doc);
+  free(want);
+  free(got);
+  return settled;
+}
+
+void stage3GiveUp(Stage3 *st, int item, const char *reason, int attempts) {
+  if (st->settled[item])
+    return;
+  st->settled[item] = 1;
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "candidate", candidateId(st, item));
+  cJSON_AddStringToObject(e, "reason", reason);
+  cJSON_AddNumberToObject(e, "attempts", attempts);
+  cJSON *one = cJSON_CreateObject();
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "failed"),
+                       cJSON_Duplicate(e, 1));
+  appendMeasurements(one, st->ledgerText, st->ledger);
+  fflush(st->ledger);
+  cJSON_Delete(one);
+  cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(st->merged, "failed"),
+                       e);
+}
+
+int stage3Close(Stage3 *st, int report) {
+  int status = 1;
+  if (st->ledger)
+    fclose(st->ledger);
+  if (st->ledger && report) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.json", st->dir);
+    char *text = cJSON_Print(st->merged);
+    FILE *f = fopen(path, "w");
+    if (f) {
+      fprintf(f, "%s\n", text);
+      fclose(f);
+    }
+    cJSON_free(text);
+    printf("cake-evolve: stage 3's results in %s\n", path);
+    /* The report needs the predictions, i.e. the ledger as it is now. */
+    char *ledgerText = readFile(st->options->ledgerPath);
+    reportMeasurements(st->merged, ledgerText);
+    free(ledgerText);
+    status = cJSON_GetArraySize(
+                 cJSON_GetObjectItemCaseSensitive(st->merged, "failed")) > 0;
+  }
+  st->ledger = NULL;
+  cJSON_Delete(st->merged);
+  cJSON_Delete(st->manifest);
+  free(st->candidates);
+  free(st->settled);
+  free(st->ledgerText);
   return status;
+}
+
+int measureAndImport(const EvolveOptions *o, const char *exportDir) {
+  Stage3 st;
+  int status = stage3Open(&st, o, exportDir);
+  if (!status) {
+    int slurm = o->measureWith && !strcmp(o->measureWith, "slurm");
+    status = slurm ? measureWithSlurm(&st) : measureOnWorkers(&st);
+  }
+  /* MEASURE_LATER: the Slurm script is written for the user to submit. */
+  int closed = stage3Close(&st, status == 0);
+  if (status == MEASURE_LATER)
+    return 0;
+  if (status || closed)
+    fprintf(stderr,
+            "cake-evolve: the ledger of stages 1, 2 and 4 is kept; "
+            "continue with --measure-export %s --resume, or measure "
+            "%s/manifest.json elsewhere and --import the results\n",
+            exportDir, exportDir);
+  return status ? status : closed;
 }

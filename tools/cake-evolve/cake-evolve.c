@@ -16,15 +16,18 @@
 |*      importing them adds the measurements to the ledger and reports the    *|
 |*      cost model's rank quality, the failures (proposed rules) and large    *|
 |*      mispredictions (proposed calibrations).                               *|
-|* On one GPU machine that is one command: without --no-gpu, cake-evolve      *|
-|* exports, runs the measurement command in a child process group with a      *|
-|* time limit, and imports. On a GPU host without MLIR (or a Slurm array),    *|
-|* run the three steps apart: --export here, measure.py there, --import.      *|
+|* On one GPU machine, or a node of several, that is one command: without     *|
+|* --no-gpu, cake-evolve exports and measures each candidate in a child       *|
+|* process group with a time limit, one worker per GPU (Workers.c), or        *|
+|* submits a Slurm job array (--measure-with slurm, Slurm.c), importing       *|
+|* results as they arrive. On a GPU host without MLIR, run the three steps    *|
+|* apart: --export here, measure.py there, --import.                          *|
 |*                                                                            *|
 |* cake-evolve --help lists every option. This file parses them and runs      *|
 |* the stages in order; each stage has its own file: Search.c (1, 2),         *|
-|* Ptxas.c (2, spills), Stage3.c (3), Import.c (4), Agent.c (the agent's      *|
-|* drop folder), over Common.c and Space.c (Evolve.h declares them).          *|
+|* Ptxas.c (2, spills), Stage3.c, Workers.c and Slurm.c (3), Import.c (4),    *|
+|* Agent.c (the agent's drop folder), over Common.c and Space.c (Evolve.h     *|
+|* declares them).                                                            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -82,7 +85,26 @@ static void printHelp(FILE *out) {
       "                          {results} are replaced by the paths\n"
       "                          (default: bench/cost/measure.py)\n"
       "  --measure-timeout SECONDS\n"
-      "                          kill the measurement after SECONDS (600)\n"
+      "                          kill a candidate's measurement after "
+      "SECONDS (600)\n"
+      "  --gpus N|LIST           measurement workers: one per GPU (N of "
+      "them, or\n"
+      "                          these CUDA_VISIBLE_DEVICES values; default: "
+      "every\n"
+      "                          GPU nvidia-smi lists)\n"
+      "  --measure-with local|slurm\n"
+      "                          this host's GPUs (local), or a Slurm job "
+      "array\n"
+      "  --shards N              Slurm array tasks (16, at most one per "
+      "candidate)\n"
+      "  --slurm-gpus N          GPUs each task asks for (1; 0 for a CPU "
+      "stand-in)\n"
+      "  --slurm-partition P     the partition to submit to\n"
+      "  --slurm-print           write and print the job script, do not "
+      "submit it\n"
+      "  --measure-export DIR    stage 3 and 4 over an existing export "
+      "(with\n"
+      "                          --resume: what is not measured yet)\n"
       "Stage 4 and agents:\n"
       "  --import FILE           add measure.py's results to the ledger\n"
       "  --agent-dir DIR         verify and predict every NAME.cake.mlir in "
@@ -119,10 +141,31 @@ static int parseInteger(const char *name, const char *text, long long min,
 }
 
 enum {
-  OPT_SEED = 256, OPT_SPACE, OPT_SHAPES, OPT_LEDGER, OPT_NO_GPU, OPT_TOP,
-  OPT_SAMPLE, OPT_RNG_SEED, OPT_RESUME, OPT_MUTATE, OPT_PTXAS_CHECK,
-  OPT_EXPORT, OPT_EXPORT_TOP, OPT_CHECK, OPT_MEASURE, OPT_MEASURE_TIMEOUT,
-  OPT_IMPORT, OPT_AGENT_DIR
+  OPT_SEED = 256,
+  OPT_SPACE,
+  OPT_SHAPES,
+  OPT_LEDGER,
+  OPT_NO_GPU,
+  OPT_TOP,
+  OPT_SAMPLE,
+  OPT_RNG_SEED,
+  OPT_RESUME,
+  OPT_MUTATE,
+  OPT_PTXAS_CHECK,
+  OPT_EXPORT,
+  OPT_EXPORT_TOP,
+  OPT_CHECK,
+  OPT_MEASURE,
+  OPT_MEASURE_TIMEOUT,
+  OPT_IMPORT,
+  OPT_AGENT_DIR,
+  OPT_GPUS,
+  OPT_MEASURE_WITH,
+  OPT_SHARDS,
+  OPT_SLURM_GPUS,
+  OPT_SLURM_PARTITION,
+  OPT_SLURM_PRINT,
+  OPT_MEASURE_EXPORT
 };
 
 /* Fills `o` from the command line. Returns -1 to go on, else the exit
@@ -147,12 +190,24 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
       {"measure-timeout", required_argument, NULL, OPT_MEASURE_TIMEOUT},
       {"import", required_argument, NULL, OPT_IMPORT},
       {"agent-dir", required_argument, NULL, OPT_AGENT_DIR},
+      {"gpus", required_argument, NULL, OPT_GPUS},
+      {"measure-with", required_argument, NULL, OPT_MEASURE_WITH},
+      {"shards", required_argument, NULL, OPT_SHARDS},
+      {"slurm-gpus", required_argument, NULL, OPT_SLURM_GPUS},
+      {"slurm-partition", required_argument, NULL, OPT_SLURM_PARTITION},
+      {"slurm-print", no_argument, NULL, OPT_SLURM_PRINT},
+      {"measure-export", required_argument, NULL, OPT_MEASURE_EXPORT},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
-  *o = (EvolveOptions){.shapes = "", .top = 10, .exportTop = 8,
-                       .check = "none", .measureTimeout = 600,
-                       .ptxasTop = -1};
+  *o = (EvolveOptions){.shapes = "",
+                       .top = 10,
+                       .exportTop = 8,
+                       .check = "none",
+                       .measureTimeout = 600,
+                       .ptxasTop = -1,
+                       .measureWith = "local",
+                       .slurmGpus = 1};
   opterr = 0; /* the messages below name the option */
   int c, index;
   long long v;
@@ -170,6 +225,35 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
     case OPT_MEASURE: o->measure = optarg; break;
     case OPT_IMPORT: o->importPath = optarg; break;
     case OPT_AGENT_DIR: o->agentPath = optarg; break;
+    case OPT_GPUS:
+      o->gpus = optarg;
+      break;
+    case OPT_SLURM_PARTITION:
+      o->slurmPartition = optarg;
+      break;
+    case OPT_SLURM_PRINT:
+      o->slurmPrint = 1;
+      break;
+    case OPT_MEASURE_EXPORT:
+      o->measureExport = optarg;
+      break;
+    case OPT_MEASURE_WITH:
+      if (strcmp(optarg, "local") && strcmp(optarg, "slurm")) {
+        fprintf(stderr,
+                "cake-evolve: --measure-with expects 'local' or "
+                "'slurm', got '%s'\n",
+                optarg);
+        return 2;
+      }
+      o->measureWith = optarg;
+      break;
+    case OPT_SHARDS:
+    case OPT_SLURM_GPUS:
+      if (!parseInteger(name, optarg, c == OPT_SHARDS ? 1 : 0,
+                        c == OPT_SHARDS ? 1000 : 64, &v))
+        return 2;
+      *(c == OPT_SHARDS ? &o->shards : &o->slurmGpus) = (int)v;
+      break;
     case OPT_TOP:
     case OPT_EXPORT_TOP:
     case OPT_MUTATE:
@@ -256,9 +340,9 @@ static int runSearch(EvolveOptions *o) {
   searchPrintTop(&s);
   if (o->exportDir)
     status = exportCandidates(&s);
-  if (!status && o->measure)
-    status = measureAndImport(&s);
   searchClose(&s);
+  if (!status && o->measure)
+    status = measureAndImport(o, o->exportDir);
   return status;
 }
 
@@ -271,6 +355,19 @@ int main(int argc, char **argv) {
     return importResults(o.importPath, o.ledgerPath);
   if (o.agentPath)
     return agentDir(o.agentPath, o.shapes);
+  if (o.measureExport) {
+    char defaultMeasure[8192];
+    if (!o.ledgerPath) {
+      fprintf(stderr, "cake-evolve: --measure-export needs the search's "
+                      "--ledger\n");
+      return 2;
+    }
+    if (!o.measure) {
+      defaultMeasureCommand(defaultMeasure, sizeof defaultMeasure);
+      o.measure = defaultMeasure;
+    }
+    return measureAndImport(&o, o.measureExport);
+  }
   if (!o.seedPath || !o.spacePath || !o.ledgerPath) {
     fprintf(stderr, "cake-evolve: a search needs --seed, --space and "
                     "--ledger\n");
