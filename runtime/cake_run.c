@@ -14,6 +14,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "Options.h"
 #include "cake/Version.h"
 #include "cake_run_internal.h"
 
@@ -61,20 +62,10 @@ static void usage(void) {
                   "[options]\nTry 'cake-run --help' for every option.\n");
 }
 
-/* `text` as an integer in [min, max] for option `name`; says why not. */
+/* A number option of cake-run (tools/common/Options.h). */
 static int parseInteger(const char *name, const char *text, long long min,
                         long long max, long long *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (errno || end == text || *end || v < min || v > max) {
-    fprintf(stderr,
-            "cake-run: --%s expects an integer from %lld to %lld, got '%s'\n",
-            name, min, max, text);
-    return 0;
-  }
-  *out = v;
-  return 1;
+  return cakeParseIntegerOption("cake-run", name, text, min, max, NULL, out);
 }
 
 /* What the command line asked for. */

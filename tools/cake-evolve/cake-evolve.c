@@ -32,9 +32,9 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "Evolve.h"
+#include "Options.h"
 #include "cake/Version.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -123,21 +123,10 @@ static void usage(void) {
                   "Try 'cake-evolve --help' for every option.\n");
 }
 
-/* `text` as an integer in [min, max] for option `name`; says why not. */
+/* A number option of cake-evolve (tools/common/Options.h). */
 static int parseInteger(const char *name, const char *text, long long min,
                         long long max, long long *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (errno || end == text || *end || v < min || v > max) {
-    fprintf(stderr,
-            "cake-evolve: --%s expects an integer from %lld to %lld, got "
-            "'%s'\n",
-            name, min, max, text);
-    return 0;
-  }
-  *out = v;
-  return 1;
+  return cakeParseIntegerOption("cake-evolve", name, text, min, max, NULL, out);
 }
 
 enum {

@@ -18,6 +18,7 @@
 \*===----------------------------------------------------------------------===*/
 
 #include "Mcp.h"
+#include "Options.h"
 #include "ToolSupport.h"
 #include "cake-c/Cost.h"
 #include "cake-c/Dialect.h"
@@ -666,7 +667,7 @@ int main(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   opterr = 0; /* the messages below name the option */
   int c;
-  char *end;
+  long long v;
   while ((c = getopt_long(argc, argv, ":h", longOptions, NULL)) != -1) {
     switch (c) {
     case 'h':
@@ -675,32 +676,18 @@ int main(int argc, char **argv) {
     case OPT_VERSION:
       printf("cake-mcp (Cake) %s\n", CAKE_VERSION_STRING);
       return 0;
-    case OPT_MAX_MESSAGE: {
-      errno = 0;
-      unsigned long long m = strtoull(optarg, &end, 10);
-      if (errno || end == optarg || *end || m < 64 || m > (1ull << 30)) {
-        fprintf(stderr,
-                "cake-mcp: --max-message expects an integer from 64 to "
-                "1073741824 (bytes), got '%s'\n",
-                optarg);
+    case OPT_MAX_MESSAGE:
+      if (!cakeParseIntegerOption("cake-mcp", "max-message", optarg, 64,
+                                  1ll << 30, "bytes", &v))
         return 2;
-      }
-      maxMessage = (size_t)m;
+      maxMessage = (size_t)v;
       break;
-    }
-    case OPT_TIME_LIMIT: {
-      errno = 0;
-      long t = strtol(optarg, &end, 10);
-      if (errno || end == optarg || *end || t < 1 || t > 86400) {
-        fprintf(stderr,
-                "cake-mcp: --time-limit expects an integer from 1 to 86400 "
-                "(seconds), got '%s'\n",
-                optarg);
+    case OPT_TIME_LIMIT:
+      if (!cakeParseIntegerOption("cake-mcp", "time-limit", optarg, 1, 86400,
+                                  "seconds", &v))
         return 2;
-      }
-      timeLimit = (int)t;
+      timeLimit = (int)v;
       break;
-    }
     case ':':
       fprintf(stderr, "cake-mcp: option '%s' needs a value\n",
               argv[optind - 1]);

@@ -14,12 +14,12 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "Options.h"
 #include "cake-kmeans/cake_kmeans.h"
 #include "cake/Version.h"
 
 #include <cuda.h>
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -127,21 +127,10 @@ static void printHelp(void) {
       "  --version         the Cake version\n");
 }
 
-/* A whole number in [lo, hi], or a message naming the option. */
+/* A number option of cake-kmeans (tools/common/Options.h). */
 static int parseInteger(const char *option, const char *text, long long lo,
                         long long hi, long long *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (errno || end == text || *end || v < lo || v > hi) {
-    fprintf(stderr,
-            "cake-kmeans: --%s expects an integer from %lld to %lld, "
-            "got '%s'\n",
-            option, lo, hi, text);
-    return 0;
-  }
-  *out = v;
-  return 1;
+  return cakeParseIntegerOption("cake-kmeans", option, text, lo, hi, NULL, out);
 }
 
 /* P/share/cake/kmeans beside P/bin/cake-kmeans, if it holds a table. */
