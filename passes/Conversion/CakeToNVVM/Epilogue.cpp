@@ -617,9 +617,7 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
   // (address bits 4..) XOR the 128-byte line index (bits 7..),
   // log2(swizzle / 16) bits wide, on the shared-memory address (its base
   // is 1024-byte aligned).
-  int64_t swizzleBits = 0;
-  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
-    ++swizzleBits;
+  int64_t swizzleBits = swizzleBitsOf(rt.getSwizzle());
   const RingInfo &ring = rings[ringValue];
   assert(ring.offset % (int64_t(128) << swizzleBits) == 0 &&
          ring.tileBytes % (int64_t(128) << swizzleBits) == 0 &&

@@ -163,9 +163,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   // The stage and the swizzle (as smem.write applies it: the 16-byte
   // chunk index XOR the 128-byte line index, on the offset in the tile;
   // stages start on whole swizzle patterns).
-  int64_t swizzleBits = 0;
-  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
-    ++swizzleBits;
+  int64_t swizzleBits = swizzleBitsOf(rt.getSwizzle());
   const RingInfo &ring = rings[op.getDst()];
   Value stageOffset = arith::MulIOp::create(b, loc(), map.lookup(op.getStage()),
                                             i32c(ring.tileBytes));

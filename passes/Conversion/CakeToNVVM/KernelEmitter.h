@@ -284,6 +284,14 @@ private:
   /// wgmma use it: the 16-byte chunk index XOR the 128-byte line index,
   /// `swizzleBits` (log2(swizzle / 16)) bits wide.
   Value swizzleOffset(Value inTile, int64_t swizzleBits);
+  /// The width swizzleOffset takes for a ring of `swizzleBytes` (32, 64 or
+  /// 128; 0 or 16 for none): log2(swizzleBytes / 16).
+  static int64_t swizzleBitsOf(int64_t swizzleBytes) {
+    int64_t bits = 0;
+    for (int64_t span = swizzleBytes; span > 16; span /= 2)
+      ++bits;
+    return bits;
+  }
 
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
   std::optional<LogicalResult> emitScalarOp(Operation &op);

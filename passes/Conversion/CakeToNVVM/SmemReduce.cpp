@@ -51,9 +51,7 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
     return op.emitError("smem.reduce reads 16-byte pieces; a tile row of ")
            << pitch << " bytes is not lowered";
   int64_t pieces = pitch / 16;
-  int64_t swizzleBits = 0;
-  for (int64_t span = rt.getSwizzle(); span > 16; span /= 2)
-    ++swizzleBits;
+  int64_t swizzleBits = swizzleBitsOf(rt.getSwizzle());
   const RingInfo &ring = rings[op.getSrc()];
   int64_t threads = role->role.getNumWarps() * 32;
 
