@@ -183,6 +183,20 @@ LogicalResult KernelOp::verify() {
            << "expected the body to take the " << getArgumentTypes().size()
            << " kernel arguments";
 
+  if (std::optional<int64_t> cluster = getCluster()) {
+    const TargetInfo *t = lookupTarget(getTarget().getArch());
+    int64_t most = t ? t->maxClusterSizeNonPortable : 1;
+    if (t && most <= 1)
+      return emitRuleError(*this, RuleId::HwCluster)
+             << "target " << t->arch
+             << " has no thread-block clusters; drop `cluster`";
+    if (*cluster < 1 || *cluster > most)
+      return emitRuleError(*this, RuleId::HwCluster)
+             << "a cluster holds 1 to " << (t ? t->maxClusterSize : 8)
+             << " CTAs (" << most
+             << " as a non-portable size), got cluster = " << *cluster;
+  }
+
   llvm::SmallSet<StringRef, 8> names;
   int64_t numRoles = 0;
   for (auto role : getBody().getOps<RoleOp>()) {

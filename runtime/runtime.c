@@ -54,6 +54,8 @@ struct CakeRtBundle {
   char entry[256];
   int block[3];
   int64_t smemBytes;
+  int64_t cluster;        /* CTAs per cluster along x (hw.cluster) */
+  int clusterNonPortable; /* past 8: the function must allow the size */
   int persistent;
   int rank; /* tile rank */
   int64_t tile[3];
@@ -216,6 +218,20 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
   if (!getIntIn(doc, "smem_bytes", 0, INT32_MAX, &b->smemBytes))
     return fail(CAKE_RT_ERROR_FORMAT,
                 "bundle: 'smem_bytes' must be an integer from 0 to 2^31-1");
+  /* The cluster, [n, 1, 1]: Cake's grids are one-dimensional. */
+  const cJSON *cluster = cJSON_GetObjectItemCaseSensitive(doc, "cluster");
+  b->cluster = 1;
+  if (cluster) {
+    int64_t y = 0, z = 0;
+    if (!cJSON_IsArray(cluster) || cJSON_GetArraySize(cluster) != 3 ||
+        !intIn(cJSON_GetArrayItem(cluster, 0), 1, 16, &b->cluster) ||
+        !intIn(cJSON_GetArrayItem(cluster, 1), 1, 1, &y) ||
+        !intIn(cJSON_GetArrayItem(cluster, 2), 1, 1, &z))
+      return fail(CAKE_RT_ERROR_FORMAT,
+                  "bundle: 'cluster' must be [n, 1, 1] with n from 1 to 16");
+  }
+  b->clusterNonPortable = cJSON_IsTrue(
+      cJSON_GetObjectItemCaseSensitive(doc, "cluster_non_portable"));
 
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(doc, "args");
   b->numArgs = cJSON_GetArraySize(args);
@@ -412,6 +428,13 @@ CakeRtStatus cakeRtBundleLoadFromMemory(const char *json, size_t length,
       s = cakeRtCudaFail(r,
                          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   }
+  if (s == CAKE_RT_SUCCESS && b->clusterNonPortable) {
+    CUresult r = cuFuncSetAttribute(
+        b->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (r != CUDA_SUCCESS)
+      s = cakeRtCudaFail(r, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_"
+                            "ALLOWED)");
+  }
   if (s == CAKE_RT_SUCCESS && b->numTma > 0) {
     CUresult r = cuMemAlloc(&b->descriptors, (size_t)b->numTma * 128);
     if (r != CUDA_SUCCESS)
@@ -515,8 +538,20 @@ CakeRtStatus cakeRtGridSize(CakeRtBundle *b, const CakeRtArg *args, int n,
   int64_t tiles = 1;
   for (int i = 0; i < b->rank; ++i)
     tiles *= (extentOf(b, args, i) + b->tile[i] - 1) / b->tile[i];
-  if (b->persistent && tiles > b->numSMs)
-    tiles = b->numSMs;
+  int64_t size = b->cluster;
+  if (b->persistent && tiles > 0) {
+    /* Whole clusters: at most the SMs' worth, the CTAs past the tiles
+     * finding none. */
+    int64_t most = b->numSMs / size * size;
+    if (tiles > most)
+      tiles = most > 0 ? most : size;
+    tiles = (tiles + size - 1) / size * size;
+  } else if (tiles % size != 0) {
+    return fail(CAKE_RT_ERROR_REFUSED,
+                "[hw.cluster] the grid of %lld tiles is not a whole number of "
+                "%lld-CTA clusters",
+                (long long)tiles, (long long)size);
+  }
   *gridX = tiles;
   return CAKE_RT_SUCCESS;
 }

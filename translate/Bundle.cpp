@@ -12,11 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cake/Dialect/CakeDialect.h"
-#include "cake/InitAll.h"
-#include "cake/Translate/Translate.h"
 #include "JsonSupport.h"
 #include "LaunchInfo.h"
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/InitAll.h"
+#include "cake/Target/TargetInfo.h"
+#include "cake/Translate/Translate.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,6 +28,13 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
+/// Past the target's portable cluster size the launch must allow the size
+/// on the function (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED).
+bool nonPortableCluster(const LaunchInfo &launch) {
+  const TargetInfo *t = lookupTarget(launch.target.getArch());
+  return t && launch.cluster > t->maxClusterSize;
+}
+
 std::string base64(StringRef bytes) {
   static const char *tbl =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -89,7 +97,8 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, const LaunchInfo &launch) {
   cJSON_AddStringToObject(d, "target",
                           launch.target.getArch().str().c_str());
   cJSON_AddItemToObject(d, "block", intArray(launch.block));
-  cJSON_AddItemToObject(d, "cluster", intArray({1, 1, 1}));
+  cJSON_AddItemToObject(d, "cluster", intArray({launch.cluster, 1, 1}));
+  cJSON_AddBoolToObject(d, "cluster_non_portable", nonPortableCluster(launch));
   cJSON_AddNumberToObject(d, "smem_bytes", double(launch.smemBytes));
 
   cJSON *args = cJSON_AddArrayToObject(d, "args");
@@ -319,6 +328,11 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
      << "    if ((r = cuFuncSetAttribute(fn, "
         "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
      << launch->smemBytes << ")) != CUDA_SUCCESS) return r;\n"
+     << (nonPortableCluster(*launch)
+             ? "    if ((r = cuFuncSetAttribute(fn, "
+               "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)) != "
+               "CUDA_SUCCESS) return r;\n"
+             : "")
      << "    if ((r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;\n"
      << "    if ((r = cuDeviceGetAttribute(&num_sms, "
         "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS) "
@@ -342,8 +356,17 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
        << ";\n";
   }
   os << "  if (tiles == 0) return CUDA_SUCCESS;\n";
-  if (persistent)
+  int64_t n = launch->cluster;
+  if (persistent && n > 1)
+    // A multiple of the cluster: the CTAs past the tiles find none.
+    os << "  if (tiles > num_sms / " << n << " * " << n
+       << ") tiles = num_sms / " << n << " * " << n << ";\n  tiles = (tiles + "
+       << n - 1 << ") / " << n << " * " << n << ";\n";
+  else if (persistent)
     os << "  if (tiles > num_sms) tiles = num_sms;\n";
+  else if (n > 1)
+    // hw.cluster: a grid schedule's tiles are whole clusters.
+    os << "  if (tiles % " << n << ") return CUDA_ERROR_INVALID_VALUE;\n";
 
   // TMA descriptors.
   if (!tma.empty()) {

@@ -68,6 +68,9 @@ FailureOr<LaunchInfo> LaunchReader::read(Attribute entryAttr) {
   llvm::copy(block.asArrayRef(), info.block.begin());
   if (!intIn(launch, "smem_bytes", 0, INT32_MAX, info.smemBytes))
     return refuse("smem_bytes") << "must be an integer from 0 to 2^31-1";
+  // Absent in modules lowered before clusters: one CTA.
+  if (launch.get("cluster") && !intIn(launch, "cluster", 1, 16, info.cluster))
+    return refuse("cluster") << "must be an integer from 1 to 16";
 
   auto args = launch.getAs<ArrayAttr>("args");
   if (!args)

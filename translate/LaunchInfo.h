@@ -59,6 +59,7 @@ struct LaunchInfo {
   TargetAttr target;
   std::array<int64_t, 3> block{};
   int64_t smemBytes = 0;
+  int64_t cluster = 1; ///< CTAs per cluster along x (hw.cluster)
   llvm::SmallVector<LaunchArg> args;
   llvm::SmallVector<LaunchParam> params;
   bool persistent = false;

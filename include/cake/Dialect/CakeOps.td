@@ -31,7 +31,11 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     A kernel takes global tensors (and index scalars) as arguments. Its body
     declares the shared-memory rings and pipes, then the roles that run
     concurrently on disjoint warps of each CTA. `target` names the
-    architecture; `schedule` says how output tiles map to CTAs.
+    architecture; `schedule` says how output tiles map to CTAs; `cluster`
+    (optional, a schedule decision) groups that many consecutive CTAs of the
+    one-dimensional grid into a thread-block cluster (n x 1 x 1), which the
+    hardware co-schedules on one GPC (hw.cluster: 1 to 8 CTAs, up to 16 as
+    a non-portable size on sm_90a; the runtime launches a multiple of n).
 
     ```mlir
     cake.kernel @gemm(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
@@ -52,6 +56,7 @@ def Cake_KernelOp : Cake_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        Cake_TargetAttr:$target,
                        Cake_Schedule:$schedule,
+                       OptionalAttr<I64Attr>:$cluster,
                        OptionalAttr<Cake_KernelLayoutAttr>:$derived);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -37,6 +37,10 @@ struct TargetInfo {
   bool hasTcgen05;     ///< tcgen05.mma and tensor memory
   bool hasMmaSync;     ///< mma.sync
   bool lowered;        ///< cake-lower has a lowering for it (sm_90a today)
+  /// CTAs a thread-block cluster may hold: portably, and with the launch's
+  /// non-portable attribute (1: no clusters).
+  int64_t maxClusterSize;
+  int64_t maxClusterSizeNonPortable;
 };
 
 /// Registers per thread a CTA of `threads` threads gets at launch (what

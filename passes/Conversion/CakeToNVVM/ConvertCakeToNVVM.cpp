@@ -103,6 +103,12 @@ LogicalResult KernelEmitter::emit() {
   // of the register file.
   func->setAttr("nvvm.minctasm",
                 b.getI32IntegerAttr(int32_t(getCtasPerSM(kernel))));
+  // A cluster (hw.cluster): .reqnctapercluster n, 1, 1 in the PTX, so the
+  // driver groups every n consecutive CTAs of the one-dimensional grid.
+  int64_t cluster = kernel.getCluster().value_or(1);
+  if (cluster > 1)
+    func->setAttr("nvvm.cluster_dim",
+                  b.getDenseI32ArrayAttr({int32_t(cluster), 1, 1}));
   // The LLVM function's denormal mode: NVPTX then selects the .ftz forms.
   if (flushDenormals)
     func->setAttr("denormal_fp_math_f32", b.getStringAttr("preserve-sign"));
@@ -148,6 +154,8 @@ LogicalResult KernelEmitter::emit() {
       b.getNamedAttr("params", b.getArrayAttr(abi)),
       b.getNamedAttr("block", block),
       b.getNamedAttr("smem_bytes", b.getI64IntegerAttr(layout.getSmemBytes())),
+      b.getNamedAttr("cluster",
+                     b.getI64IntegerAttr(kernel.getCluster().value_or(1))),
       b.getNamedAttr("tma", b.getArrayAttr(tmaSpecs)),
       b.getNamedAttr("schedule", kernel.getSchedule()),
       b.getNamedAttr("target", kernel.getTarget()),
