@@ -37,6 +37,8 @@ cJSON *summarize(KernelOp kernel) {
     cJSON_AddStringToObject(sched, "kind", "grid");
     cJSON_AddItemToObject(sched, "tile", shapeArray(g.getTile()));
   }
+  cJSON_AddNumberToObject(sched, "cluster",
+                          double(kernel.getCluster().value_or(1)));
 
   cJSON *args = cJSON_AddArrayToObject(k, "arguments");
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {

@@ -7,6 +7,7 @@
 // CHECK-NEXT: "schedule": {
 // CHECK-NEXT: "kind": "grid"
 // CHECK-NEXT: "tile": [32, 32]
+// CHECK-NEXT: "cluster": 1
 // CHECK: "arguments": [{
 // CHECK-NEXT: "index": 0
 // CHECK-NEXT: "kind": "global"

@@ -11,6 +11,7 @@
 // RUN: cake-opt --cake-verify --cake-lower=format=ptx %s | cake-translate --cake-to-ptx | FileCheck %s --check-prefix=CHECK-PTX
 // RUN: cake-opt --cake-lower=format=ptx %cake_src/examples/tma_copy.cake.mlir | cake-translate --cake-to-ptx | FileCheck %s --check-prefix=CHECK-NONE
 // RUN: cake-opt --cake-verify --cake-lower %s | cake-translate --cake-to-c-header | FileCheck %s --check-prefix=CHECK-HEADER
+// RUN: cake-translate --cake-to-summary-json %s | FileCheck %s --check-prefix=CHECK-SUMMARY
 // RUN: sed 's/#cake.persistent<tile = \[128, 64\], group_m = 1>/#cake.grid<tile = [128, 64]>/' %s | cake-opt --cake-verify --cake-lower | cake-translate --cake-to-c-header | FileCheck %s --check-prefix=CHECK-GRID
 
 // CHECK: cake.kernel @tma_copy_cluster2
@@ -23,6 +24,8 @@
 // CHECK-HEADER: if (tiles > num_sms / 2 * 2) tiles = num_sms / 2 * 2;
 // CHECK-HEADER-NEXT: tiles = (tiles + 1) / 2 * 2;
 // CHECK-GRID: if (tiles % 2) return CUDA_ERROR_INVALID_VALUE;
+// CHECK-SUMMARY: "kind": "persistent"
+// CHECK-SUMMARY: "cluster": 2
 
 cake.kernel @tma_copy_cluster2(%In: !cake.global<?x?xbf16>, %Out: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">,
