@@ -95,8 +95,10 @@ void appendMeasurements(const cJSON *doc, const char *ledgerText,
     cJSON_AddStringToObject(line, "id", cand->valuestring);
     cJSON_AddStringToObject(line, "stage", "not-measured");
     const cJSON *field;
-    cJSON_ArrayForEach(field, r) if (strcmp(field->string, "candidate"))
+    cJSON_ArrayForEach(field, r) {
+      if (strcmp(field->string, "candidate"))
         cJSON_AddItemToObject(line, field->string, cJSON_Duplicate(field, 1));
+    }
     writeLine(ledger, line);
   }
 }

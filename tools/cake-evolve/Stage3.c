@@ -201,7 +201,7 @@ int stage3Open(Stage3 *st, const EvolveOptions *o, const char *dir) {
   st->settled = calloc((size_t)st->numCandidates + 1, 1);
   int i = 0;
   const cJSON *c;
-  cJSON_ArrayForEach(c, list) st->candidates[i++] = c;
+  cJSON_ArrayForEach(c, list) { st->candidates[i++] = c; }
   st->merged = cJSON_CreateObject();
   cJSON_AddArrayToObject(st->merged, "rows");
   cJSON_AddArrayToObject(st->merged, "findings");
@@ -247,9 +247,10 @@ int stage3WriteShard(const Stage3 *st, const int *items, int n,
                      const char *path) {
   cJSON *shard = cJSON_CreateObject();
   const cJSON *field;
-  cJSON_ArrayForEach(field,
-                     st->manifest) if (strcmp(field->string, "candidates"))
+  cJSON_ArrayForEach(field, st->manifest) {
+    if (strcmp(field->string, "candidates"))
       cJSON_AddItemToObject(shard, field->string, cJSON_Duplicate(field, 1));
+  }
   /* measure.py reads the bundles beside the manifest it is given. */
   cJSON_AddStringToObject(shard, "bundle_dir", "..");
   int seed = 0;
@@ -315,18 +316,21 @@ int stage3Collect(Stage3 *st, const int *items, int n, const char *resultsPath,
   fflush(st->ledger);
   cJSON_Delete(fresh);
   cJSON *e;
-  cJSON_ArrayForEach(e, rows)
-      cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(st->merged, "rows"),
-                           cJSON_Duplicate(e, 1));
-  cJSON_ArrayForEach(e, findings) cJSON_AddItemToArray(
-      cJSON_GetObjectItemCaseSensitive(st->merged, "findings"),
-      cJSON_Duplicate(e, 1));
+  cJSON *mergedRows = cJSON_GetObjectItemCaseSensitive(st->merged, "rows");
+  cJSON *mergedFindings =
+      cJSON_GetObjectItemCaseSensitive(st->merged, "findings");
+  cJSON_ArrayForEach(e, rows) {
+    cJSON_AddItemToArray(mergedRows, cJSON_Duplicate(e, 1));
+  }
+  cJSON_ArrayForEach(e, findings) {
+    cJSON_AddItemToArray(mergedFindings, cJSON_Duplicate(e, 1));
+  }
+  /* The peer, timed by the shard that holds the seed. */
   cJSON *peers = cJSON_GetObjectItemCaseSensitive(st->merged, "peers");
-  cJSON_ArrayForEach(
-      e, cJSON_GetObjectItemCaseSensitive(
-             doc, "peers")) if (!cJSON_GetObjectItemCaseSensitive(peers,
-                                                                  e->string))
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "peers")) {
+    if (!cJSON_GetObjectItemCaseSensitive(peers, e->string))
       cJSON_AddItemToObject(peers, e->string, cJSON_Duplicate(e, 1));
+  }
   /* What the machine was (measure.py's "gpu", "torch"), from the first. */
   static const char *const about[] = {"gpu", "torch"};
   for (int k = 0; k < 2; ++k) {
