@@ -55,7 +55,8 @@ struct CakeRtBundle {
   int block[3];
   int64_t smemBytes;
   int64_t cluster;        /* CTAs per cluster along x (hw.cluster) */
-  int clusterNonPortable; /* past 8: the function must allow the size */
+  int clusterNonPortable; /* past the portable size (the bundle says): the
+                           * function must allow it */
   int persistent;
   int rank; /* tile rank */
   int64_t tile[3];
@@ -218,7 +219,9 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
   if (!getIntIn(doc, "smem_bytes", 0, INT32_MAX, &b->smemBytes))
     return fail(CAKE_RT_ERROR_FORMAT,
                 "bundle: 'smem_bytes' must be an integer from 0 to 2^31-1");
-  /* The cluster, [n, 1, 1]: Cake's grids are one-dimensional. */
+  /* The cluster, [n, 1, 1]: Cake's grids are one-dimensional. 16 bounds
+   * the format only; the target's limit was checked by hw.cluster and
+   * ptxas holds the cubin to it. */
   const cJSON *cluster = cJSON_GetObjectItemCaseSensitive(doc, "cluster");
   b->cluster = 1;
   if (cluster) {

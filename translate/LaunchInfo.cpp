@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchInfo.h"
+#include "cake/Target/TargetInfo.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -68,9 +69,14 @@ FailureOr<LaunchInfo> LaunchReader::read(Attribute entryAttr) {
   llvm::copy(block.asArrayRef(), info.block.begin());
   if (!intIn(launch, "smem_bytes", 0, INT32_MAX, info.smemBytes))
     return refuse("smem_bytes") << "must be an integer from 0 to 2^31-1";
-  // Absent in modules lowered before clusters: one CTA.
-  if (launch.get("cluster") && !intIn(launch, "cluster", 1, 16, info.cluster))
-    return refuse("cluster") << "must be an integer from 1 to 16";
+  // Absent in modules lowered before clusters: one CTA. The bound is the
+  // target's (hw.cluster), from the target table.
+  const TargetInfo *target = lookupTarget(info.target.getArch());
+  int64_t mostCluster = target ? target->maxClusterSizeNonPortable : 1;
+  if (launch.get("cluster") &&
+      !intIn(launch, "cluster", 1, mostCluster, info.cluster))
+    return refuse("cluster") << "must be an integer from 1 to " << mostCluster
+                             << " for " << info.target.getArch();
 
   auto args = launch.getAs<ArrayAttr>("args");
   if (!args)
