@@ -477,8 +477,42 @@ LogicalResult PipeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TmaLoadOp::verify() {
-  return verifyTmaCopy(*this, getSrc().getType(), getDst().getType(),
-                       getCoords().size());
+  if (failed(verifyTmaCopy(*this, getSrc().getType(), getDst().getType(),
+                           getCoords().size())))
+    return failure();
+  if (!getMulticast())
+    return success();
+  // Each CTA of the cluster loads one n-th of the rows into every CTA's
+  // stage: the slices must tile the box, and each must start where the
+  // swizzle pattern (8 rows of the swizzle span) and the copy's 128-byte
+  // destination alignment start again.
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  int64_t n = kernel ? kernel.getCluster().value_or(1) : 1;
+  if (n < 2)
+    return emitRuleError(*this, RuleId::HwTmaMulticast)
+           << "a multicast copy needs a cluster of 2 or more CTAs to write "
+              "into; the kernel has "
+           << (kernel && kernel.getCluster() ? "cluster = 1" : "no cluster");
+  RingType ring = getDst().getType();
+  if (ring.getRank() < 2)
+    return emitRuleError(*this, RuleId::HwTmaMulticast)
+           << "a multicast copy splits the box's rows among the cluster's "
+              "CTAs; the ring tile "
+           << shapeStr(ring.getShape()) << " has no rows";
+  int64_t rows = ring.getShape()[0];
+  if (rows % n != 0)
+    return emitRuleError(*this, RuleId::HwTmaMulticast)
+           << "the box's " << rows << " rows do not split into " << n
+           << " equal slices, one per CTA of the cluster";
+  int64_t sliceBytes = ring.getTileBytes() / n;
+  int64_t atom = std::max<int64_t>(128, 8 * ring.getSwizzle());
+  if (sliceBytes % atom != 0)
+    return emitRuleError(*this, RuleId::HwTmaMulticast)
+           << "each CTA's slice of " << rows / n << " rows is " << sliceBytes
+           << " bytes, not a multiple of " << atom
+           << " (the swizzle pattern's period and the copy's destination "
+              "alignment): use fewer CTAs or a larger box";
+  return success();
 }
 
 LogicalResult TmaStoreOp::verify() {

@@ -83,6 +83,9 @@
     (hfunc, hmod, name))                                                       \
   X(cuModuleLoadData, (CUmodule * module, const void *image), (module, image)) \
   X(cuModuleUnload, (CUmodule hmod), (hmod))                                   \
+  X(cuOccupancyMaxActiveClusters,                                              \
+    (int *numClusters, CUfunction func, const CUlaunchConfig *config),         \
+    (numClusters, func, config))                                               \
   X(cuStreamQuery, (CUstream hStream), (hStream))                              \
   X(cuStreamSynchronize, (CUstream hStream), (hStream))                        \
   X(cuTensorMapEncodeTiled,                                                    \

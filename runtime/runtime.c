@@ -73,6 +73,11 @@ struct CakeRtBundle {
   CUtensorMap uploaded[CAKE_RT_MAX_TMA];
   int haveUploaded;
   int numSMs;
+  /* The CTAs a persistent grid may hold: the SMs, or for a cluster the
+   * clusters that fit on the GPU at once (a GPC's SMs come in clusters;
+   * a grid past them would run its last clusters as a second wave while
+   * the first hold every SM). */
+  int64_t mostResident;
 };
 
 /*===--- Errors -----------------------------------------------------------===*/
@@ -451,6 +456,29 @@ CakeRtStatus cakeRtBundleLoadFromMemory(const char *json, size_t length,
                                CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
     if (r != CUDA_SUCCESS)
       s = cakeRtCudaFail(r, "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+    b->mostResident = b->numSMs;
+  }
+  if (s == CAKE_RT_SUCCESS && b->cluster > 1) {
+    CUlaunchConfig config;
+    memset(&config, 0, sizeof config);
+    config.gridDimX = (unsigned)b->cluster;
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = (unsigned)b->block[0];
+    config.blockDimY = (unsigned)b->block[1];
+    config.blockDimZ = (unsigned)b->block[2];
+    config.sharedMemBytes = (unsigned)b->smemBytes;
+    int clusters = 0;
+    CUresult r = cuOccupancyMaxActiveClusters(&clusters, b->function, &config);
+    if (r != CUDA_SUCCESS)
+      s = cakeRtCudaFail(r, "cuOccupancyMaxActiveClusters");
+    else if (clusters < 1)
+      s = fail(CAKE_RT_ERROR_REFUSED,
+               "[hw.cluster] no cluster of %lld CTAs of kernel %s fits on the "
+               "GPU (%lld bytes of shared memory, %d threads a CTA)",
+               (long long)b->cluster, b->entry, (long long)b->smemBytes,
+               b->block[0]);
+    else if ((int64_t)clusters * b->cluster < b->mostResident)
+      b->mostResident = (int64_t)clusters * b->cluster;
   }
   if (s != CAKE_RT_SUCCESS) {
     cakeRtBundleDestroy(b);
@@ -538,22 +566,22 @@ CakeRtStatus cakeRtGridSize(CakeRtBundle *b, const CakeRtArg *args, int n,
   CakeRtStatus s = checkArgs(b, args, n);
   if (s != CAKE_RT_SUCCESS)
     return s;
-  int64_t tiles = 1;
-  for (int i = 0; i < b->rank; ++i)
-    tiles *= (extentOf(b, args, i) + b->tile[i] - 1) / b->tile[i];
+  /* The tile rows rounded up to whole clusters: the lowering gives the n
+   * CTAs of a cluster n neighbouring rows of one column (hw.cluster). */
   int64_t size = b->cluster;
+  int64_t tiles = 1;
+  for (int i = 0; i < b->rank; ++i) {
+    int64_t count = (extentOf(b, args, i) + b->tile[i] - 1) / b->tile[i];
+    if (i == 0)
+      count = (count + size - 1) / size * size;
+    tiles *= count;
+  }
   if (b->persistent && tiles > 0) {
-    /* Whole clusters: at most the SMs' worth, the CTAs past the tiles
-     * finding none. */
-    int64_t most = b->numSMs / size * size;
+    /* Whole clusters: at most those resident at once, the CTAs past the
+     * tiles finding none. */
+    int64_t most = b->mostResident / size * size;
     if (tiles > most)
       tiles = most > 0 ? most : size;
-    tiles = (tiles + size - 1) / size * size;
-  } else if (tiles % size != 0) {
-    return fail(CAKE_RT_ERROR_REFUSED,
-                "[hw.cluster] the grid of %lld tiles is not a whole number of "
-                "%lld-CTA clusters",
-                (long long)tiles, (long long)size);
   }
   *gridX = tiles;
   return CAKE_RT_SUCCESS;

@@ -336,8 +336,25 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
      << "    if ((r = cuCtxGetDevice(&dev)) != CUDA_SUCCESS) return r;\n"
      << "    if ((r = cuDeviceGetAttribute(&num_sms, "
         "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS) "
-        "return r;\n"
-     << "  }\n";
+        "return r;\n";
+  // A persistent grid in clusters holds at most the clusters resident at
+  // once (a GPC's SMs come in whole clusters): more would run as a second
+  // wave behind the first.
+  if (persistent && launch->cluster > 1)
+    os << "    {\n      CUlaunchConfig cfg = {0};\n      int clusters = 0;\n"
+       << "      cfg.gridDimX = " << launch->cluster
+       << "; cfg.gridDimY = 1; cfg.gridDimZ = 1;\n"
+       << "      cfg.blockDimX = " << block[0]
+       << "; cfg.blockDimY = " << block[1] << "; cfg.blockDimZ = " << block[2]
+       << ";\n"
+       << "      cfg.sharedMemBytes = " << launch->smemBytes << ";\n"
+       << "      if ((r = cuOccupancyMaxActiveClusters(&clusters, fn, &cfg)) "
+          "!= CUDA_SUCCESS) return r;\n"
+       << "      if (clusters < 1) return CUDA_ERROR_INVALID_VALUE;\n"
+       << "      if (clusters * " << launch->cluster
+       << " < num_sms) num_sms = clusters * " << launch->cluster << ";\n"
+       << "    }\n";
+  os << "  }\n";
 
   // The extents the kernel was built for (its lowering may fold them).
   for (auto [i, a] : llvm::enumerate(args))
@@ -346,27 +363,28 @@ LogicalResult mlir::cake::writeKernelCHeader(Operation *op,
         os << "  if (arg" << i << "_shape[" << d << "] != " << x
            << ") return CUDA_ERROR_INVALID_VALUE;\n";
 
-  // Grid.
+  // Grid: the tile rows rounded up to whole clusters (hw.cluster).
+  int64_t n = launch->cluster;
   os << "  int64_t tiles = 1;\n";
   for (auto [i, e] : llvm::enumerate(extents)) {
     std::string ext = e.dim < 0 ? "arg" + std::to_string(e.arg)
                                 : "arg" + std::to_string(e.arg) + "_shape[" +
                                       std::to_string(e.dim) + "]";
-    os << "  tiles *= (" << ext << " + " << tile[i] - 1 << ") / " << tile[i]
-       << ";\n";
+    if (i == 0 && n > 1)
+      os << "  tiles *= (((" << ext << " + " << tile[i] - 1 << ") / " << tile[i]
+         << " + " << n - 1 << ") / " << n << ") * " << n << ";\n";
+    else
+      os << "  tiles *= (" << ext << " + " << tile[i] - 1 << ") / " << tile[i]
+         << ";\n";
   }
   os << "  if (tiles == 0) return CUDA_SUCCESS;\n";
-  int64_t n = launch->cluster;
   if (persistent && n > 1)
-    // A multiple of the cluster: the CTAs past the tiles find none.
+    // Whole clusters: the CTAs past the tiles find none.
     os << "  if (tiles > num_sms / " << n << " * " << n
-       << ") tiles = num_sms / " << n << " * " << n << ";\n  tiles = (tiles + "
-       << n - 1 << ") / " << n << " * " << n << ";\n";
+       << ") tiles = num_sms / " << n << " * " << n << ";\n"
+       << "  if (tiles < " << n << ") tiles = " << n << ";\n";
   else if (persistent)
     os << "  if (tiles > num_sms) tiles = num_sms;\n";
-  else if (n > 1)
-    // hw.cluster: a grid schedule's tiles are whole clusters.
-    os << "  if (tiles % " << n << ") return CUDA_ERROR_INVALID_VALUE;\n";
 
   // TMA descriptors.
   if (!tma.empty()) {

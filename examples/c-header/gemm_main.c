@@ -9,6 +9,12 @@
  * a double-precision host reference. */
 #include GEMM_HEADER
 
+/* The launcher's name: the kernel's entry + "_launch" (another GEMM's
+ * header names it with -DGEMM_LAUNCH=...). */
+#ifndef GEMM_LAUNCH
+#define GEMM_LAUNCH gemm_bf16_128x256x64_s4_launch
+#endif
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +67,7 @@ int main(void) {
   CHECK(cuMemcpyHtoD(da, a, M * K * 2));
   CHECK(cuMemcpyHtoD(db, b, N * K * 2));
   CHECK(cuMemsetD8(dc, 0xFF, M * N * 2));
-  CHECK(gemm_bf16_128x256x64_s4_launch(0, scratch, da, sa, db, sb, dc, sc));
+  CHECK(GEMM_LAUNCH(0, scratch, da, sa, db, sb, dc, sc));
   CHECK(cuCtxSynchronize());
   CHECK(cuMemcpyDtoH(c, dc, M * N * 2));
   double num = 0, den = 0;

@@ -407,9 +407,15 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   }
   if (auto copy = dyn_cast<TmaLoadOp>(op)) {
     auto ring = cast<RingType>(copy.getDst().getType());
-    double ns = copyNs(ring) / perSmShare;
+    // A multicast copy: this CTA fetches one slice from L2 and its peers
+    // the rest, each slice landing in every CTA of the cluster.
+    int64_t slices = 1;
+    if (auto kernel = copy->getParentOfType<KernelOp>();
+        kernel && copy.getMulticast())
+      slices = std::max<int64_t>(1, kernel.getCluster().value_or(1));
+    double ns = copyNs(ring) / perSmShare / double(slices);
     if (record) {
-      work->cost.copyBytes += double(ring.getTileBytes()) * mult;
+      work->cost.copyBytes += double(ring.getTileBytes()) / slices * mult;
       work->cost.copyNs += ns * mult;
       LoadSite site;
       if (auto arg = dyn_cast<BlockArgument>(copy.getSrc()))

@@ -166,10 +166,19 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
           else if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();
         }
+      // A multicast copy into one of the pipe's rings writes the stage of
+      // every CTA of the cluster: each stage is refilled only after all
+      // their consumers released it.
+      int64_t releaseCtas = 1;
+      kernel.walk([&](TmaLoadOp load) {
+        if (load.getMulticast() &&
+            llvm::is_contained(pipe.getRings(), load.getDst()))
+          releaseCtas = kernel.getCluster().value_or(1);
+      });
       int64_t full = layout.offsets.lookup(pipe);
       pipe.setDerivedAttr(PipeBarriersAttr::get(
           ctx, full, full + 8 * pipe.getType().getStages(), fullCount,
-          consumerWarps, txBytes));
+          consumerWarps * releaseCtas, txBytes, releaseCtas));
     }
     kernel.walk([&](PipeAcquireOp op) {
       op.setDerivedAttr(HandoffAttr::get(ctx, HandoffBarrier::empty,
@@ -180,18 +189,20 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
           HandoffAttr::get(ctx, HandoffBarrier::full, ParityRule::phase));
     });
 
-    // TMA descriptors: one per (argument, box, swizzle).
+    // TMA descriptors: one per (argument, box, swizzle); a multicast load's
+    // box is its slice, one n-th of the ring tile's rows.
     SmallVector<Attribute> descs;
-    llvm::DenseMap<std::pair<int64_t, Type>, int64_t> descIndex;
+    llvm::DenseMap<std::tuple<int64_t, Type, int64_t>, int64_t> descIndex;
     bool ok = true;
-    auto assign = [&](Operation *op, Value tensor, RingType ring) -> Attribute {
+    auto assign = [&](Operation *op, Value tensor, RingType ring,
+                      int64_t slices) -> Attribute {
       int64_t arg = argIndexOf(tensor, kernel);
       if (arg < 0) {
         op->emitError("expected the global tensor to be a kernel argument");
         ok = false;
         return nullptr;
       }
-      auto key = std::make_pair(arg, Type(ring));
+      auto key = std::make_tuple(arg, Type(ring), slices);
       auto it = descIndex.find(key);
       if (it == descIndex.end()) {
         it = descIndex.insert({key, (int64_t)descs.size()}).first;
@@ -200,17 +211,19 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         int64_t rank = cast<GlobalType>(tensor.getType()).getRank();
         SmallVector<int64_t> box(rank - ring.getRank(), 1);
         llvm::append_range(box, ring.getShape());
+        box[rank - ring.getRank()] /= slices;
         descs.push_back(
             TmaDescriptorAttr::get(ctx, arg, box, ring.getSwizzle()));
       }
-      return TmaCopyAttr::get(ctx, it->second);
+      return TmaCopyAttr::get(ctx, it->second, slices);
     };
     kernel.walk([&](TmaLoadOp op) {
-      if (Attribute a = assign(op, op.getSrc(), op.getDst().getType()))
+      int64_t slices = op.getMulticast() ? kernel.getCluster().value_or(1) : 1;
+      if (Attribute a = assign(op, op.getSrc(), op.getDst().getType(), slices))
         op.setDerivedAttr(cast<TmaCopyAttr>(a));
     });
     kernel.walk([&](TmaStoreOp op) {
-      if (Attribute a = assign(op, op.getDst(), op.getSrc().getType()))
+      if (Attribute a = assign(op, op.getDst(), op.getSrc().getType(), 1))
         op.setDerivedAttr(cast<TmaCopyAttr>(a));
     });
     kernel.setDerivedAttr(KernelLayoutAttr::get(

@@ -135,6 +135,7 @@ bool checkProxyFence(KernelFacts &f);     ///< sync.proxy-fence
 bool checkNamedBarriers(KernelFacts &f);  ///< sync.named-barrier
 bool checkTripCounts(KernelFacts &f);     ///< sync.trip-count-mismatch
 bool checkDeadlock(KernelFacts &f);       ///< sync.deadlock
+bool checkMulticastUniform(KernelFacts &f); ///< sync.multicast-uniform
 
 // resource (Resource.cpp)
 /// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)

@@ -66,6 +66,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       bool balanced = checkHandoffBalance(f);
       ok &= balanced;
       ok &= checkTiles(f);
+      ok &= checkMulticastUniform(f);
       ok &= checkTileCoverage(f);
       ok &= checkStoreCoverage(f);
       bool counts = checkTripCounts(f);

@@ -133,15 +133,23 @@ def Cake_PipeBarriersAttr : Cake_Attr<"PipeBarriers", "pipe_barriers"> {
     arrival for a stage TMA fills, else one per producer warp; one per
     consumer warp for `empty`), and the bytes a TMA-filled stage's copies
     deliver (the sum of its rings' tile bytes: the expect-tx count).
+    `release_ctas` (shown when not 1) is the number of CTAs whose consumers
+    release each stage: the cluster, for a pipe some of whose rings are
+    filled by multicast copies, since another CTA's copy writes this CTA's
+    stage. Each consumer warp then arrives on the `empty` barrier of every
+    CTA of the cluster, and `empty_count` counts them all.
 
     ```mlir
     #cake.pipe_barriers<full = 0, empty = 24, full_count = 1,
                         empty_count = 8, tx_bytes = 32768>
+    #cake.pipe_barriers<full = 0, empty = 32, full_count = 1,
+                        empty_count = 16, tx_bytes = 49152, release_ctas = 2>
     ```
   }];
   let parameters = (ins "int64_t":$full, "int64_t":$empty,
                         "int64_t":$full_count, "int64_t":$empty_count,
-                        "int64_t":$tx_bytes);
+                        "int64_t":$tx_bytes,
+                        DefaultValuedParameter<"int64_t", "1">:$release_ctas);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -168,13 +176,19 @@ def Cake_TmaCopyAttr : Cake_Attr<"TmaCopy", "tma_copy"> {
   let summary = "the TMA descriptor a copy uses (derived)";
   let description = [{
     The index of the copy's descriptor in its kernel's
-    `#cake.kernel_layout<... tma = [...]>`.
+    `#cake.kernel_layout<... tma = [...]>`. A multicast load has
+    `slices` = the cluster's n (shown when not 1): its descriptor's box is
+    one n-th of the ring tile's rows, and the CTA of cluster rank r loads
+    slice r (coordinate + r * rows/n, stage offset + r * bytes/n) into the
+    stage of every CTA of the cluster.
 
     ```mlir
     #cake.tma_copy<descriptor = 0>
+    #cake.tma_copy<descriptor = 1, slices = 2>
     ```
   }];
-  let parameters = (ins "int64_t":$descriptor);
+  let parameters = (ins "int64_t":$descriptor,
+                        DefaultValuedParameter<"int64_t", "1">:$slices);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

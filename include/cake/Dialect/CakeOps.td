@@ -36,6 +36,12 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     one-dimensional grid into a thread-block cluster (n x 1 x 1), which the
     hardware co-schedules on one GPC (hw.cluster: 1 to 8 CTAs, up to 16 as
     a non-portable size on sm_90a; the runtime launches a multiple of n).
+    The CTAs of a cluster take n neighbouring tiles along the schedule's
+    first dimension (tile rows r*n .. r*n+n-1 of one column), the tile rows
+    rounded up to whole clusters, so they share the other operand's tile
+    (which `cake.tma.load ... multicast` then loads once) and run the same
+    sequence of tiles; a CTA whose tile lies past the edge runs it with
+    zero-filled loads and masked stores.
 
     ```mlir
     cake.kernel @gemm(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
@@ -332,13 +338,29 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load"> {
     cake.tma.load %A[%m, %k] -> %a[%s]
       : !cake.global<?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
     ```
+
+    `multicast` says the box is the same for every CTA of the kernel's
+    cluster (the B tile of CTAs that share an output column): each of the
+    n CTAs loads one n-th of its rows and the copy engine writes that slice
+    into the stage of every CTA of the cluster, so L2 serves the tile once
+    per cluster instead of once per CTA. The compiler derives each CTA's
+    slice (descriptor box, coordinate and stage offset), the CTA mask, and
+    the pipe's cluster-wide release: a stage is refilled only after the
+    consumers of every CTA have released it (hw.tma-multicast,
+    sync.multicast-uniform).
+
+    ```mlir
+    cake.tma.load %B[%n, %k] -> %b[%s] multicast
+      : !cake.global<?x?xbf16> -> !cake.ring<4 x 256x64xbf16, swizzle = 128>
+    ```
   }];
   let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
                        Cake_RingType:$dst, Cake_StageType:$stage,
+                       UnitAttr:$multicast,
                        OptionalAttr<Cake_TmaCopyAttr>:$derived);
   let assemblyFormat = [{
-    $src `[` $coords `]` `->` $dst `[` $stage `]` attr-dict `:` qualified(type($src))
-    `->` qualified(type($dst))
+    $src `[` $coords `]` `->` $dst `[` $stage `]` (`multicast` $multicast^)?
+    attr-dict `:` qualified(type($src)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }

@@ -245,7 +245,7 @@ LogicalResult KernelEmitter::emit() {
       PipeInfo info{pipe.getType().getStages(), bars->getFull(),
                     bars->getEmpty(),           bars->getFullCount(),
                     bars->getEmptyCount(),      bars->getTxBytes(),
-                    isFilledByGather(pipe)};
+                    isFilledByGather(pipe),     bars->getReleaseCtas()};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;
@@ -266,11 +266,25 @@ LogicalResult KernelEmitter::emit() {
     b.setInsertionPoint(initIf.thenBlock()->getTerminator());
     NVVM::FenceMbarrierInitOp::create(b, loc());
   }
-  NVVM::Barrier0Op::create(b, loc());
+  // In a cluster, another CTA's copies and releases reach this CTA's
+  // barriers: every CTA's are initialized before any thread of the cluster
+  // goes on (barrier.cluster also orders the CTA's own threads).
+  if (cluster > 1) {
+    NVVM::ClusterArriveOp::create(b, loc(), UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc(), UnitAttr());
+  } else {
+    NVVM::Barrier0Op::create(b, loc());
+  }
 
   for (RoleOp r : kernel.getBody().getOps<RoleOp>())
     if (failed(emitRole(r)))
       return failure();
+  // ... and no CTA exits (freeing its shared memory) while another may
+  // still write a slice into it or arrive on its barriers.
+  if (cluster > 1) {
+    NVVM::ClusterArriveOp::create(b, loc(), UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc(), UnitAttr());
+  }
   gpu::ReturnOp::create(b, loc());
   return success();
 }

@@ -55,6 +55,9 @@ struct TensorParams {
 struct PipeInfo {
   int64_t stages, full, empty, fullCount, emptyCount, txBytes;
   bool gathered; // its stages are filled by cake.gather
+  /// The CTAs whose consumers release each stage (the cluster, when
+  /// multicast copies fill it): a release arrives on each one's barrier.
+  int64_t releaseCtas = 1;
 };
 
 /// What the lowered code knows about one ring.
@@ -181,6 +184,8 @@ private:
   void releaseSlot(Value pipe, Value slot);
   void arriveEmpty(Value pipe, Value stage);
   void arriveOnce(Value barrier);
+  /// One arrival per warp on `barrier` in each of the cluster's `ctas`.
+  void arriveInCluster(Value barrier, int64_t ctas);
   /// Releases held back until a wait_group retired their readers.
   void releaseHeld(SmallVectorImpl<std::pair<Value, Value>> &held);
 

@@ -165,7 +165,42 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   const PipeInfo &info = pipes[pipe];
+  if (info.releaseCtas > 1) {
+    arriveInCluster(stageAt(info.empty, stage, 8), info.releaseCtas);
+    return;
+  }
   arriveOnce(stageAt(info.empty, stage, 8));
+}
+
+void KernelEmitter::arriveInCluster(Value barrier, int64_t ctas) {
+  // The stage is refilled by every CTA's copies: each warp of the role
+  // arrives on the barrier of each CTA of the cluster, lane r on CTA r's
+  // (mapa gives its address in the shared::cluster window), once the warp
+  // converged. A copy role runs on its leader alone, which arrives on all.
+  // The arrival keeps the default .release.cta, as CUTLASS's cluster
+  // pipelines do: what it orders is the consumers' wgmma reads before the
+  // peer's next copy into the stage, both in the async proxy, and the
+  // .release.cluster form measured 25-35% slower on the H200 (GEMM run 6,
+  // docs/benchmarks/gemm.md).
+  OpBuilder::InsertionGuard g(b);
+  auto arriveAt = [&](Value rank) {
+    Value remote = NVVM::MapaOp::create(
+        b, loc(), LLVM::LLVMPointerType::get(ctx, 7), barrier, rank);
+    NVVM::MBarrierArriveOp::create(b, loc(), Type(), remote, Value(),
+                                   NVVM::MemScopeKind::CTA,
+                                   /*relaxed=*/false);
+  };
+  if (role->allLanes) {
+    NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+    Value mine = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                       role->lane, i32c(ctas));
+    auto ifMine = scf::IfOp::create(b, loc(), mine, /*withElse=*/false);
+    b.setInsertionPoint(ifMine.thenBlock()->getTerminator());
+    arriveAt(role->lane);
+    return;
+  }
+  for (int64_t r = 0; r < ctas; ++r)
+    arriveAt(i32c(r));
 }
 
 void KernelEmitter::arriveOnce(Value barrier) {

@@ -37,11 +37,26 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
     Value ext = map.lookupOrDefault(e);
     counts.push_back(arith::CeilDivUIOp::create(b, loc(), ext, idxc(t)));
   }
+  // A cluster of n CTAs walks the tiles as one: its unit is n tiles along
+  // the first dimension (the tile rows rounded up to whole clusters), CTA
+  // r of the cluster taking the r-th. They share the other dimension's
+  // tile (multicast copies load it once) and run the same sequence, which
+  // a pipe released cluster-wide needs; a CTA past the edge runs its tile
+  // with zero-filled loads and masked stores.
+  int64_t cluster = kernel.getCluster().value_or(1);
+  Value clusterRank;
+  if (cluster > 1)
+    counts[0] = arith::CeilDivUIOp::create(b, loc(), counts[0], idxc(cluster));
   Value total = counts[0];
   if (rank == 2)
     total = arith::MulIOp::create(b, loc(), counts[0], counts[1]);
   Value start = gpu::BlockIdOp::create(b, loc(), gpu::Dimension::x);
   Value step = gpu::GridDimOp::create(b, loc(), gpu::Dimension::x);
+  if (cluster > 1) {
+    clusterRank = arith::RemUIOp::create(b, loc(), start, idxc(cluster));
+    start = arith::DivUIOp::create(b, loc(), start, idxc(cluster));
+    step = arith::DivUIOp::create(b, loc(), step, idxc(cluster));
+  }
   // slice k of n: the CTA's k-th, (k+n)-th, ... tile of its sequence.
   if (auto [k, n] = tiles.getSliceOrWhole(); n > 1) {
     start = arith::AddIOp::create(
@@ -69,15 +84,24 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
   else
     b.setInsertionPoint(loop.getBody()->getTerminator());
   Value t = loop.getInductionVar();
+  // The CTA's tile row from its cluster's (the identity without clusters).
+  auto ctaRow = [&](Value row) -> Value {
+    if (cluster == 1)
+      return row;
+    Value first = arith::MulIOp::create(b, loc(), row, idxc(cluster));
+    return arith::AddIOp::create(b, loc(), first, clusterRank);
+  };
   if (rank == 1) {
     map.map(tiles.getBody().getArgument(0),
-            arith::MulIOp::create(b, loc(), t, idxc(tile[0])));
+            arith::MulIOp::create(b, loc(), ctaRow(t), idxc(tile[0])));
   } else {
     // Group-M rasterization: walk `groupM` tile rows at a time so that
-    // consecutive tiles share B columns and A rows in L2.
+    // consecutive tiles share B columns and A rows in L2 (in cluster rows,
+    // ceil(groupM / n) at a time).
     int64_t groupM = 1;
     if (auto p = dyn_cast<PersistentAttr>(kernel.getSchedule()))
       groupM = p.getGroupM();
+    groupM = (groupM + cluster - 1) / cluster;
     Value gm = idxc(groupM);
     Value groupSize = arith::MulIOp::create(b, loc(), gm, counts[1]);
     Value group = arith::DivUIOp::create(b, loc(), t, groupSize);
@@ -89,7 +113,7 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
         b, loc(), firstM, arith::RemUIOp::create(b, loc(), inGroup, rows));
     Value tn = arith::DivUIOp::create(b, loc(), inGroup, rows);
     map.map(tiles.getBody().getArgument(0),
-            arith::MulIOp::create(b, loc(), tm, idxc(tile[0])));
+            arith::MulIOp::create(b, loc(), ctaRow(tm), idxc(tile[0])));
     map.map(tiles.getBody().getArgument(1),
             arith::MulIOp::create(b, loc(), tn, idxc(tile[1])));
   }

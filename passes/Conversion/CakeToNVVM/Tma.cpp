@@ -2,7 +2,8 @@
 //===- Tma.cpp - TMA copies -----------------------------------------------===//
 //
 // cake.tma.load becomes cp.async.bulk.tensor into the stage, completing on
-// its pipe's full barrier; cake.tma.store (and its reduce forms) a bulk
+// its pipe's full barrier (a multicast load: its CTA's slice into every
+// CTA of the cluster); cake.tma.store (and its reduce forms) a bulk
 // tensor store from the stage, waited for before the stage is released.
 // The leader thread of a role whose threads all run issues them.
 //
@@ -40,19 +41,44 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
     return op.emitError("the ring is not in any pipe; its copies could not "
                         "signal a barrier");
   Value stage = map.lookup(op.getStage());
-  Value dst = stageAt(ring.offset, stage, ring.tileBytes);
   Value mbar = stageAt(pipe->full, stage, 8);
   SmallVector<Value> coords = tmaCoordinates(op.getCoords());
-  // The copy writes through the shared::cluster window (address space 7);
-  // a CTA's own shared memory is part of it.
   OpBuilder::InsertionGuard g(b);
   if (role && role->allLanes)
     enterLeader();
+  // A multicast copy (derived slices n): the CTA of cluster rank r loads
+  // rows [r * rows/n, (r+1) * rows/n) of the box into that slice of the
+  // stage of every CTA of the cluster, each completing on its own copy of
+  // the full barrier (same offset).
+  Value dst;
+  Value mask;
+  if (int64_t slices = copy->getSlices(); slices > 1) {
+    RingType type = op.getDst().getType();
+    int64_t sliceRows = type.getShape()[0] / slices;
+    Value rank = NVVM::ClusterId::create(b, loc(), b.getI32Type());
+    Value sliceOffset =
+        arith::MulIOp::create(b, loc(), rank, i32c(ring.tileBytes / slices));
+    Value stageOffset =
+        arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes));
+    Value offset =
+        arith::AddIOp::create(b, loc(), i32c(ring.offset), stageOffset);
+    dst = smemAt(arith::AddIOp::create(b, loc(), offset, sliceOffset));
+    // Coordinates are innermost first: the tile's rows are entry rank-1.
+    Value &row = coords[type.getRank() - 1];
+    Value rowOffset = arith::MulIOp::create(b, loc(), rank, i32c(sliceRows));
+    row = arith::AddIOp::create(b, loc(), row, rowOffset);
+    mask = arith::ConstantIntOp::create(b, loc(), b.getI16Type(),
+                                        (int64_t(1) << slices) - 1);
+  } else {
+    dst = stageAt(ring.offset, stage, ring.tileBytes);
+  }
+  // The copy writes through the shared::cluster window (address space 7);
+  // a CTA's own shared memory is part of it.
   Value dstCluster = LLVM::AddrSpaceCastOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{},
-      Value(), Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{}, mask,
+      Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       NVVM::CTAGroupKindAttr(), Value());
   return success();
 }

@@ -3,8 +3,11 @@
 // non-portable size; 1), and the lowering derives the rest: PTX's
 // .reqnctapercluster n, 1, 1, the bundle's cluster and whether the runtime
 // must allow a non-portable size, and the C header's grid in whole
-// clusters (persistent: at most the SMs' worth of whole clusters; a grid
-// schedule refuses a tile count that is not a multiple).
+// clusters (the tile rows rounded up to a multiple of n; persistent: at
+// most the clusters resident at once, as cuOccupancyMaxActiveClusters
+// says). The tile loop walks cluster
+// tiles: the cluster's index and count (block / n, grid / n), the tile
+// rows rounded up, and CTA r of a cluster on row n * row + r.
 // RUN: cake-opt %s | cake-opt | FileCheck %s
 // RUN: sed 's/cluster = 2 : i64/cluster = 16 : i64/' %s | cake-opt --cake-verify | FileCheck %s --check-prefix=CHECK-16
 // RUN: sed 's/cluster = 2 : i64/cluster = 1 : i64/' %s | cake-opt --cake-verify | FileCheck %s --check-prefix=CHECK-1
@@ -21,9 +24,16 @@
 // CHECK-PTX: .entry tma_copy_cluster2
 // CHECK-PTX: .reqnctapercluster 2, 1, 1
 // CHECK-NONE-NOT: .reqnctapercluster
+// CHECK-HEADER: cuOccupancyMaxActiveClusters(&clusters, fn, &cfg)
+// CHECK-HEADER: if (clusters * 2 < num_sms) num_sms = clusters * 2;
+// CHECK-HEADER: tiles *= (((arg0_shape[0] + 127) / 128 + 1) / 2) * 2;
+// CHECK-HEADER-NEXT: tiles *= (arg0_shape[1] + 63) / 64;
 // CHECK-HEADER: if (tiles > num_sms / 2 * 2) tiles = num_sms / 2 * 2;
-// CHECK-HEADER-NEXT: tiles = (tiles + 1) / 2 * 2;
-// CHECK-GRID: if (tiles % 2) return CUDA_ERROR_INVALID_VALUE;
+// CHECK-HEADER-NEXT: if (tiles < 2) tiles = 2;
+// CHECK-GRID: tiles *= (((arg0_shape[0] + 127) / 128 + 1) / 2) * 2;
+// CHECK-GRID-NEXT: tiles *= (arg0_shape[1] + 63) / 64;
+// CHECK-GRID-NEXT: if (tiles == 0) return CUDA_SUCCESS;
+// CHECK-GRID-NEXT: CUtensorMap maps
 // CHECK-SUMMARY: "kind": "persistent"
 // CHECK-SUMMARY: "cluster": 2
 
