@@ -11,8 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cake/Passes.h"
+#include "cake/Analysis/ClusterRow.h"
 #include "cake/Analysis/IndexExpr.h"
+#include "cake/Passes.h"
 #include "cake/Transforms/Decisions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETARGMIN
 #define GEN_PASS_DEF_SETWGORDER
 #define GEN_PASS_DEF_SETCTASPERSM
+#define GEN_PASS_DEF_SETCLUSTER
 #define GEN_PASS_DEF_SETRETIRELATE
 #define GEN_PASS_DEF_SETFLUSHDENORMALS
 #define GEN_PASS_DEF_SETUNIFORMWARP
@@ -193,6 +195,38 @@ struct SetCtasPerSMPass
             kCtasPerSMAttrName,
             IntegerAttr::get(IntegerType::get(kernel.getContext(), 64),
                              int64_t(ctas)));
+    });
+  }
+};
+
+struct SetClusterPass
+    : public mlir::cake::impl::SetClusterBase<SetClusterPass> {
+  using SetClusterBase::SetClusterBase;
+  void runOnOperation() override {
+    if (ctas < 1) {
+      getOperation().emitError("cake-set-cluster: ctas must be at least 1, "
+                               "got ")
+          << int64_t(ctas);
+      return signalPassFailure();
+    }
+    getOperation().walk([&](KernelOp kernel) {
+      if (ctas == 1)
+        kernel.removeClusterAttr();
+      else
+        kernel.setClusterAttr(IntegerAttr::get(
+            IntegerType::get(kernel.getContext(), 64), int64_t(ctas)));
+      // Decide every load before changing any: a load's legality reads
+      // the kernel, not the other loads' marks.
+      SmallVector<std::pair<TmaLoadOp, bool>> marks;
+      kernel.walk([&](TmaLoadOp load) {
+        marks.push_back({load, multicast && canMulticast(load, ctas)});
+      });
+      for (auto [load, on] : marks) {
+        if (on)
+          load.setMulticast(true);
+        else
+          load.removeMulticastAttr();
+      }
     });
   }
 };

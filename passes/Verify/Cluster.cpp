@@ -11,82 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuleChecks.h"
+#include "cake/Analysis/ClusterRow.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::cake;
 using namespace mlir::cake::verify;
-
-/// Whether `root` may depend on a tile index along the cluster's dimension
-/// (the first block argument of a cake.tiles). Conservative: through an op
-/// with regions, every value used inside counts.
-static bool dependsOnClusterRow(Value root) {
-  SmallVector<Value> work{root};
-  llvm::DenseSet<Value> seen;
-  auto pushOperands = [&](Operation *op) {
-    llvm::append_range(work, op->getOperands());
-    for (Region &r : op->getRegions())
-      r.walk([&](Operation *inner) {
-        llvm::append_range(work, inner->getOperands());
-      });
-  };
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (!owner || isa<KernelOp>(owner))
-        continue; // kernel arguments are the same for every CTA
-      if (auto tiles = dyn_cast<TilesOp>(owner)) {
-        if (arg.getArgNumber() == 0)
-          return true;
-        if (arg.getArgNumber() < tiles.getExtents().size())
-          continue; // the other tile indices are the cluster's column
-      }
-      if (auto loop = dyn_cast<scf::ForOp>(owner)) {
-        work.push_back(loop.getLowerBound());
-        work.push_back(loop.getUpperBound());
-        work.push_back(loop.getStep());
-        if (arg != loop.getInductionVar()) {
-          unsigned i = arg.getArgNumber() - 1;
-          work.push_back(loop.getInitArgs()[i]);
-          work.push_back(loop.getBody()->getTerminator()->getOperand(i));
-        }
-        continue;
-      }
-      pushOperands(owner);
-      continue;
-    }
-    pushOperands(v.getDefiningOp());
-  }
-  return false;
-}
-
-/// The first loop bound or condition around `op` (inside its role) that may
-/// depend on the tile row, or null.
-static Operation *rowDependentControl(Operation *op) {
-  for (Operation *p = op->getParentOp(); p && !isa<RoleOp>(p);
-       p = p->getParentOp()) {
-    if (auto loop = dyn_cast<scf::ForOp>(p)) {
-      if (dependsOnClusterRow(loop.getLowerBound()) ||
-          dependsOnClusterRow(loop.getUpperBound()) ||
-          dependsOnClusterRow(loop.getStep()))
-        return p;
-    } else if (auto branch = dyn_cast<scf::IfOp>(p)) {
-      if (dependsOnClusterRow(branch.getCondition()))
-        return p;
-    } else if (!isa<TilesOp>(p)) {
-      // scf.while and other control flow: any operand may steer it.
-      for (Value v : p->getOperands())
-        if (dependsOnClusterRow(v))
-          return p;
-    }
-  }
-  return nullptr;
-}
 
 bool verify::checkMulticastUniform(KernelFacts &f) {
   if (f.kernel.getCluster().value_or(1) < 2)
@@ -115,7 +46,7 @@ bool verify::checkMulticastUniform(KernelFacts &f) {
     if (!isa<PipeAcquireOp, PipeWaitOp, PipeCommitOp, PipeReleaseOp>(op) ||
         !multicastPipes.contains(op->getOperand(0)))
       return;
-    Operation *control = rowDependentControl(op);
+    Operation *control = clusterRowDependentControl(op);
     if (!control)
       return;
     auto role = op->getParentOfType<RoleOp>();

@@ -421,7 +421,8 @@ static const Tool tools[] = {
      "rewritten IR, verified again. Tactics: cake-set-stages, cake-set-tile, "
      "cake-set-regs, cake-set-swizzle, cake-set-raster, cake-set-schedule, "
      "cake-set-mma-chain, cake-set-wg-order, cake-set-retire-late, "
-     "cake-set-argmin, cake-set-ctas-per-sm, cake-set-flush-denormals, "
+     "cake-set-argmin, cake-set-cluster, cake-set-ctas-per-sm, "
+     "cake-set-flush-denormals, "
      "cake-set-uniform-warp, cake-ping-pong, cake-overlap-epilogue, "
      "cake-stage-epilogue, cake-warp-specialize (options as in "
      "docs/reference/Passes.md, e.g. \"pipe=0 stages=3\").",

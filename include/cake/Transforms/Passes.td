@@ -189,6 +189,32 @@ def SetCtasPerSM : Pass<"cake-set-ctas-per-sm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetCluster : Pass<"cake-set-cluster", "::mlir::ModuleOp"> {
+  let summary = "Tactic: group CTAs into clusters and multicast the tiles they share";
+  let description = [{
+    Sets every kernel's `cluster` to `ctas` (1 removes it; hw.cluster
+    bounds it) and, with `multicast` (the default), marks `multicast` on
+    each TMA load the cluster's CTAs share: one whose coordinates and
+    whose pipe's hand-offs do not depend on the tile row, and whose box
+    splits into one slice per CTA at the swizzle's period (the loads
+    sync.multicast-uniform and hw.tma-multicast accept; in a GEMM, B's).
+    Other loads, and every load with `multicast=false` or `ctas=1`, are
+    not multicast. On the H200 (GEMM run 6) clusters of two with B
+    multicast ran as fast as the kernels without, not faster.
+
+    ```
+    $ cake-opt --cake-set-cluster="ctas=2" --cake-verify gemm.cake.mlir
+    ```
+  }];
+  let options = [
+    Option<"ctas", "ctas", "int64_t", /*default=*/"2",
+           "CTAs per cluster (1: no cluster)">,
+    Option<"multicast", "multicast", "bool", /*default=*/"true",
+           "multicast the loads the cluster's CTAs share">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetRetireLate : Pass<"cake-set-retire-late", "::mlir::ModuleOp"> {
   let summary = "Tactic: retire a wgmma chain's last group where it is needed, or at its commit";
   let description = [{
