@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cake/Dialect/CakeDialect.h"
+#include "cake/Dialect/TmaMulticast.h"
 #include "cake/Target/TargetInfo.h"
 #include "cake/Verify/Rules.h"
 
@@ -476,6 +477,15 @@ LogicalResult PipeOp::verify() {
 // Memory movement
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::cake::multicastSlicePeriod(RingType ring) {
+  return std::max<int64_t>(128, 8 * ring.getSwizzle());
+}
+
+bool mlir::cake::splitsIntoMulticastSlices(RingType ring, int64_t ctas) {
+  return ctas >= 2 && ring.getRank() >= 2 && ring.getShape()[0] % ctas == 0 &&
+         (ring.getTileBytes() / ctas) % multicastSlicePeriod(ring) == 0;
+}
+
 LogicalResult TmaLoadOp::verify() {
   if (failed(verifyTmaCopy(*this, getSrc().getType(), getDst().getType(),
                            getCoords().size())))
@@ -505,8 +515,8 @@ LogicalResult TmaLoadOp::verify() {
            << "the box's " << rows << " rows do not split into " << n
            << " equal slices, one per CTA of the cluster";
   int64_t sliceBytes = ring.getTileBytes() / n;
-  int64_t atom = std::max<int64_t>(128, 8 * ring.getSwizzle());
-  if (sliceBytes % atom != 0)
+  int64_t atom = multicastSlicePeriod(ring);
+  if (!splitsIntoMulticastSlices(ring, n))
     return emitRuleError(*this, RuleId::HwTmaMulticast)
            << "each CTA's slice of " << rows / n << " rows is " << sliceBytes
            << " bytes, not a multiple of " << atom

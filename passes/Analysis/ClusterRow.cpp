@@ -2,11 +2,10 @@
 //===- ClusterRow.cpp - What differs between the CTAs of a cluster --------===//
 
 #include "cake/Analysis/ClusterRow.h"
+#include "cake/Dialect/TmaMulticast.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
-
-#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -86,11 +85,7 @@ PipeOp mlir::cake::pipeOfRing(Value ring) {
 }
 
 bool mlir::cake::canMulticast(TmaLoadOp load, int64_t ctas) {
-  RingType ring = load.getDst().getType();
-  if (ctas < 2 || ring.getRank() < 2 || ring.getShape()[0] % ctas != 0)
-    return false;
-  int64_t atom = std::max<int64_t>(128, 8 * ring.getSwizzle());
-  if ((ring.getTileBytes() / ctas) % atom != 0)
+  if (!splitsIntoMulticastSlices(load.getDst().getType(), ctas))
     return false;
   for (Value c : load.getCoords())
     if (dependsOnClusterRow(c))

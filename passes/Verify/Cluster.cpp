@@ -27,9 +27,8 @@ bool verify::checkMulticastUniform(KernelFacts &f) {
   f.kernel.walk([&](TmaLoadOp load) {
     if (!load.getMulticast())
       return;
-    for (auto pipe : f.kernel.getBody().getOps<PipeOp>())
-      if (KernelFacts::pipeHolds(pipe, load.getDst()))
-        multicastPipes.insert(pipe);
+    if (PipeOp pipe = pipeOfRing(load.getDst()))
+      multicastPipes.insert(pipe);
     for (auto [i, c] : llvm::enumerate(load.getCoords()))
       if (dependsOnClusterRow(c)) {
         auto role = load->getParentOfType<RoleOp>();

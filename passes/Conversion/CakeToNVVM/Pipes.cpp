@@ -180,7 +180,7 @@ void KernelEmitter::arriveInCluster(Value barrier, int64_t ctas) {
   // The arrival keeps the default .release.cta, as CUTLASS's cluster
   // pipelines do: what it orders is the consumers' wgmma reads before the
   // peer's next copy into the stage, both in the async proxy, and the
-  // .release.cluster form measured 25-35% slower on the H200 (GEMM run 6,
+  // .release.cluster form measured 20-45% slower on the H200 (GEMM run 6,
   // docs/benchmarks/gemm.md).
   OpBuilder::InsertionGuard g(b);
   auto arriveAt = [&](Value rank) {
