@@ -156,7 +156,7 @@ bool mlirTypeIsACakeTopKType(MlirType type) {
 MlirType mlirCakeTopKTypeGet(MlirContext ctx, int64_t rows, int64_t k,
                              MlirType elementType) {
   return wrap(TopKType::getChecked(emitterFor(ctx), unwrap(ctx), rows, k,
-                                   unwrap(elementType)));
+                                   unwrap(elementType), /*shared=*/false));
 }
 
 int64_t mlirCakeTopKTypeGetRows(MlirType type) {
@@ -169,6 +169,16 @@ int64_t mlirCakeTopKTypeGetK(MlirType type) {
 
 MlirType mlirCakeTopKTypeGetElementType(MlirType type) {
   return wrap(cast<TopKType>(unwrap(type)).getElementType());
+}
+
+MlirType mlirCakeTopKTypeGetShared(MlirContext ctx, int64_t rows, int64_t k,
+                                   MlirType elementType) {
+  return wrap(TopKType::getChecked(emitterFor(ctx), unwrap(ctx), rows, k,
+                                   unwrap(elementType), /*shared=*/true));
+}
+
+bool mlirCakeTopKTypeIsShared(MlirType type) {
+  return cast<TopKType>(unwrap(type)).getShared();
 }
 
 //===--- Attributes -------------------------------------------------------===//

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- CakeGather.cpp - Rows gathered by an index list: op verifier -------===//
+//===- CakeGather.cpp - Copies issued by threads: op verifiers ------------===//
 //
-// The contracts of cake.gather and cake.gather.indices that their operands
-// decide: 16-byte pieces, index lists of i32 whose length matches the
-// tile (hw.gather-copy) and matching element types. That its stage comes from
-// an acquire of a pipe holding the ring is dataflow's, in cake-verify.
+// The contracts of cake.gather, cake.gather.indices and cake.cp_async.load
+// that their operands decide: the pieces (16 bytes for a gather, 16, 8 or
+// 4 for a box copy), index lists of i32 whose length matches the tile
+// (hw.gather-copy, hw.cp-async-copy) and matching element types. That the
+// stage comes from an acquire of a pipe holding the ring is dataflow's, in
+// cake-verify.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,5 +93,54 @@ LogicalResult GatherOp::verify() {
            << "the source's rows are " << src.getShape()[1] * eltBytes
            << " bytes, not a multiple of 16: its rows could not be copied "
               "in 16-byte pieces (pad them)";
+  return success();
+}
+
+int64_t CpAsyncLoadOp::getPieceBytes() {
+  GlobalType src = getSrc().getType();
+  if (src.getRank() != 2 || src.isDynamicDim(1))
+    return 0;
+  int64_t pitch = src.getShape()[1] * getElementBytes(src.getElementType());
+  for (int64_t piece : {16, 8, 4})
+    if (pitch % piece == 0)
+      return piece;
+  return 0;
+}
+
+LogicalResult CpAsyncLoadOp::verify() {
+  GlobalType src = getSrc().getType();
+  RingType dst = getDst().getType();
+  if (src.getRank() != 2)
+    return emitRuleError(*this, RuleId::HwCpAsyncCopy)
+           << "copies a box of a rank-2 tensor, got rank " << src.getRank();
+  if (dst.getRank() != 2)
+    return emitRuleError(*this, RuleId::HwCpAsyncCopy)
+           << "fills a rank-2 ring tile (rows x columns), got rank "
+           << dst.getRank();
+  if (src.getElementType() != dst.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected the source and ring element types to match, got "
+           << src.getElementType() << " and " << dst.getElementType();
+  int64_t eltBytes = getElementBytes(dst.getElementType());
+  // The piece is chosen from the pitch when the kernel is compiled.
+  if (src.isDynamicDim(1))
+    return emitRuleError(*this, RuleId::HwCpAsyncCopy)
+           << "the source's row pitch must be static (" << src
+           << "): the size of the copies is derived from it";
+  int64_t piece = getPieceBytes();
+  if (!piece)
+    return emitRuleError(*this, RuleId::HwCpAsyncCopy)
+           << "the source's rows are " << src.getShape()[1] * eltBytes
+           << " bytes, not a multiple of 4: no cp.async piece (16, 8 or 4 "
+              "bytes) divides them (pad them)";
+  int64_t rowBytes = dst.getShape()[1] * eltBytes;
+  int64_t pieces = rowBytes / piece;
+  if (rowBytes < 16 || rowBytes > 512 || (rowBytes & (rowBytes - 1)) ||
+      pieces > 32)
+    return emitRuleError(*this, RuleId::HwCpAsyncCopy)
+           << "the ring's rows are " << rowBytes << " bytes in " << piece
+           << "-byte pieces; a cp.async box copy fills rows of 16 to 512 "
+              "bytes, a power of two, in at most 32 pieces (a row's pieces "
+              "on one warp)";
   return success();
 }

@@ -28,7 +28,15 @@ Type TopKType::parse(AsmParser &parser) {
   if (parser.parseLess() ||
       parser.parseDimensionList(dims, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
-      parser.parseType(elementType) || parser.parseGreater())
+      parser.parseType(elementType))
+    return {};
+  bool shared = false;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("shared"))
+      return {};
+    shared = true;
+  }
+  if (parser.parseGreater())
     return {};
   if (dims.size() != 2) {
     parser.emitError(at) << "expected `rows x k x type`, got " << dims.size()
@@ -36,20 +44,31 @@ Type TopKType::parse(AsmParser &parser) {
     return {};
   }
   return parser.getChecked<TopKType>(parser.getContext(), dims[0], dims[1],
-                                     elementType);
+                                     elementType, shared);
 }
 
 void TopKType::print(AsmPrinter &printer) const {
-  printer << '<' << getRows() << 'x' << getK() << 'x' << getElementType()
-          << '>';
+  printer << '<' << getRows() << 'x' << getK() << 'x' << getElementType();
+  if (getShared())
+    printer << ", shared";
+  printer << '>';
 }
 
+/// A shared list's entries are ranked by every thread of its row at the
+/// store (k loads an entry): past 256 that no longer pays.
+static constexpr int64_t kMaxSharedK = 256;
+
 LogicalResult TopKType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               int64_t rows, int64_t k, Type elementType) {
+                               int64_t rows, int64_t k, Type elementType,
+                               bool shared) {
   if (rows <= 0 || k <= 0)
     return emitError() << DiagRule{RuleId::DataflowTypeShape}
                        << "expected positive rows and k, got " << rows << "x"
                        << k;
+  if (shared && k > kMaxSharedK)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
+                       << "a shared top-k list holds at most " << kMaxSharedK
+                       << " entries a row, got k = " << k;
   if (!elementType.isF32())
     return emitError() << DiagRule{RuleId::DataflowElementType}
                        << "top-k lists hold f32 values, got " << elementType;

@@ -131,13 +131,21 @@ def main():
     p.add_argument("--max-q", type=int, default=0,
                    help="with --portfolio: only its shapes of at most this "
                    "many queries")
+    p.add_argument("--min-chunk", type=int, default=None,
+                   help="dispatch.LARGE_K_MIN_CHUNK for this run (the "
+                   "fewest corpus rows a split of a k > 32 search walks)")
     p.add_argument("--w1-max-q", type=int, default=None,
                    help="dispatch.W1_MAX_Q for this run (the one-warpgroup "
                    "kernels up to that many queries)")
     p.add_argument("--out", default="")
     args = p.parse_args()
+    # choose() reads the chooser's own module (python/cake/knn_dispatch.py,
+    # which examples/knn/dispatch.py re-exports): set its constants there.
+    chooser = sys.modules[dispatch.choose.__module__]
     if args.w1_max_q is not None:
-        dispatch.W1_MAX_Q = args.w1_max_q
+        chooser.W1_MAX_Q = args.w1_max_q
+    if args.min_chunk is not None:
+        chooser.LARGE_K_MIN_CHUNK = args.min_chunk
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)

@@ -126,6 +126,13 @@ MLIR_CAPI_EXPORTED int64_t mlirCakeTopKTypeGetRows(MlirType type);
 MLIR_CAPI_EXPORTED int64_t mlirCakeTopKTypeGetK(MlirType type);
 /// The element type (f32) of a !cake.topk.
 MLIR_CAPI_EXPORTED MlirType mlirCakeTopKTypeGetElementType(MlirType type);
+/// A !cake.topk<rows x k x f32, shared>: each row's list in shared memory
+/// (k up to 256). Null (with a diagnostic) as mlirCakeTopKTypeGet.
+MLIR_CAPI_EXPORTED MlirType mlirCakeTopKTypeGetShared(MlirContext ctx,
+                                                      int64_t rows, int64_t k,
+                                                      MlirType elementType);
+/// Whether the lists of a !cake.topk live in shared memory.
+MLIR_CAPI_EXPORTED bool mlirCakeTopKTypeIsShared(MlirType type);
 
 /*===--- #cake.target<"arch"> -------------------------------------------===*/
 

@@ -431,10 +431,12 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     // term, not compute that delays the next op.
     return 0;
   }
-  if (auto gather = dyn_cast<GatherOp>(op)) {
+  if (isa<GatherOp, CpAsyncLoadOp>(op)) {
     // The rows arrive as cp.async pieces: the model charges their bytes as
-    // a copy of the stage (which rows, and so the L2 hits, it cannot see).
-    auto ring = cast<RingType>(gather.getDst().getType());
+    // a copy of the stage (which rows, and so the L2 hits, it cannot see;
+    // nor the issue cost of pieces smaller than 16 bytes, uncalibrated).
+    auto ring =
+        cast<RingType>(op->getOperand(op->getNumOperands() - 2).getType());
     if (record) {
       work->cost.copyBytes += double(ring.getTileBytes()) * mult;
       work->cost.copyNs += copyNs(ring) / perSmShare * mult;

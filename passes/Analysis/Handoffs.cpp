@@ -33,14 +33,15 @@ bool mlir::cake::isFilledByTma(PipeAcquireOp acquire) {
                       [](Operation *u) { return isa<TmaLoadOp>(u); });
 }
 
-bool mlir::cake::isFilledByGather(PipeAcquireOp acquire) {
-  return llvm::any_of(acquire.getStage().getUsers(),
-                      [](Operation *u) { return isa<GatherOp>(u); });
+bool mlir::cake::isFilledByThreadCopies(PipeAcquireOp acquire) {
+  return llvm::any_of(acquire.getStage().getUsers(), [](Operation *u) {
+    return isa<GatherOp, CpAsyncLoadOp>(u);
+  });
 }
 
-bool mlir::cake::isFilledByGather(PipeOp pipe) {
+bool mlir::cake::isFilledByThreadCopies(PipeOp pipe) {
   return llvm::any_of(pipe->getUsers(), [](Operation *u) {
     auto acquire = dyn_cast<PipeAcquireOp>(u);
-    return acquire && isFilledByGather(acquire);
+    return acquire && isFilledByThreadCopies(acquire);
   });
 }

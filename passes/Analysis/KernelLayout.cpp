@@ -34,6 +34,10 @@ int64_t mlir::cake::fragmentRegisters(FragType t, int64_t threads) {
 }
 
 int64_t mlir::cake::fragmentRegisters(TopKType t, int64_t threads) {
+  // A shared list: each thread keeps its two rows' largest entry (value,
+  // index, slot) and the list's shared-memory offset.
+  if (t.getShared())
+    return 7;
   // Each of a row's four threads keeps k values and k indices.
   int64_t regs = 8 * t.getRows() * t.getK();
   return (regs + threads - 1) / threads;
@@ -57,7 +61,7 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
             BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp,
-            GatherIndicesOp, SmemReduceOp>(op))
+            GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp>(op))
       math = true;
   });
   return !math;
@@ -115,6 +119,11 @@ int64_t mlir::cake::fragScratchBytes(Operation *op) {
   }
   if (isa<FragTrilInverseOp>(op))
     return kTrilInverseRows * kTrilInverseStride * 4;
+  // A shared top-k list: k (value, index) entries a row.
+  if (auto init = dyn_cast<TopKInitOp>(op)) {
+    TopKType t = init.getType();
+    return t.getShared() ? t.getRows() * t.getK() * 8 : 0;
+  }
   // smem.reduce: one fp32 value per tile row.
   if (auto reduce = dyn_cast<SmemReduceOp>(op))
     return reduce.getSrc().getType().getShape()[0] * 4;

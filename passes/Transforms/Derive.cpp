@@ -101,14 +101,15 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
-    // frag.row, frag.scan down, frag.tril_inverse, smem.reduce: a scratch
+    // frag.row, frag.scan down, frag.tril_inverse, smem.reduce, a shared
+    // top-k list: a scratch
     // after the rings and their role's named barrier.
     DerivedBarriers barriers = computeDerivedBarriers(kernel);
     if (barriers.last >= target->namedBarriers) {
       emitRuleError(kernel, RuleId::SyncNamedBarrier)
           << "the kernel's named barriers (cake.barrier.sync ids and one per "
-             "role with frag.row, frag.scan down, frag.tril_inverse or "
-             "smem.reduce) reach "
+             "role with frag.row, frag.scan down, frag.tril_inverse, "
+             "smem.reduce or a shared top-k list) reach "
              "id "
           << barriers.last << ", past the " << target->namedBarriers - 1
           << " a CTA of " << target->arch << " has";
@@ -134,6 +135,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         inverse.setDerivedAttr(scratch);
       else if (auto reduce = dyn_cast<SmemReduceOp>(op))
         reduce.setDerivedAttr(scratch);
+      else if (auto list = dyn_cast<TopKInitOp>(op))
+        list.setDerivedAttr(scratch);
       else
         cast<FragScanOp>(op).setDerivedAttr(scratch);
       return WalkResult::advance();
@@ -155,13 +158,14 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       // A stage filled by TMA completes with its bytes after one armed
       // arrival; one filled by stores, with an arrival per producer warp
       // (one for a copy role, which runs on its leader alone); one filled
-      // by cake.gather, with an arrival per producer thread, each made by
-      // the landing of the thread's cp.async pieces (.noinc).
+      // by cake.gather or cake.cp_async.load, with an arrival per producer
+      // thread, each made by the landing of the thread's cp.async pieces
+      // (.noinc).
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
         if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
           auto role = acquire->getParentOfType<RoleOp>();
-          if (role && isFilledByGather(acquire))
+          if (role && isFilledByThreadCopies(acquire))
             fullCount = 32 * role.getNumWarps();
           else if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();

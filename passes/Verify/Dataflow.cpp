@@ -58,6 +58,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
       check(op, w.getDst(), w.getStage(), true);
     else if (auto g = dyn_cast<GatherOp>(op))
       check(op, g.getDst(), g.getStage(), true);
+    else if (auto c = dyn_cast<CpAsyncLoadOp>(op))
+      check(op, c.getDst(), c.getStage(), true);
     else if (auto s = dyn_cast<TmaStoreOp>(op))
       check(op, s.getSrc(), s.getStage(), false);
     else if (auto r = dyn_cast<SmemReadOp>(op))
@@ -487,6 +489,40 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
         return;
       }
     }
+  });
+  return ok;
+}
+
+/// dataflow.topk-linear: a shared list's value is used at most once (its
+/// entries are updated in place).
+bool verify::checkTopKLinear(KernelFacts &f) {
+  bool ok = true;
+  auto check = [&](Value v, Location at) {
+    auto topk = dyn_cast<TopKType>(v.getType());
+    if (!topk || !topk.getShared() || v.use_empty() || v.hasOneUse())
+      return;
+    // The uses in program order (a use list is not): the later one errs.
+    SmallVector<Operation *> users;
+    for (OpOperand &use : v.getUses())
+      users.push_back(use.getOwner());
+    llvm::stable_sort(users, [](Operation *a, Operation *b) {
+      return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+    });
+    InFlightDiagnostic d =
+        emitRuleError(users[1], RuleId::DataflowTopKLinear)
+        << "a shared top-k list is used again after its entries were "
+           "handed on: its shared memory holds only the newest list";
+    d.attachNote(users[0]->getLoc()) << "first use here";
+    d.attachNote(at) << "the list defined here";
+    ok = false;
+  };
+  f.kernel.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      check(r, op->getLoc());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          check(arg, op->getLoc());
   });
   return ok;
 }

@@ -113,10 +113,15 @@ bool verify::checkTmaStrides(KernelFacts &f) {
         return; // checked at launch
       stride *= type.getShape()[d];
       if (stride % 16 != 0) {
-        emitRuleError(op, RuleId::HwTmaAlignment)
+        InFlightDiagnostic d =
+            emitRuleError(op, RuleId::HwTmaAlignment)
             << "the rows of " << type << " are " << stride
             << " bytes apart, not a multiple of 16: the copy engine cannot "
                "address them";
+        if (isa<TmaLoadOp>(op) && stride % 4 == 0)
+          d.attachNote(op->getLoc())
+              << "hint: cake.cp_async.load copies the box in "
+              << (stride % 8 == 0 ? 8 : 4) << "-byte pieces";
         ok = false;
         return;
       }

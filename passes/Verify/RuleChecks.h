@@ -132,6 +132,7 @@ bool checkHandoffBalance(KernelFacts &f);
 bool checkExpectTx(KernelFacts &f);       ///< sync.expect-tx-balance
 bool checkTiles(KernelFacts &f);          ///< sync.tiles-mismatch
 bool checkProxyFence(KernelFacts &f);     ///< sync.proxy-fence
+bool checkFillKind(KernelFacts &f);       ///< sync.fill-kind
 bool checkNamedBarriers(KernelFacts &f);  ///< sync.named-barrier
 bool checkTripCounts(KernelFacts &f);     ///< sync.trip-count-mismatch
 bool checkDeadlock(KernelFacts &f);       ///< sync.deadlock
@@ -150,6 +151,7 @@ bool checkRoleScoping(KernelFacts &f);   ///< dataflow.handoff-outside-role
 bool checkTileCoverage(KernelFacts &f);  ///< dataflow.tile-coverage
 bool checkStoreCoverage(KernelFacts &f); ///< dataflow.store-coverage
 bool checkFragmentLayout(KernelFacts &f); ///< dataflow.fragment-layout
+bool checkTopKLinear(KernelFacts &f);     ///< dataflow.topk-linear
 
 // hw (Hardware.cpp)
 /// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor

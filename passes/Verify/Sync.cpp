@@ -451,13 +451,16 @@ bool verify::checkExpectTx(KernelFacts &f) {
       return;
     llvm::DenseMap<Value, SmallVector<Operation *>> fills;
     bool anyTma = false;
+    bool threads = false;
     for (Operation *user : acquire.getStage().getUsers()) {
       if (auto t = dyn_cast<TmaLoadOp>(user)) {
         fills[t.getDst()].push_back(user);
         anyTma = true;
       }
+      threads |= isa<GatherOp, CpAsyncLoadOp>(user);
     }
-    if (!anyTma)
+    // TMA beside cp.async copies in one stage is sync.fill-kind's.
+    if (!anyTma || threads)
       return;
     CopyCounts counts;
     countCopies(*acquire->getBlock(), acquire.getStage(), counts);
@@ -472,7 +475,7 @@ bool verify::checkExpectTx(KernelFacts &f) {
       StringRef path = few ? c.leastPath : c.mostPath;
       InFlightDiagnostic d = emitRuleError(acquire, RuleId::SyncExpectTxBalance)
                              << "the stage of "
-                             << DiagPipe{f.pipeIndex.lookup(pipe)}
+                             << DiagPipe{f.pipeIndex.lookup(pipe.getResult())}
                              << " acquired here gets ";
       if (!few && c.unbounded)
         d << "a copy into " << DiagRing{f.ringIndex.lookup(ring)}
@@ -565,6 +568,55 @@ bool verify::checkTiles(KernelFacts &f) {
       ok = false;
     }
   }
+  return ok;
+}
+
+/// sync.fill-kind: a pipe's stages complete one way. TMA copies complete
+/// with their bytes after one armed arrival, cp.async copies with one
+/// arrival a producer thread, stores with one a producer warp: the derived
+/// full count serves one of them, so a stage filled by TMA and by threads,
+/// or a pipe whose stages are filled by threads in one place and another
+/// way in another, would never (or too early) complete.
+bool verify::checkFillKind(KernelFacts &f) {
+  bool ok = true;
+  f.kernel.walk([&](PipeOp pipe) {
+    Operation *threads = nullptr, *other = nullptr;
+    for (Operation *user : pipe->getUsers()) {
+      auto acquire = dyn_cast<PipeAcquireOp>(user);
+      if (!acquire)
+        continue;
+      Operation *tma = nullptr, *copy = nullptr;
+      for (Operation *u : acquire.getStage().getUsers()) {
+        if (isa<TmaLoadOp>(u))
+          tma = u;
+        else if (isa<GatherOp, CpAsyncLoadOp>(u))
+          copy = u;
+      }
+      if (copy && !threads)
+        threads = copy;
+      if (!copy && !other)
+        other = tma ? tma : user;
+      if (tma && copy) {
+        InFlightDiagnostic d =
+            emitRuleError(copy, RuleId::SyncFillKind)
+            << DiagPipe{f.pipeIndex.lookup(pipe.getResult())}
+            << ": a stage is filled by TMA and by cp.async copies; they "
+               "complete on the full barrier in different ways";
+        d.attachNote(tma->getLoc()) << "TMA copy into the same stage here";
+        ok = false;
+        return;
+      }
+    }
+    if (threads && other) {
+      InFlightDiagnostic d =
+          emitRuleError(threads, RuleId::SyncFillKind)
+          << DiagPipe{f.pipeIndex.lookup(pipe.getResult())}
+          << "'s stages are filled by cp.async copies here and otherwise "
+             "elsewhere: the full barrier's count is derived for one way";
+      d.attachNote(other->getLoc()) << "stage filled otherwise here";
+      ok = false;
+    }
+  });
   return ok;
 }
 

@@ -54,12 +54,14 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkPipeRoles(f);
       ok &= checkHardwareFeatures(f);
       ok &= checkFragmentLayout(f);
+      ok &= checkTopKLinear(f);
       ok &= checkTmaStrides(f);
       ok &= checkRoleResources(f);
       ok &= checkSharedMemory(f);
       ok &= checkFragmentRegisters(f);
       ok &= checkStageAccess(f);
       ok &= checkProxyFence(f);
+      ok &= checkFillKind(f);
       bool barriers = checkNamedBarriers(f);
       ok &= barriers;
       ok &= checkExpectTx(f);

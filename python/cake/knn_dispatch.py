@@ -25,13 +25,25 @@ import sys
 # The kernels the choosers pick from, as (build, D, k, consumer
 # warpgroups; one means 64-row corpus tiles too); `gen-knn.py OUT --table`
 # writes them all (with the
-# row-norms kernel of each D) for scripts/device-pack. D = 96 and 200 read
-# 64-column slices past the row's end, which TMA fills with zeros (a row
-# of D 16-bit elements must be a multiple of 16 bytes: D = 100 is not).
-TABLE = ([(False, d, 10, w) for d in (64, 96, 128, 200) for w in (1, 2, 3)]
+# row-norms kernel of each D) for scripts/device-pack. D = 96, 100 and 200
+# read 64-column slices past the row's end, which the copies fill with
+# zeros. D = 100 (200-byte rows, which TMA cannot address: its pitches are
+# multiples of 16 bytes) is copied by the load role's threads in 8-byte
+# cp.async pieces (cake.cp_async.load).
+# k = 64 and 100 keep each row's list in shared memory (!cake.topk<...,
+# shared>: rows * k * 8 bytes beside the rings), which leaves room for one
+# or two consumer warpgroups, not three.
+TABLE = ([(False, d, 10, w) for d in (64, 96, 100, 128, 200)
+          for w in (1, 2, 3)]
+         + [(False, 128, 100, w) for w in (1, 2)]
          + [(True, 64, 10, 2), (True, 64, 10, 3), (True, 96, 10, 3),
             (True, 128, 10, 3), (True, 256, 10, 2)]
-         + [(True, d, 32, 2) for d in (64, 96, 128, 256)])
+         + [(True, d, 32, 2) for d in (64, 96, 128, 256)]
+         + [(True, d, 64, 2) for d in (64, 96, 128, 256)])
+
+# Lists of up to REGISTER_K entries live in registers (4k a thread), longer
+# ones in shared memory.
+REGISTER_K = 32
 
 
 # Every search kernel of TABLE also comes as `..._fused` (gen-knn.py
@@ -60,7 +72,7 @@ DTYPES = ("bf16", "f16")
 
 
 # The merge of a search's corpus splits, per k (gen-knn.py's knn_merge_k*).
-MERGE_K = (10,)
+MERGE_K = (10, 100)
 
 
 def merge_name(k):
@@ -117,16 +129,30 @@ def kernel_name(build, d, k, wgs, dtype="bf16"):
 W1_MAX_Q = 64
 
 
+# The fewest corpus rows a split walks. A shared list (k > REGISTER_K)
+# pays for every candidate that enters it (a store and a scan of its row's
+# list), about k (1 + ln(rows / k)) of a split's rows, so longer splits
+# insert a smaller share, and fewer splits leave fewer lists to merge (KNN
+# run 16, k = 100 at 1 x 1M: 1.29 ms with 8192, 1.58 with 1024, 1.66 with
+# 32768); bench.py --min-chunk overrides LARGE_K_MIN_CHUNK.
+LARGE_K_MIN_CHUNK = 8192
+
+
+def min_chunk(k):
+    return 1024 if k <= REGISTER_K else LARGE_K_MIN_CHUNK
+
+
 def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
     `fused` forces the form that computes the norms (True) or takes them
     (False), None picks by with_norms' rule."""
-    wgs = 1 if q <= W1_MAX_Q else 3 if q >= 2048 else 2
+    wgs = 1 if q <= W1_MAX_Q else 3 if q >= 2048 and k <= REGISTER_K else 2
     # Tiles x splits fill the SMs' CTA slots once (the one-warpgroup
     # kernels have two an SM) up to 256 queries, twice above.
     waves = 2 if wgs == 1 or q > 256 else 1
     tiles = math.ceil(q / (64 * wgs))
-    splits = max(1, min(math.ceil(waves * sms / tiles), math.ceil(m / 1024)))
+    splits = max(1, min(math.ceil(waves * sms / tiles),
+                        math.ceil(m / min_chunk(k))))
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
     # for 256-row tiles too).
     chunk = math.ceil(math.ceil(m / splits) / 256) * 256

@@ -95,6 +95,14 @@ int main(void) {
   // CHECK: topk rows=128 k=10 isa=1 isfrag=0
   // CHECK: topk values: f32
 
+  MlirType shared =
+      mlirCakeTopKTypeGetShared(ctx, 64, 100, mlirF32TypeGet(ctx));
+  show("topk shared", shared);
+  printf("topk shared=%d %d\n", mlirCakeTopKTypeIsShared(shared),
+         mlirCakeTopKTypeIsShared(topk));
+  // CHECK: topk shared: !cake.topk<64x100xf32, shared>
+  // CHECK: topk shared=1 0
+
   MlirAttribute target =
       mlirCakeTargetAttrGet(ctx, mlirStringRefCreateFromCString("sm_90a"));
   MlirStringRef arch = mlirCakeTargetAttrGetArch(target);

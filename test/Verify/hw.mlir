@@ -105,7 +105,8 @@ cake.kernel @tma_row_alignment(%A: !cake.global<?x100xbf16>) attributes {target 
   cake.role "load" warps(1) {
     %c0 = arith.constant 0 : index
     %s = cake.pipe.acquire %p : !cake.pipe<2>
-    // expected-error @+1 {{[hw.tma-alignment] the rows of '!cake.global<?x100xbf16>' are 200 bytes apart, not a multiple of 16: the copy engine cannot address them}}
+    // expected-error @+2 {{[hw.tma-alignment] the rows of '!cake.global<?x100xbf16>' are 200 bytes apart, not a multiple of 16: the copy engine cannot address them}}
+    // expected-note @+1 {{hint: cake.cp_async.load copies the box in 8-byte pieces}}
     cake.tma.load %A[%c0, %c0] -> %a[%s] : !cake.global<?x100xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
     cake.pipe.commit %p, %s : !cake.pipe<2>
   }

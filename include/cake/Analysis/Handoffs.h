@@ -31,11 +31,12 @@ RoleOp selfFillingRole(PipeOp pipe);
 bool isFilledByTma(PipeAcquireOp acquire);
 
 /// Whether the stage an acquire took (or any stage of `pipe`) is filled by
-/// cake.gather: its pieces complete on the full barrier besides the
+/// cp.async copies of its threads (cake.gather, cake.cp_async.load): their
+/// pieces complete on the full barrier besides the
 /// producer warps' arrivals, and its readers order them before the async
 /// proxy.
-bool isFilledByGather(PipeAcquireOp acquire);
-bool isFilledByGather(PipeOp pipe);
+bool isFilledByThreadCopies(PipeAcquireOp acquire);
+bool isFilledByThreadCopies(PipeOp pipe);
 
 } // namespace cake
 } // namespace mlir

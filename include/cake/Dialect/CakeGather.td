@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- CakeGather.td - Rows gathered by an index list ------*- tablegen -*-===//
+//===- CakeGather.td - Copies issued by threads (cp.async) -*- tablegen -*-===//
 //
-// The indexed family: a producer role copies rows of a global matrix,
-// chosen by an index list in global memory, into a ring stage. TMA copies
-// boxes of a tensor; a sorted k-means update or a paged read needs rows in
-// an order the data does not have, and before this op they were gathered
-// into a copy first (a pass over the data and back).
+// The thread-copy family: every thread of a producer role copies pieces of
+// rows of a global matrix into a ring stage with cp.async, where TMA
+// cannot. cake.gather takes the rows an index list in global memory
+// names: a sorted k-means update or a paged read needs rows in an order
+// the data does not have, and before it they were gathered into a copy
+// first (a pass over the data and back). cake.cp_async.load takes a box,
+// as cake.tma.load does, of a tensor whose rows TMA cannot address (a
+// pitch that is not a multiple of 16 bytes: 100 bf16 columns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +109,54 @@ def Cake_GatherOp : Cake_Op<"gather"> {
     qualified(type($dst))
   }];
   let hasVerifier = 1;
+}
+
+def Cake_CpAsyncLoadOp : Cake_Op<"cp_async.load"> {
+  let summary = "copy a tile into a ring stage with cp.async, where TMA cannot";
+  let description = [{
+    Row `r` of the stage's R×C tile receives the columns
+    [`column`, `column` + C) of row `row` + r of the rank-2 global `src`,
+    in the ring's swizzle, so a wgmma reads it as it reads a TMA-filled
+    stage; rows past `src`'s and columns past its row are zero-filled, as
+    TMA fills them. This is the box copy of `cake.tma.load` for tensors the
+    copy engine cannot address: TMA needs every row pitch a multiple of 16
+    bytes, and a [M, 100] bf16 matrix has rows 200 bytes apart. (On
+    targets without TMA it is the producer's only box copy.)
+
+    Every thread of the producer role issues a share of the tile's pieces
+    (`cp.async`, zero-filled where out of bounds). The piece is derived
+    from the source's row pitch: 16 bytes where it is a multiple of 16
+    (`cp.async.cg`), else 8 or 4 (`cp.async.ca`), so every piece starts
+    on its own size. The stage's commit makes the full barrier wait for
+    the pieces' completion (each thread's `cp.async.mbarrier.arrive.noinc`,
+    one arrival a thread), and the consumer's wait orders them before the
+    async proxy (wgmma) reads the stage. The barrier counts, the swizzled
+    addresses and the split of the pieces over the threads are derived.
+
+    Contracts [hw.cp-async-copy]: the source has rank 2 and a static row
+    pitch that is a multiple of 4 bytes; the ring's rows are 16 to 512
+    bytes, a power of two, and at most 32 pieces (a row's pieces go to the
+    lanes of one warp); a column offset that is not a whole number of
+    pieces traps when the kernel runs. The element types of `src` and the
+    ring match [dataflow.element-type].
+
+    ```mlir
+    cake.cp_async.load %C[%n, %d] -> %c[%s]
+      : !cake.global<?x100xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Cake_GlobalType:$src, Index:$row, Index:$column,
+                       Cake_RingType:$dst, Cake_StageType:$stage);
+  let assemblyFormat = [{
+    $src `[` $row `,` $column `]` `->` $dst `[` $stage `]`
+    attr-dict `:` qualified(type($src)) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes of one cp.async piece: 16, 8 or 4, the largest dividing
+    /// the source's row pitch (0 where no piece does).
+    int64_t getPieceBytes();
+  }];
 }
 
 #endif // CAKE_GATHER_TD

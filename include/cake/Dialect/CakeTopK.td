@@ -13,6 +13,7 @@
 
 include "cake/Dialect/CakeBase.td"
 include "cake/Dialect/CakeTypes.td"
+include "cake/Dialect/CakeDerived.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Cake_TopKType : Cake_Type<"TopK", "topk"> {
@@ -34,14 +35,33 @@ def Cake_TopKType : Cake_Type<"TopK", "topk"> {
     ```mlir
     !cake.topk<128x16xf32>
     ```
+
+    `shared` keeps each row's list in shared memory instead, one list a
+    row (k entries of 8 bytes, unsorted), for k past what registers hold
+    (up to 256): each thread keeps only its rows' largest entry (value,
+    index and slot), 7 registers. A candidate that beats a row's largest
+    entry replaces it, and the row's quad finds the new largest (a quarter
+    of the entries each, two shuffles); the store ranks each entry among
+    the row's k. The shared memory (rows · k · 8 bytes) is derived per
+    `cake.topk.init` (`#cake.scratch`). Its contents are the list's state,
+    so a shared list is used once: each value feeds one insert, store or
+    yield [dataflow.topk-linear].
+
+    ```mlir
+    !cake.topk<64x100xf32, shared>
+    ```
   }];
   let parameters = (ins "int64_t":$rows, "int64_t":$k,
-                        "::mlir::Type":$elementType);
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"bool", "false">:$shared);
+
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 
-def Cake_TopKInitOp : Cake_Op<"topk.init", [Pure]> {
+// Not Pure: a shared list's init and inserts write its shared memory, so
+// they may be neither merged nor moved out of their loop.
+def Cake_TopKInitOp : Cake_Op<"topk.init"> {
   let summary = "empty per-row top-k lists";
   let description = [{
     Every entry (+inf, -1): a value that is +inf or NaN never enters a list,
@@ -51,11 +71,12 @@ def Cake_TopKInitOp : Cake_Op<"topk.init", [Pure]> {
     %l0 = cake.topk.init : !cake.topk<128x16xf32>
     ```
   }];
+  let arguments = (ins OptionalAttr<Cake_ScratchAttr>:$derived);
   let results = (outs Cake_TopKType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
-def Cake_TopKInsertOp : Cake_Op<"topk.insert", [Pure,
+def Cake_TopKInsertOp : Cake_Op<"topk.insert", [
     AttrSizedOperandSegments, AllTypesMatch<["list", "result"]>]> {
   let summary = "merge a tile of candidates into per-row top-k lists";
   let description = [{

@@ -242,10 +242,14 @@ LogicalResult KernelEmitter::emit() {
       FailureOr<PipeBarriersAttr> bars = derived(pipe);
       if (failed(bars))
         return failure();
-      PipeInfo info{pipe.getType().getStages(), bars->getFull(),
-                    bars->getEmpty(),           bars->getFullCount(),
-                    bars->getEmptyCount(),      bars->getTxBytes(),
-                    isFilledByGather(pipe),     bars->getReleaseCtas()};
+      PipeInfo info{pipe.getType().getStages(),
+                    bars->getFull(),
+                    bars->getEmpty(),
+                    bars->getFullCount(),
+                    bars->getEmptyCount(),
+                    bars->getTxBytes(),
+                    isFilledByThreadCopies(pipe),
+                    bars->getReleaseCtas()};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;

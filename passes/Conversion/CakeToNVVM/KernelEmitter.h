@@ -54,7 +54,7 @@ struct TensorParams {
 /// What the lowered code knows about one pipe.
 struct PipeInfo {
   int64_t stages, full, empty, fullCount, emptyCount, txBytes;
-  bool gathered; // its stages are filled by cake.gather
+  bool gathered; // its stages are filled by cp.async (cake.gather, ...)
   /// The CTAs whose consumers release each stage (the cluster, when
   /// multicast copies fill it): a release arrives on each one's barrier.
   int64_t releaseCtas = 1;
@@ -194,10 +194,30 @@ private:
   LogicalResult emitTmaLoad(TmaLoadOp op);
   LogicalResult emitTmaStore(TmaStoreOp op);
 
-  // Rows gathered by an index list (Gather.cpp): cake.gather.
+  // Copies issued by threads (Gather.cpp): cake.gather, cake.cp_async.load.
   std::optional<LogicalResult> emitGatherOp(Operation &op);
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitGatherIndices(GatherIndicesOp op);
+  LogicalResult emitCpAsyncLoad(CpAsyncLoadOp op);
+  /// What one lane copies of every row a step: its piece of the row.
+  struct RowPieces {
+    RingType ring;
+    int64_t pieceBytes, pieces, rowBytes;
+    Value stageBase;  // i32 shared-memory offset of the stage
+    Value pieceInRow; // i32 byte offset of the lane's piece in a ring row
+    Value colElt;     // i64 source column of the piece
+    Value colBytes;   // i32 bytes of the piece inside the source's row
+  };
+  RowPieces rowPieces(const TensorParams &tp, Value ring, Value stage,
+                      Value column, int64_t pieceBytes);
+  /// The lane's cp.async of row `row` (i32, in the tile) from row `srcRow`
+  /// (i64) of the source, zero-filled where `inRange` is false.
+  void copyPiece(const TensorParams &tp, const RowPieces &rp, Value row,
+                 Value srcRow, Value inRange);
+  /// Traps where the source's base, pitch or `column` (i64) is not a whole
+  /// number of pieces: no copy could be issued.
+  void trapUnlessPieceAligned(const TensorParams &tp, Value column,
+                              int64_t eltBytes, int64_t pieceBytes);
   /// Entry `row` (i32) of a `rows`-entry list at `position` (i64) of the
   /// index tensor `ip`: a load, or -1 past the tile or the list.
   Value loadIndexEntry(const TensorParams &ip, Value position, Value row,
@@ -263,6 +283,18 @@ private:
   LogicalResult emitTopKInit(TopKInitOp op);
   LogicalResult emitTopKInsert(TopKInsertOp op);
   LogicalResult emitTopKStore(TopKStoreOp op);
+  // The same in shared memory (TopKShared.cpp): !cake.topk<..., shared>.
+  LogicalResult emitSharedTopKInit(TopKInitOp op);
+  LogicalResult emitSharedTopKInsert(TopKInsertOp op);
+  LogicalResult emitSharedTopKStore(TopKStoreOp op);
+  /// The shared-memory offset of entry `e` (i32) of role row `row` (i32).
+  Value sharedEntry(Value base, Value row, Value e, int64_t k);
+  /// The row's largest entry (value, index, slot), found by its quad.
+  std::array<Value, 3> sharedRowMax(Value base, Value row, int64_t k);
+  /// A full-warp vote: `any` (i1) or `ballot` (i32) of `pred`.
+  Value warpVote(Value pred, NVVM::VoteSyncKind kind);
+  /// Global row-major stores of a top-k row: a predicated st.global.b32.
+  void storeWord(Value ok, const TensorParams &tp, Value linear, Value bits);
 
   // Fragments to and from memory: global loads and stores, shared-memory
   // stages (Epilogue.cpp).

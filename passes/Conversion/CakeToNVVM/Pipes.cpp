@@ -108,7 +108,7 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   // count past the barrier's expected one, which compute-sanitizer's
   // synccheck reports as a barrier overflow.
   const PipeInfo &info = pipes[c.getPipe()];
-  if (acquire && isFilledByGather(acquire)) {
+  if (acquire && isFilledByThreadCopies(acquire)) {
     NVVM::CpAsyncMBarrierArriveOp::create(
         b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8),
         /*noinc=*/true);

@@ -45,6 +45,9 @@ FailureOr<Type> KernelEmitter::topkStructType(TopKType type, Operation *where) {
            << " accumulator rows";
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   SmallVector<Type> elts;
+  if (type.getShared()) // TopKShared.cpp: {v, i, slot} x 2, base
+    return Type(LLVM::LLVMStructType::getLiteral(
+        ctx, {f32, i32, i32, f32, i32, i32, i32}));
   for (int64_t h = 0; h < 2; ++h) {
     elts.append(type.getK(), f32);
     elts.append(type.getK(), i32);
@@ -129,6 +132,8 @@ Value KernelEmitter::selectByIndex(ArrayRef<Value> items, Value sel) {
 }
 
 LogicalResult KernelEmitter::emitTopKInit(TopKInitOp op) {
+  if (op.getType().getShared())
+    return emitSharedTopKInit(op);
   FailureOr<Type> st = topkStructType(op.getType(), op);
   if (failed(st))
     return failure();
@@ -148,6 +153,8 @@ LogicalResult KernelEmitter::emitTopKInit(TopKInitOp op) {
 }
 
 LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
+  if (op.getList().getType().getShared())
+    return emitSharedTopKInsert(op);
   FailureOr<Type> st = topkStructType(op.getList().getType(), op);
   FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
   if (failed(st) || failed(in))
@@ -253,7 +260,27 @@ LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
   return success();
 }
 
+void KernelEmitter::storeWord(Value ok, const TensorParams &tp, Value linear,
+                              Value bits) {
+  // Predicated stores, not branches (as emitLineStore).
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p "
+                     "st.global.b32 [$1], $2; }";
+  Value ptr = LLVM::GEPOp::create(
+      b, loc(), globalPtrTy(), tp.elementType, tp.ptr,
+      ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), linear)});
+  Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
+  SmallVector<Value> operands{pred, ptr, bits};
+  LLVM::InlineAsmOp::create(
+      b, loc(), TypeRange{}, operands, text, "r,l,r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
+  if (op.getList().getType().getShared())
+    return emitSharedTopKStore(op);
   FailureOr<Type> st = topkStructType(op.getList().getType(), op);
   if (failed(st))
     return failure();
@@ -287,8 +314,7 @@ LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
   }
   // Each thread of the quad writes the entries s with s % 4 equal to its
   // lane in the quad, rows past the tensors' extent (or the rows bound) not
-  // at all. Predicated
-  // stores, not branches (as emitLineStore).
+  // at all (storeWord: predicated stores).
   const TensorParams &vp = tensors[op.getValues()];
   const TensorParams &ip = tensors[op.getIndices()];
   Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
@@ -297,20 +323,8 @@ LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
       arith::IndexCastOp::create(b, loc(), b.getIndexType(), thread);
   Value row0 = arith::AddIOp::create(b, loc(), map.lookupOrDefault(op.getRow()),
                                      threadIdx);
-  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p "
-                     "st.global.b32 [$1], $2; }";
   auto store = [&](Value ok, const TensorParams &tp, Value lin, Value bits) {
-    Value ptr = LLVM::GEPOp::create(
-        b, loc(), globalPtrTy(), tp.elementType, tp.ptr,
-        ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), lin)});
-    Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
-    SmallVector<Value> operands{pred, ptr, bits};
-    LLVM::InlineAsmOp::create(
-        b, loc(), TypeRange{}, operands, text, "r,l,r",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    storeWord(ok, tp, lin, bits);
   };
   // Rows within the tensor (and the rows bound), and with a slot, a slot
   // within the tensor's second dimension.

@@ -11,6 +11,17 @@ module attributes {t = !cake.topk<128x0xf32>} {}
 
 // -----
 
+// A shared list of more than 256 entries a row (the near miss: 256).
+// expected-error @+1 {{[dataflow.type-shape] a shared top-k list holds at most 256 entries a row, got k = 257}}
+module attributes {t = !cake.topk<64x257xf32, shared>, ok = !cake.topk<64x256xf32, shared>} {}
+
+// -----
+
+// expected-error @+1 {{expected 'shared'}}
+module attributes {t = !cake.topk<64x100xf32, global>} {}
+
+// -----
+
 // expected-error @+1 {{expected `rows x k x type`, got 3 dimensions}}
 module attributes {t = !cake.topk<2x128x10xf32>} {}
 

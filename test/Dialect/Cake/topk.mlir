@@ -39,3 +39,20 @@ cake.kernel @merge(%PD: !cake.global<?x?xf32>, %PI: !cake.global<?x?xi32>,
     }
   }
 }
+
+// A shared list (k past the registers): the same ops, the type says where.
+// CHECK-LABEL: cake.kernel @shared
+// CHECK: %[[L0:.*]] = cake.topk.init : !cake.topk<64x100xf32, shared>
+// CHECK: %[[L1:.*]] = cake.topk.insert %[[L0]], %{{.*}} base %{{.*}} : !cake.topk<64x100xf32, shared>, !cake.frag<64x128xf32>
+// CHECK: cake.topk.store %[[L1]] -> %{{.*}}, %{{.*}}[%{{.*}}] : !cake.topk<64x100xf32, shared> -> !cake.global<?x100xf32>, !cake.global<?x100xi32>
+cake.kernel @shared(%D: !cake.global<?x100xf32>, %I: !cake.global<?x100xi32>, %n: index)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "search" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      %l0 = cake.topk.init : !cake.topk<64x100xf32, shared>
+      %d = cake.frag.zero : !cake.frag<64x128xf32>
+      %l1 = cake.topk.insert %l0, %d base %m : !cake.topk<64x100xf32, shared>, !cake.frag<64x128xf32>
+      cake.topk.store %l1 -> %D, %I[%m] : !cake.topk<64x100xf32, shared> -> !cake.global<?x100xf32>, !cake.global<?x100xi32>
+    }
+  }
+}

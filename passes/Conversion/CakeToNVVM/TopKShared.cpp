@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- TopKShared.cpp - Per-row top-k lists in shared memory --------------===//
+//
+// A !cake.topk<R x k x f32, shared> keeps each row's k (value, index)
+// entries in the derived scratch of its cake.topk.init, unsorted, row r at
+// offset (r * k + e) * 8. In registers each thread holds, for its two rows
+// of the accumulator layout, the row's largest entry by (value, index) and
+// its slot, and the scratch offset: {v0, i0, s0, v1, i1, s1, base}. The
+// four threads of a row (a quad) agree on them.
+//
+// topk.insert: a candidate that beats the row's largest entry replaces it.
+// Each thread masks its candidates against the largest; then the warp
+// runs as many steps as its busiest quad has candidates: a step takes the
+// lowest candidate of the quad's lowest lane that has one (ballot,
+// shuffles), and if it still beats the largest, lane 0 of the quad writes
+// it over the largest and the quad finds the new largest (each thread a
+// quarter of the entries, two shuffles). Past the first tiles few
+// candidates pass the mask, as with the register lists.
+//
+// topk.store ranks each entry among its row's k by (value, index, slot)
+// and writes it to its rank: every thread a quarter of the entries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::cake;
+using namespace mlir::cake::nvvm;
+
+namespace {
+// Fields of the per-thread struct.
+constexpr unsigned kFieldsPerRow = 3; // value, index, slot
+constexpr unsigned kBaseField = 6;
+} // namespace
+
+Value KernelEmitter::warpVote(Value pred, NVVM::VoteSyncKind kind) {
+  Type res = kind == NVVM::VoteSyncKind::ballot ? Type(b.getI32Type())
+                                                : Type(b.getI1Type());
+  return NVVM::VoteSyncOp::create(b, loc(), res, i32c(-1), pred, kind);
+}
+
+Value KernelEmitter::sharedEntry(Value base, Value row, Value e, int64_t k) {
+  Value rowStart = arith::MulIOp::create(b, loc(), row, i32c(k));
+  Value entry = arith::AddIOp::create(b, loc(), rowStart, e);
+  Value bytes = arith::MulIOp::create(b, loc(), entry, i32c(8));
+  return arith::AddIOp::create(b, loc(), base, bytes);
+}
+
+std::array<Value, 3> KernelEmitter::sharedRowMax(Value base, Value row,
+                                                 int64_t k) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value lowest = arith::ConstantOp::create(
+      b, loc(), b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value minIdx = i32c(std::numeric_limits<int32_t>::min());
+  // Entries laneInQuad + 4j (a thread past k rereads entry k - 1), in
+  // groups of kScanGroup whose loads are issued together: a group costs
+  // about one shared-memory latency, and only a group's entries are live
+  // at once (all k / 4 unrolled spilled under a 128-register budget).
+  constexpr int64_t kScanGroup = 8;
+  int64_t perThread = (k + 3) / 4;
+  int64_t groups = (perThread + kScanGroup - 1) / kScanGroup;
+  auto loop = scf::ForOp::create(b, loc(), idxc(0), idxc(groups), idxc(1),
+                                 ValueRange{lowest, minIdx, i32c(0)});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value g0 = arith::MulIOp::create(b, loc(), toI32(loop.getInductionVar()),
+                                     i32c(4 * kScanGroup));
+    Value first = arith::AddIOp::create(b, loc(), g0, laneInQuad);
+    SmallVector<std::array<Value, 3>> entries;
+    for (int64_t j = 0; j < kScanGroup; ++j) {
+      Value e = arith::AddIOp::create(b, loc(), first, i32c(4 * j));
+      e = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
+      Value at = sharedEntry(base, row, e, k);
+      Value v = LLVM::LoadOp::create(b, loc(), f32, smemAt(at));
+      Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
+      Value i = LLVM::LoadOp::create(b, loc(), i32, smemAt(atIdx));
+      entries.push_back({v, i, e});
+    }
+    auto args = loop.getRegionIterArgs();
+    Value mv = args[0], mi = args[1], ms = args[2];
+    for (auto [v, i, e] : entries) {
+      Value greater = pairLess(mv, mi, v, i);
+      mv = arith::SelectOp::create(b, loc(), greater, v, mv);
+      mi = arith::SelectOp::create(b, loc(), greater, i, mi);
+      ms = arith::SelectOp::create(b, loc(), greater, e, ms);
+    }
+    scf::YieldOp::create(b, loc(), ValueRange{mv, mi, ms});
+  }
+  Value mv = loop.getResult(0), mi = loop.getResult(1), ms = loop.getResult(2);
+  for (int32_t off : {1, 2}) {
+    Value ov = quadShuffle(mv, off);
+    Value oi = quadShuffle(mi, off);
+    Value os = quadShuffle(ms, off);
+    Value greater = pairLess(mv, mi, ov, oi);
+    mv = arith::SelectOp::create(b, loc(), greater, ov, mv);
+    mi = arith::SelectOp::create(b, loc(), greater, oi, mi);
+    ms = arith::SelectOp::create(b, loc(), greater, os, ms);
+  }
+  return {mv, mi, ms};
+}
+
+LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
+  FailureOr<Type> st = topkStructType(op.getType(), op);
+  FailureOr<ScratchAttr> scratch = derived(op);
+  if (failed(st) || failed(scratch))
+    return failure();
+  int64_t k = op.getType().getK();
+  Value inf = arith::ConstantOp::create(
+      b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  Value base = i32c(scratch->getOffset());
+  // A previous list in the scratch (the last tile's) may still be read by
+  // the warp's other lanes.
+  NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+  Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value row0 = threadRow();
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
+    auto loop =
+        scf::ForOp::create(b, loc(), idxc(0), idxc((k + 3) / 4), idxc(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = toI32(loop.getInductionVar());
+    Value four = arith::MulIOp::create(b, loc(), j, i32c(4));
+    Value e = arith::AddIOp::create(b, loc(), four, laneInQuad);
+    e = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
+    Value at = sharedEntry(base, row, e, k);
+    LLVM::StoreOp::create(b, loc(), inf, smemAt(at));
+    Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
+    LLVM::StoreOp::create(b, loc(), i32c(-1), smemAt(atIdx));
+  }
+  NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+  // Every entry is (+inf, -1): any slot holds the largest.
+  Value lists = LLVM::UndefOp::create(b, loc(), *st);
+  for (int64_t h = 0; h < 2; ++h) {
+    lists =
+        LLVM::InsertValueOp::create(b, loc(), lists, inf, kFieldsPerRow * h);
+    lists = LLVM::InsertValueOp::create(b, loc(), lists, i32c(-1),
+                                        kFieldsPerRow * h + 1);
+    lists = LLVM::InsertValueOp::create(b, loc(), lists, i32c(0),
+                                        kFieldsPerRow * h + 2);
+  }
+  lists = LLVM::InsertValueOp::create(b, loc(), lists, base, kBaseField);
+  map.map(op.getResult(), lists);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
+  FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
+  if (failed(in))
+    return failure();
+  if (in->layout != FragLayout::Acc)
+    return op.emitError("top-k candidates must be an accumulator-shaped "
+                        "fragment");
+  Value given;
+  if (op.getIndices()) {
+    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
+    if (failed(ii))
+      return failure();
+    if (ii->layout != FragLayout::Acc)
+      return op.emitError("top-k indices must be an accumulator-shaped "
+                          "fragment");
+    given = map.lookup(op.getIndices());
+  }
+  int64_t k = op.getList().getType().getK();
+  int64_t n = op.getCandidates().getType().getShape()[1];
+  int64_t positions = n / 4; // a thread's columns of one row: 8j + 2q + e
+  Type maskTy = b.getIntegerType(positions <= 32 ? 32 : 64);
+  auto maskc = [&](uint64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), maskTy, int64_t(v))
+        .getResult();
+  };
+  Type i32 = b.getI32Type();
+  Value acc = map.lookup(op.getCandidates());
+  Value lists = map.lookup(op.getList());
+  Value base = LLVM::ExtractValueOp::create(b, loc(), lists, kBaseField);
+  Value lane = role->lane;
+  Value laneInQuad = arith::RemUIOp::create(b, loc(), lane, i32c(4));
+  Value quadBase = arith::SubIOp::create(b, loc(), lane, laneInQuad);
+  Value quadCol = arith::MulIOp::create(b, loc(), laneInQuad, i32c(2));
+  Value colBase;
+  if (!given) {
+    Value baseCol = toI32(map.lookupOrDefault(op.getBase()));
+    colBase = arith::AddIOp::create(b, loc(), baseCol, quadCol);
+  }
+  Value row0 = threadRow();
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
+    SmallVector<Value> cands, candIdx;
+    for (int64_t p = 0; p < positions; ++p) {
+      int64_t slot = 4 * (p / 2) + 2 * h + p % 2;
+      cands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, slot));
+      if (given)
+        candIdx.push_back(LLVM::ExtractValueOp::create(b, loc(), given, slot));
+    }
+    auto candIndex = [&](Value pos) -> Value {
+      if (given)
+        return selectByIndex(candIdx, pos);
+      // Position p is column 8 (p / 2) + p % 2 of the quad's pairs.
+      Value pair = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
+      Value pairCol = arith::ShLIOp::create(b, loc(), pair, i32c(3));
+      Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
+      Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
+      return arith::AddIOp::create(b, loc(), colBase, col);
+    };
+    Value thrV =
+        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h);
+    Value thrI =
+        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + 1);
+    Value thrS =
+        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + 2);
+    // The mask: candidates that beat the row's largest entry now (+inf
+    // and NaN never do: the largest starts as (+inf, -1)).
+    Value mask = maskc(0);
+    for (int64_t p = 0; p < positions; ++p) {
+      Value pass = pairLess(cands[p], candIndex(i32c(p)), thrV, thrI);
+      Value bit =
+          arith::SelectOp::create(b, loc(), pass, maskc(1ull << p), maskc(0));
+      mask = arith::OrIOp::create(b, loc(), mask, bit);
+    }
+    // Steps: the most candidates any quad of the warp has.
+    Value count = LLVM::CtPopOp::create(b, loc(), maskTy, mask);
+    if (maskTy != i32)
+      count = arith::TruncIOp::create(b, loc(), i32, count);
+    for (int32_t off : {1, 2})
+      count = arith::AddIOp::create(b, loc(), count, quadShuffle(count, off));
+    for (int32_t off : {4, 8, 16})
+      count = arith::MaxUIOp::create(b, loc(), count, quadShuffle(count, off));
+    Value steps = arith::IndexCastOp::create(b, loc(), b.getIndexType(), count);
+    auto loop = scf::ForOp::create(b, loc(), idxc(0), steps, idxc(1),
+                                   ValueRange{mask, thrV, thrI, thrS});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      auto args = loop.getRegionIterArgs();
+      Value left = args[0];
+      Value has = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                        left, maskc(0));
+      Value ballot = warpVote(has, NVVM::VoteSyncKind::ballot);
+      Value quadBits = arith::ShRUIOp::create(b, loc(), ballot, quadBase);
+      quadBits = arith::AndIOp::create(b, loc(), quadBits, i32c(15));
+      Value active = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                           quadBits, i32c(0));
+      Value guarded = arith::OrIOp::create(b, loc(), quadBits, i32c(16));
+      Value first = LLVM::CountTrailingZerosOp::create(b, loc(), i32, guarded,
+                                                       /*is_zero_poison=*/true);
+      Value owner = arith::AddIOp::create(b, loc(), quadBase, first);
+      // This lane's lowest candidate (any position when it has none).
+      Value pos = LLVM::CountTrailingZerosOp::create(b, loc(), maskTy, left,
+                                                     /*is_zero_poison=*/false);
+      if (maskTy != i32)
+        pos = arith::TruncIOp::create(b, loc(), i32, pos);
+      pos = arith::MinUIOp::create(b, loc(), pos, i32c(positions - 1));
+      Value v = selectByIndex(cands, pos);
+      Value idx = candIndex(pos);
+      Value ov = gpu::ShuffleOp::create(b, loc(), v, owner, i32c(32),
+                                        gpu::ShuffleMode::IDX)
+                     .getShuffleResult();
+      Value oi = gpu::ShuffleOp::create(b, loc(), idx, owner, i32c(32),
+                                        gpu::ShuffleMode::IDX)
+                     .getShuffleResult();
+      Value beats = pairLess(ov, oi, args[1], args[2]);
+      Value pass = arith::AndIOp::create(b, loc(), active, beats);
+      // The owner is done with its candidate either way.
+      Value isOwner = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                            lane, owner);
+      Value lower = arith::SubIOp::create(b, loc(), left, maskc(1));
+      Value cleared = arith::AndIOp::create(b, loc(), left, lower);
+      Value rest = arith::SelectOp::create(b, loc(), isOwner, cleared, left);
+      Value writer = arith::AndIOp::create(
+          b, loc(), pass,
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, laneInQuad,
+                                i32c(0)));
+      {
+        auto ifWrite = scf::IfOp::create(b, loc(), writer, /*withElse=*/false);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPoint(ifWrite.thenBlock()->getTerminator());
+        Value at = sharedEntry(base, row, args[3], k);
+        LLVM::StoreOp::create(b, loc(), ov, smemAt(at));
+        Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
+        LLVM::StoreOp::create(b, loc(), oi, smemAt(atIdx));
+      }
+      // Where a quad replaced its largest, the quad finds the next one;
+      // the warp's lanes all take part in the shuffles.
+      Value anyPass = warpVote(pass, NVVM::VoteSyncKind::any);
+      auto ifAny = scf::IfOp::create(
+          b, loc(), TypeRange{args[1].getType(), i32, i32}, anyPass,
+          /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(ifAny.thenBlock());
+        NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+        std::array<Value, 3> next = sharedRowMax(base, row, k);
+        // Every lane's reads are done before the next step's write.
+        NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+        scf::YieldOp::create(b, loc(), ValueRange{next[0], next[1], next[2]});
+        b.setInsertionPointToStart(ifAny.elseBlock());
+        scf::YieldOp::create(b, loc(), ValueRange{args[1], args[2], args[3]});
+      }
+      scf::YieldOp::create(b, loc(),
+                           ValueRange{rest, ifAny.getResult(0),
+                                      ifAny.getResult(1), ifAny.getResult(2)});
+    }
+    for (unsigned f = 0; f < kFieldsPerRow; ++f)
+      lists = LLVM::InsertValueOp::create(
+          b, loc(), lists, loop.getResult(1 + f), kFieldsPerRow * h + f);
+  }
+  map.map(op.getResult(), lists);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
+  int64_t k = op.getList().getType().getK();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value lists = map.lookup(op.getList());
+  Value base = LLVM::ExtractValueOp::create(b, loc(), lists, kBaseField);
+  const TensorParams &vp = tensors[op.getValues()];
+  const TensorParams &ip = tensors[op.getIndices()];
+  NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+  Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+  Value thread = threadRow();
+  Value threadIdx =
+      arith::IndexCastOp::create(b, loc(), b.getIndexType(), thread);
+  Value row0 = arith::AddIOp::create(b, loc(), map.lookupOrDefault(op.getRow()),
+                                     threadIdx);
+  Value slot = op.getSlot() ? map.lookupOrDefault(op.getSlot()) : Value();
+  auto inTensor = [&](const TensorParams &tp, Value row) {
+    Value limit = rowBound(tp.dims[0], op.getRow(), op.getRows());
+    Value in =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limit);
+    if (slot)
+      in = arith::AndIOp::create(
+          b, loc(), in,
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, slot,
+                                tp.dims[1]));
+    return in;
+  };
+  // Where a row starts: row * k, or in [rows, S, k] (row * S + slot) * k.
+  auto rowStart = [&](const TensorParams &tp, Value row) {
+    Value start = row;
+    if (slot) {
+      Value planes = arith::MulIOp::create(b, loc(), row, tp.dims[1]);
+      start = arith::AddIOp::create(b, loc(), planes, slot);
+    }
+    return arith::MulIOp::create(b, loc(), start, idxc(k)).getResult();
+  };
+  for (int64_t h = 0; h < 2; ++h) {
+    Value listRow = arith::AddIOp::create(b, loc(), thread, i32c(8 * h));
+    Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
+    Value inV = inTensor(vp, row), inI = inTensor(ip, row);
+    Value startV = rowStart(vp, row), startI = rowStart(ip, row);
+    auto entries =
+        scf::ForOp::create(b, loc(), idxc(0), idxc((k + 3) / 4), idxc(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(entries.getBody());
+    Value j = toI32(entries.getInductionVar());
+    Value four = arith::MulIOp::create(b, loc(), j, i32c(4));
+    Value e = arith::AddIOp::create(b, loc(), four, laneInQuad);
+    Value valid =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, e, i32c(k));
+    Value ec = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
+    Value at = sharedEntry(base, listRow, ec, k);
+    Value v = LLVM::LoadOp::create(b, loc(), f32, smemAt(at));
+    Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
+    Value i = LLVM::LoadOp::create(b, loc(), i32, smemAt(atIdx));
+    // The entry's rank: the entries before it by (value, index), and equal
+    // ones (unfilled (+inf, -1) entries) in earlier slots.
+    // Four entries an iteration, their loads issued together; entries
+    // past k (k not a multiple of 4) do not count.
+    auto ranks = scf::ForOp::create(b, loc(), idxc(0), idxc((k + 3) / 4),
+                                    idxc(1), ValueRange{i32c(0)});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ranks.getBody());
+      Value t0 = arith::MulIOp::create(b, loc(), toI32(ranks.getInductionVar()),
+                                       i32c(4));
+      SmallVector<std::array<Value, 3>> others;
+      for (int64_t u = 0; u < 4; ++u) {
+        Value t = arith::AddIOp::create(b, loc(), t0, i32c(u));
+        Value tc = arith::MinUIOp::create(b, loc(), t, i32c(k - 1));
+        Value atT = sharedEntry(base, listRow, tc, k);
+        Value vt = LLVM::LoadOp::create(b, loc(), f32, smemAt(atT));
+        Value atTIdx = arith::AddIOp::create(b, loc(), atT, i32c(4));
+        Value it = LLVM::LoadOp::create(b, loc(), i32, smemAt(atTIdx));
+        others.push_back({vt, it, t});
+      }
+      Value rank = ranks.getRegionIterArgs()[0];
+      for (auto [vt, it, t] : others) {
+        Value before = pairLess(vt, it, v, i);
+        Value sameV =
+            arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, vt, v);
+        Value sameI =
+            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, it, i);
+        Value earlier =
+            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, t, ec);
+        Value tie = arith::AndIOp::create(
+            b, loc(), arith::AndIOp::create(b, loc(), sameV, sameI), earlier);
+        Value counts = arith::OrIOp::create(b, loc(), before, tie);
+        Value inList = arith::CmpIOp::create(
+            b, loc(), arith::CmpIPredicate::ult, t, i32c(k));
+        counts = arith::AndIOp::create(b, loc(), counts, inList);
+        Value one = arith::ExtUIOp::create(b, loc(), i32, counts);
+        rank = arith::AddIOp::create(b, loc(), rank, one);
+      }
+      scf::YieldOp::create(b, loc(), ValueRange{rank});
+    }
+    Value rank = arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                            ranks.getResult(0));
+    Value okV = arith::AndIOp::create(b, loc(), valid, inV);
+    Value okI = arith::AndIOp::create(b, loc(), valid, inI);
+    Value linV = arith::AddIOp::create(b, loc(), startV, rank);
+    Value linI = arith::AddIOp::create(b, loc(), startI, rank);
+    storeWord(okV, vp, linV, LLVM::BitcastOp::create(b, loc(), i32, v));
+    storeWord(okI, ip, linI, i);
+  }
+  return success();
+}
