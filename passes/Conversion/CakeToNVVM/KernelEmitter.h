@@ -291,6 +291,12 @@ private:
   Value sharedEntry(Value base, Value row, Value e, int64_t k);
   /// The row's largest entry (value, index, slot), found by its quad.
   std::array<Value, 3> sharedRowMax(Value base, Value row, int64_t k);
+  /// The (value, index) of the entry at shared offset `at`: one 8-byte load.
+  std::array<Value, 2> sharedLoadEntry(Value at);
+  /// The larger of two (value, index, slot) entries by (value, index); `x`
+  /// on a tie.
+  std::array<Value, 3> largerEntry(std::array<Value, 3> x,
+                                   std::array<Value, 3> y);
   /// A full-warp vote: `any` (i1) or `ballot` (i32) of `pred`.
   Value warpVote(Value pred, NVVM::VoteSyncKind kind);
   /// Global row-major stores of a top-k row: a predicated st.global.b32.

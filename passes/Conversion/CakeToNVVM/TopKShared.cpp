@@ -13,9 +13,11 @@
 // runs as many steps as its busiest quad has candidates: a step takes the
 // lowest candidate of the quad's lowest lane that has one (ballot,
 // shuffles), and if it still beats the largest, lane 0 of the quad writes
-// it over the largest and the quad finds the new largest (each thread a
-// quarter of the entries, two shuffles). Past the first tiles few
-// candidates pass the mask, as with the register lists.
+// it over the largest. While the row fills (slot order) the next largest
+// is the next slot's (+inf, -1); once it is full the quad scans the row
+// (each thread a quarter of the entries, 8-byte loads, a tree, two
+// shuffles). Past the first tiles few candidates pass the mask, as with
+// the register lists.
 //
 // topk.store ranks each entry among its row's k by (value, index, slot)
 // and writes it to its rank: every thread a quarter of the entries.
@@ -49,9 +51,29 @@ Value KernelEmitter::sharedEntry(Value base, Value row, Value e, int64_t k) {
   return arith::AddIOp::create(b, loc(), base, bytes);
 }
 
+std::array<Value, 2> KernelEmitter::sharedLoadEntry(Value at) {
+  // One 8-byte load: the value in the low word, the index in the high.
+  Type i32 = b.getI32Type();
+  Value word = LLVM::LoadOp::create(b, loc(), b.getI64Type(), smemAt(at));
+  Value low = arith::TruncIOp::create(b, loc(), i32, word);
+  Value high = arith::ShRUIOp::create(
+      b, loc(), word,
+      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 32));
+  return {LLVM::BitcastOp::create(b, loc(), b.getF32Type(), low),
+          arith::TruncIOp::create(b, loc(), i32, high)};
+}
+
+std::array<Value, 3> KernelEmitter::largerEntry(std::array<Value, 3> x,
+                                                std::array<Value, 3> y) {
+  Value greater = pairLess(x[0], x[1], y[0], y[1]);
+  std::array<Value, 3> out;
+  for (unsigned f = 0; f < 3; ++f)
+    out[f] = arith::SelectOp::create(b, loc(), greater, y[f], x[f]);
+  return out;
+}
+
 std::array<Value, 3> KernelEmitter::sharedRowMax(Value base, Value row,
                                                  int64_t k) {
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
   Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
   Value lowest = arith::ConstantOp::create(
       b, loc(), b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
@@ -59,7 +81,9 @@ std::array<Value, 3> KernelEmitter::sharedRowMax(Value base, Value row,
   // Entries laneInQuad + 4j (a thread past k rereads entry k - 1), in
   // groups of kScanGroup whose loads are issued together: a group costs
   // about one shared-memory latency, and only a group's entries are live
-  // at once (all k / 4 unrolled spilled under a 128-register budget).
+  // at once (all k / 4 unrolled spilled under a 128-register budget). A
+  // group is reduced as a tree: with one busy warp a scheduler the scan is
+  // latency-bound.
   constexpr int64_t kScanGroup = 8;
   int64_t perThread = (k + 3) / 4;
   int64_t groups = (perThread + kScanGroup - 1) / kScanGroup;
@@ -71,37 +95,33 @@ std::array<Value, 3> KernelEmitter::sharedRowMax(Value base, Value row,
     Value g0 = arith::MulIOp::create(b, loc(), toI32(loop.getInductionVar()),
                                      i32c(4 * kScanGroup));
     Value first = arith::AddIOp::create(b, loc(), g0, laneInQuad);
-    SmallVector<std::array<Value, 3>> entries;
+    SmallVector<std::array<Value, 3>> level;
     for (int64_t j = 0; j < kScanGroup; ++j) {
       Value e = arith::AddIOp::create(b, loc(), first, i32c(4 * j));
       e = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
-      Value at = sharedEntry(base, row, e, k);
-      Value v = LLVM::LoadOp::create(b, loc(), f32, smemAt(at));
-      Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
-      Value i = LLVM::LoadOp::create(b, loc(), i32, smemAt(atIdx));
-      entries.push_back({v, i, e});
+      auto [v, i] = sharedLoadEntry(sharedEntry(base, row, e, k));
+      level.push_back({v, i, e});
+    }
+    while (level.size() > 1) {
+      SmallVector<std::array<Value, 3>> next;
+      for (size_t t = 0; t + 1 < level.size(); t += 2)
+        next.push_back(largerEntry(level[t], level[t + 1]));
+      level = std::move(next);
     }
     auto args = loop.getRegionIterArgs();
-    Value mv = args[0], mi = args[1], ms = args[2];
-    for (auto [v, i, e] : entries) {
-      Value greater = pairLess(mv, mi, v, i);
-      mv = arith::SelectOp::create(b, loc(), greater, v, mv);
-      mi = arith::SelectOp::create(b, loc(), greater, i, mi);
-      ms = arith::SelectOp::create(b, loc(), greater, e, ms);
-    }
-    scf::YieldOp::create(b, loc(), ValueRange{mv, mi, ms});
+    std::array<Value, 3> out =
+        largerEntry({args[0], args[1], args[2]}, level.front());
+    scf::YieldOp::create(b, loc(), ValueRange{out[0], out[1], out[2]});
   }
-  Value mv = loop.getResult(0), mi = loop.getResult(1), ms = loop.getResult(2);
+  std::array<Value, 3> m = {loop.getResult(0), loop.getResult(1),
+                            loop.getResult(2)};
   for (int32_t off : {1, 2}) {
-    Value ov = quadShuffle(mv, off);
-    Value oi = quadShuffle(mi, off);
-    Value os = quadShuffle(ms, off);
-    Value greater = pairLess(mv, mi, ov, oi);
-    mv = arith::SelectOp::create(b, loc(), greater, ov, mv);
-    mi = arith::SelectOp::create(b, loc(), greater, oi, mi);
-    ms = arith::SelectOp::create(b, loc(), greater, os, ms);
+    std::array<Value, 3> other;
+    for (unsigned f = 0; f < 3; ++f)
+      other[f] = quadShuffle(m[f], off);
+    m = largerEntry(m, other);
   }
-  return {mv, mi, ms};
+  return m;
 }
 
 LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
@@ -187,42 +207,53 @@ LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
     Value baseCol = toI32(map.lookupOrDefault(op.getBase()));
     colBase = arith::AddIOp::create(b, loc(), baseCol, quadCol);
   }
+  Value inf = arith::ConstantOp::create(
+      b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  struct RowState {
+    Value row;
+    SmallVector<Value> cands, candIdx;
+    std::array<Value, 3> largest; // value, index, slot
+  };
+  std::array<RowState, 2> rows;
   Value row0 = threadRow();
   for (int64_t h = 0; h < 2; ++h) {
-    Value row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
-    SmallVector<Value> cands, candIdx;
+    RowState &r = rows[h];
+    r.row = arith::AddIOp::create(b, loc(), row0, i32c(8 * h));
     for (int64_t p = 0; p < positions; ++p) {
       int64_t slot = 4 * (p / 2) + 2 * h + p % 2;
-      cands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, slot));
+      r.cands.push_back(LLVM::ExtractValueOp::create(b, loc(), acc, slot));
       if (given)
-        candIdx.push_back(LLVM::ExtractValueOp::create(b, loc(), given, slot));
+        r.candIdx.push_back(
+            LLVM::ExtractValueOp::create(b, loc(), given, slot));
     }
-    auto candIndex = [&](Value pos) -> Value {
-      if (given)
-        return selectByIndex(candIdx, pos);
-      // Position p is column 8 (p / 2) + p % 2 of the quad's pairs.
-      Value pair = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
-      Value pairCol = arith::ShLIOp::create(b, loc(), pair, i32c(3));
-      Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
-      Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
-      return arith::AddIOp::create(b, loc(), colBase, col);
-    };
-    Value thrV =
-        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h);
-    Value thrI =
-        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + 1);
-    Value thrS =
-        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + 2);
+    for (unsigned f = 0; f < kFieldsPerRow; ++f)
+      r.largest[f] =
+          LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + f);
+  }
+  auto candIndex = [&](const RowState &r, Value pos) -> Value {
+    if (given)
+      return selectByIndex(r.candIdx, pos);
+    // Position p is column 8 (p / 2) + p % 2 of the quad's pairs.
+    Value pair = arith::ShRUIOp::create(b, loc(), pos, i32c(1));
+    Value pairCol = arith::ShLIOp::create(b, loc(), pair, i32c(3));
+    Value inPair = arith::AndIOp::create(b, loc(), pos, i32c(1));
+    Value col = arith::AddIOp::create(b, loc(), pairCol, inPair);
+    return arith::AddIOp::create(b, loc(), colBase, col);
+  };
+  // Row h's insertion steps: a loop of as many steps as the warp's busiest
+  // quad has candidates in the row.
+  auto stepRow = [&](unsigned h) {
+    RowState &r = rows[h];
     // The mask: candidates that beat the row's largest entry now (+inf
     // and NaN never do: the largest starts as (+inf, -1)).
     Value mask = maskc(0);
     for (int64_t p = 0; p < positions; ++p) {
-      Value pass = pairLess(cands[p], candIndex(i32c(p)), thrV, thrI);
+      Value pass = pairLess(r.cands[p], candIndex(r, i32c(p)), r.largest[0],
+                            r.largest[1]);
       Value bit =
           arith::SelectOp::create(b, loc(), pass, maskc(1ull << p), maskc(0));
       mask = arith::OrIOp::create(b, loc(), mask, bit);
     }
-    // Steps: the most candidates any quad of the warp has.
     Value count = LLVM::CtPopOp::create(b, loc(), maskTy, mask);
     if (maskTy != i32)
       count = arith::TruncIOp::create(b, loc(), i32, count);
@@ -231,91 +262,124 @@ LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
     for (int32_t off : {4, 8, 16})
       count = arith::MaxUIOp::create(b, loc(), count, quadShuffle(count, off));
     Value steps = arith::IndexCastOp::create(b, loc(), b.getIndexType(), count);
-    auto loop = scf::ForOp::create(b, loc(), idxc(0), steps, idxc(1),
-                                   ValueRange{mask, thrV, thrI, thrS});
+    auto loop = scf::ForOp::create(
+        b, loc(), idxc(0), steps, idxc(1),
+        ValueRange{mask, r.largest[0], r.largest[1], r.largest[2]});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    auto args = loop.getRegionIterArgs();
+    Value left = args[0];
+    std::array<Value, 3> kept = {args[1], args[2], args[3]};
+    Value has = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne, left,
+                                      maskc(0));
+    Value ballot = warpVote(has, NVVM::VoteSyncKind::ballot);
+    Value quadBits = arith::ShRUIOp::create(b, loc(), ballot, quadBase);
+    quadBits = arith::AndIOp::create(b, loc(), quadBits, i32c(15));
+    Value active = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                         quadBits, i32c(0));
+    Value guarded = arith::OrIOp::create(b, loc(), quadBits, i32c(16));
+    Value first = LLVM::CountTrailingZerosOp::create(b, loc(), i32, guarded,
+                                                     /*is_zero_poison=*/true);
+    Value owner = arith::AddIOp::create(b, loc(), quadBase, first);
+    // This lane's lowest candidate (any position when it has none).
+    Value pos = LLVM::CountTrailingZerosOp::create(b, loc(), maskTy, left,
+                                                   /*is_zero_poison=*/false);
+    if (maskTy != i32)
+      pos = arith::TruncIOp::create(b, loc(), i32, pos);
+    pos = arith::MinUIOp::create(b, loc(), pos, i32c(positions - 1));
+    Value v = selectByIndex(r.cands, pos);
+    Value idx = candIndex(r, pos);
+    Value ov = gpu::ShuffleOp::create(b, loc(), v, owner, i32c(32),
+                                      gpu::ShuffleMode::IDX)
+                   .getShuffleResult();
+    Value oi = gpu::ShuffleOp::create(b, loc(), idx, owner, i32c(32),
+                                      gpu::ShuffleMode::IDX)
+                   .getShuffleResult();
+    Value beats = pairLess(ov, oi, kept[0], kept[1]);
+    Value pass = arith::AndIOp::create(b, loc(), active, beats);
+    // The owner is done with its candidate either way.
+    Value isOwner =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, lane, owner);
+    Value lower = arith::SubIOp::create(b, loc(), left, maskc(1));
+    Value cleared = arith::AndIOp::create(b, loc(), left, lower);
+    Value rest = arith::SelectOp::create(b, loc(), isOwner, cleared, left);
+    Value writer = arith::AndIOp::create(
+        b, loc(), pass,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, laneInQuad,
+                              i32c(0)));
     {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      auto args = loop.getRegionIterArgs();
-      Value left = args[0];
-      Value has = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
-                                        left, maskc(0));
-      Value ballot = warpVote(has, NVVM::VoteSyncKind::ballot);
-      Value quadBits = arith::ShRUIOp::create(b, loc(), ballot, quadBase);
-      quadBits = arith::AndIOp::create(b, loc(), quadBits, i32c(15));
-      Value active = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
-                                           quadBits, i32c(0));
-      Value guarded = arith::OrIOp::create(b, loc(), quadBits, i32c(16));
-      Value first = LLVM::CountTrailingZerosOp::create(b, loc(), i32, guarded,
-                                                       /*is_zero_poison=*/true);
-      Value owner = arith::AddIOp::create(b, loc(), quadBase, first);
-      // This lane's lowest candidate (any position when it has none).
-      Value pos = LLVM::CountTrailingZerosOp::create(b, loc(), maskTy, left,
-                                                     /*is_zero_poison=*/false);
-      if (maskTy != i32)
-        pos = arith::TruncIOp::create(b, loc(), i32, pos);
-      pos = arith::MinUIOp::create(b, loc(), pos, i32c(positions - 1));
-      Value v = selectByIndex(cands, pos);
-      Value idx = candIndex(pos);
-      Value ov = gpu::ShuffleOp::create(b, loc(), v, owner, i32c(32),
-                                        gpu::ShuffleMode::IDX)
-                     .getShuffleResult();
-      Value oi = gpu::ShuffleOp::create(b, loc(), idx, owner, i32c(32),
-                                        gpu::ShuffleMode::IDX)
-                     .getShuffleResult();
-      Value beats = pairLess(ov, oi, args[1], args[2]);
-      Value pass = arith::AndIOp::create(b, loc(), active, beats);
-      // The owner is done with its candidate either way.
-      Value isOwner = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                            lane, owner);
-      Value lower = arith::SubIOp::create(b, loc(), left, maskc(1));
-      Value cleared = arith::AndIOp::create(b, loc(), left, lower);
-      Value rest = arith::SelectOp::create(b, loc(), isOwner, cleared, left);
-      Value writer = arith::AndIOp::create(
-          b, loc(), pass,
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, laneInQuad,
-                                i32c(0)));
-      {
-        auto ifWrite = scf::IfOp::create(b, loc(), writer, /*withElse=*/false);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPoint(ifWrite.thenBlock()->getTerminator());
-        Value at = sharedEntry(base, row, args[3], k);
-        LLVM::StoreOp::create(b, loc(), ov, smemAt(at));
-        Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
-        LLVM::StoreOp::create(b, loc(), oi, smemAt(atIdx));
-      }
-      // Where a quad replaced its largest, the quad finds the next one;
-      // the warp's lanes all take part in the shuffles.
-      Value anyPass = warpVote(pass, NVVM::VoteSyncKind::any);
-      auto ifAny = scf::IfOp::create(
-          b, loc(), TypeRange{args[1].getType(), i32, i32}, anyPass,
-          /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(ifAny.thenBlock());
-        NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-        std::array<Value, 3> next = sharedRowMax(base, row, k);
-        // Every lane's reads are done before the next step's write.
-        NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
-        scf::YieldOp::create(b, loc(), ValueRange{next[0], next[1], next[2]});
-        b.setInsertionPointToStart(ifAny.elseBlock());
-        scf::YieldOp::create(b, loc(), ValueRange{args[1], args[2], args[3]});
-      }
-      scf::YieldOp::create(b, loc(),
-                           ValueRange{rest, ifAny.getResult(0),
-                                      ifAny.getResult(1), ifAny.getResult(2)});
+      auto ifWrite = scf::IfOp::create(b, loc(), writer, /*withElse=*/false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPoint(ifWrite.thenBlock()->getTerminator());
+      Value at = sharedEntry(base, r.row, kept[2], k);
+      LLVM::StoreOp::create(b, loc(), ov, smemAt(at));
+      Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
+      LLVM::StoreOp::create(b, loc(), oi, smemAt(atIdx));
     }
+    // Where a quad replaced its largest, the quad finds the next one.
+    // While the row fills, that is the next slot: the init's entries are
+    // all (+inf, -1), filled in slot order, and a scan only runs once the
+    // row is full (quads that did not replace keep theirs), so the slots
+    // past the one written are unfilled. Else the quad scans its row.
+    Value nextSlot = arith::AddIOp::create(b, loc(), kept[2], i32c(1));
+    Value unfilled = arith::AndIOp::create(
+        b, loc(),
+        arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, kept[0],
+                              inf),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, kept[1],
+                              i32c(-1)));
+    Value filling = arith::AndIOp::create(
+        b, loc(), unfilled,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt, nextSlot,
+                              i32c(k)));
+    Value scans = arith::AndIOp::create(
+        b, loc(), pass,
+        arith::XOrIOp::create(b, loc(), filling,
+                              arith::ConstantIntOp::create(b, loc(), 1, 1)));
+    // The warp's lanes all take part in the scan's shuffles.
+    Value anyScan = warpVote(scans, NVVM::VoteSyncKind::any);
+    auto ifAny = scf::IfOp::create(b, loc(),
+                                   TypeRange{b.getF32Type(), i32, i32}, anyScan,
+                                   /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ifAny.thenBlock());
+      NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+      std::array<Value, 3> next = sharedRowMax(base, r.row, k);
+      // Every lane's reads are done before the next step's write.
+      NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
+      scf::YieldOp::create(b, loc(), ValueRange{next[0], next[1], next[2]});
+      b.setInsertionPointToStart(ifAny.elseBlock());
+      scf::YieldOp::create(b, loc(), ValueRange{kept[0], kept[1], kept[2]});
+    }
+    // Per quad: the scan's result, the next unfilled slot, or the largest
+    // it had.
+    std::array<Value, 3> filled = {inf, i32c(-1), nextSlot};
+    SmallVector<Value> yields = {rest};
+    for (unsigned f = 0; f < 3; ++f) {
+      Value onPass = arith::SelectOp::create(b, loc(), filling, filled[f],
+                                             ifAny.getResult(f));
+      yields.push_back(
+          arith::SelectOp::create(b, loc(), pass, onPass, kept[f]));
+    }
+    scf::YieldOp::create(b, loc(), yields);
+    b.setInsertionPointAfter(loop);
     for (unsigned f = 0; f < kFieldsPerRow; ++f)
       lists = LLVM::InsertValueOp::create(
           b, loc(), lists, loop.getResult(1 + f), kFieldsPerRow * h + f);
-  }
+  };
+  // Each row its own loop: one loop stepping both rows (their scans in one
+  // loop too) was 1.3-1.8x slower at 1-16 queries (KNN run 17: a step then
+  // pays for both rows even where one has no candidates left).
+  stepRow(0);
+  stepRow(1);
   map.map(op.getResult(), lists);
   return success();
 }
 
 LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
   int64_t k = op.getList().getType().getK();
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Type i32 = b.getI32Type();
   Value lists = map.lookup(op.getList());
   Value base = LLVM::ExtractValueOp::create(b, loc(), lists, kBaseField);
   const TensorParams &vp = tensors[op.getValues()];
@@ -363,10 +427,7 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
     Value valid =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, e, i32c(k));
     Value ec = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
-    Value at = sharedEntry(base, listRow, ec, k);
-    Value v = LLVM::LoadOp::create(b, loc(), f32, smemAt(at));
-    Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
-    Value i = LLVM::LoadOp::create(b, loc(), i32, smemAt(atIdx));
+    auto [v, i] = sharedLoadEntry(sharedEntry(base, listRow, ec, k));
     // The entry's rank: the entries before it by (value, index), and equal
     // ones (unfilled (+inf, -1) entries) in earlier slots.
     // Four entries an iteration, their loads issued together; entries
@@ -382,10 +443,7 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
       for (int64_t u = 0; u < 4; ++u) {
         Value t = arith::AddIOp::create(b, loc(), t0, i32c(u));
         Value tc = arith::MinUIOp::create(b, loc(), t, i32c(k - 1));
-        Value atT = sharedEntry(base, listRow, tc, k);
-        Value vt = LLVM::LoadOp::create(b, loc(), f32, smemAt(atT));
-        Value atTIdx = arith::AddIOp::create(b, loc(), atT, i32c(4));
-        Value it = LLVM::LoadOp::create(b, loc(), i32, smemAt(atTIdx));
+        auto [vt, it] = sharedLoadEntry(sharedEntry(base, listRow, tc, k));
         others.push_back({vt, it, t});
       }
       Value rank = ranks.getRegionIterArgs()[0];
