@@ -24,15 +24,16 @@ every shape of --dtype that dispatch.py has a kernel for; the others are
 recorded with the reason; --max-q N keeps those of at most N queries),
 --shard I/N takes every N-th shape from the I-th, --w1-max-q N sets the
 dispatcher's bound for the one-warpgroup kernels (run 14 compared 0 and
-64), --lean times only the searches (not their parts), each for about
+64), --spread-max-q N its bound for spreading few queries over the
+warps (0: none), --lean times only the searches (not their parts), each for about
 0.2 s a round, and --time-limit stops starting
 shapes after that many seconds (those left are recorded as not run). The
 JSON is rewritten after every shape, so a run cut short keeps its rows.
 
 usage: bench.py --runtime LIB --bundles [NAME=]DIR,... --peer FLASHLIB_DIR
                 [--shapes Q:M:D:k,... | --portfolio [--max-q N]] [--lean]
-                [--shard I/N] [--w1-max-q N] [--time-limit S] [--rounds 3]
-                [--out results.json]
+                [--shard I/N] [--w1-max-q N] [--spread-max-q N]
+                [--time-limit S] [--rounds 3] [--out results.json]
 """
 import argparse
 import ctypes
@@ -137,6 +138,9 @@ def main():
     p.add_argument("--w1-max-q", type=int, default=None,
                    help="dispatch.W1_MAX_Q for this run (the one-warpgroup "
                    "kernels up to that many queries)")
+    p.add_argument("--spread-max-q", type=int, default=None,
+                   help="dispatch.SPREAD_MAX_Q for this run (0: every "
+                   "query in its own row, in order)")
     p.add_argument("--out", default="")
     args = p.parse_args()
     # choose() reads the chooser's own module (python/cake/knn_dispatch.py,
@@ -146,6 +150,8 @@ def main():
         chooser.W1_MAX_Q = args.w1_max_q
     if args.min_chunk is not None:
         chooser.LARGE_K_MIN_CHUNK = args.min_chunk
+    if args.spread_max_q is not None:
+        chooser.SPREAD_MAX_Q = args.spread_max_q
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)
@@ -190,46 +196,56 @@ def main():
         tdt = {"bf16": torch.bfloat16, "f16": torch.float16}[args.dtype]
         x = torch.randn(Q, D, device="cuda", dtype=tdt)
         c = torch.randn(M, D, device="cuda", dtype=tdt)
+        # dispatch.query_rows' plan: few queries with shared lists are
+        # spread over the kernel's 64-row tile (the other rows NaN); the
+        # kernel and the merge then see QK rows, and the search returns
+        # the queries' rows of the result (placing and picking timed).
+        spread = dispatch.query_rows(Q, k)
+        QK = dispatch.SPREAD_ROWS if spread else Q
+        at = torch.tensor(spread or [], device="cuda", dtype=torch.long)
+        xk = torch.full((QK, D), float("nan"), device="cuda", dtype=tdt)
+        if not spread:
+            xk = x
         # The splits' partial lists [Q, splits, k], and the merged [Q, k].
-        pdist = torch.empty(Q, splits, k, device="cuda", dtype=torch.float32)
-        pidx = torch.empty(Q, splits, k, device="cuda", dtype=torch.int32)
-        dist = torch.empty(Q, k, device="cuda", dtype=torch.float32)
-        idx = torch.empty(Q, k, device="cuda", dtype=torch.int32)
+        pdist = torch.empty(QK, splits, k, device="cuda", dtype=torch.float32)
+        pidx = torch.empty(QK, splits, k, device="cuda", dtype=torch.int32)
+        dist = torch.empty(QK, k, device="cuda", dtype=torch.float32)
+        idx = torch.empty(QK, k, device="cuda", dtype=torch.int32)
         mpath = os.path.join(variants[0][1], dispatch.merge_name(k) + ".json")
         if mpath not in handles:
             handles[mpath] = load_bundle(rt, mpath)
         margs = (CakeRtArg * 4)(
-            tensor_arg(pdist.view(Q, splits * k)),
-            tensor_arg(pidx.view(Q, splits * k)), tensor_arg(dist),
+            tensor_arg(pdist.view(QK, splits * k)),
+            tensor_arg(pidx.view(QK, splits * k)), tensor_arg(dist),
             tensor_arg(idx))
         # dispatch.merge_groups' plan: with g > 1 a first pass merges each
         # query's splits in g groups ([Q * g, splits / g * k] view of the
         # same lists), a second the g lists of each query.
-        groups = dispatch.merge_groups(Q, splits, k)
+        groups = dispatch.merge_groups(QK, splits, k)
         passes = [margs]
         if groups > 1:
-            gdist = torch.empty(Q * groups, k, device="cuda",
+            gdist = torch.empty(QK * groups, k, device="cuda",
                                 dtype=torch.float32)
-            gidx = torch.empty(Q * groups, k, device="cuda", dtype=torch.int32)
+            gidx = torch.empty(QK * groups, k, device="cuda", dtype=torch.int32)
             passes = [
                 (CakeRtArg * 4)(
-                    tensor_arg(pdist.view(Q * groups, splits // groups * k)),
-                    tensor_arg(pidx.view(Q * groups, splits // groups * k)),
+                    tensor_arg(pdist.view(QK * groups, splits // groups * k)),
+                    tensor_arg(pidx.view(QK * groups, splits // groups * k)),
                     tensor_arg(gdist), tensor_arg(gidx)),
                 (CakeRtArg * 4)(
-                    tensor_arg(gdist.view(Q, groups * k)),
-                    tensor_arg(gidx.view(Q, groups * k)), tensor_arg(dist),
+                    tensor_arg(gdist.view(QK, groups * k)),
+                    tensor_arg(gidx.view(QK, groups * k)), tensor_arg(dist),
                     tensor_arg(idx))]
-        xn = torch.empty(Q, device="cuda", dtype=torch.float32)
+        xn = torch.empty(QK, device="cuda", dtype=torch.float32)
         cn = torch.empty(M, device="cuda", dtype=torch.float32)
 
         cargs = (CakeRtArg * 8)(
-            tensor_arg(x), tensor_arg(c), tensor_arg(xn), tensor_arg(cn),
+            tensor_arg(xk), tensor_arg(c), tensor_arg(xn), tensor_arg(cn),
             tensor_arg(pdist), tensor_arg(pidx), scalar_arg(splits),
             scalar_arg(chunk))
         # The _fused kernels take no norms.
         fargs = (CakeRtArg * 6)(
-            tensor_arg(x), tensor_arg(c), tensor_arg(pdist), tensor_arg(pidx),
+            tensor_arg(xk), tensor_arg(c), tensor_arg(pdist), tensor_arg(pidx),
             scalar_arg(splits), scalar_arg(chunk))
 
         npath = os.path.join(variants[0][1],
@@ -237,7 +253,7 @@ def main():
         if npath not in handles:
             handles[npath] = load_bundle(rt, npath)
         nargs = [(CakeRtArg * 2)(tensor_arg(t), tensor_arg(tn))
-                 for t, tn in ((x, xn), (c, cn))]
+                 for t, tn in ((xk, xn), (c, cn))]
 
         def norms():
             # ||.||^2 in fp32 by Cake's row_norms kernel.
@@ -258,7 +274,7 @@ def main():
             # Cake's knn_merge kernel over the [Q, splits * k] view, in
             # one pass or two.
             if splits == 1:
-                return pdist.view(Q, k), pidx.view(Q, k)
+                return pdist.view(QK, k), pidx.view(QK, k)
             for a in plan:
                 if rt.cakeRtLaunch(handles[mpath], a, 4,
                                    ctypes.c_void_p(stream)) != 0:
@@ -272,18 +288,22 @@ def main():
             # The same merge in torch (runs 1-7 timed this one), for the
             # parts' table.
             if splits == 1:
-                return pdist.view(Q, k), pidx.view(Q, k)
-            best = pdist.view(Q, -1).topk(k, dim=1, largest=False)
-            return best.values, pidx.view(Q, -1).gather(1, best.indices)
+                return pdist.view(QK, k), pidx.view(QK, k)
+            best = pdist.view(QK, -1).topk(k, dim=1, largest=False)
+            return best.values, pidx.view(QK, -1).gather(1, best.indices)
 
         def search(h, fused):
             run = kernel(h, fused)
 
             def whole():
+                if spread:
+                    xk.fill_(float("nan"))
+                    xk[at] = x
                 if not fused:
                     norms()
                 run()
-                return merge()
+                d_, i_ = merge()
+                return (d_[at], i_[at]) if spread else (d_, i_)
             return whole
 
         def flashlib():
@@ -339,7 +359,7 @@ def main():
         med = {n: sorted(t)[len(t) // 2] for n, t in times.items()}
         first = variants[0][0]
         row = {"Q": Q, "M": M, "D": D, "k": k, "dtype": args.dtype,
-               "merge_groups": groups,
+               "merge_groups": groups, "query_rows": QK,
                "kernel": kname,
                "fused": fused_of,
                "splits": splits,

@@ -107,6 +107,25 @@ class Knn:
 
     def _search_one(self, x, c, k, dist, idx):
         torch = _torch()
+        rows = dispatch.query_rows(x.shape[0], k)
+        if rows is None:
+            return self._search_rows(x, c, k, dist, idx)
+        # Few queries with shared lists: spread over the tile's warps, the
+        # other rows NaN (no list work; dispatch.query_rows says why).
+        at = torch.tensor(rows, device=x.device)
+        xs = torch.full((dispatch.SPREAD_ROWS, x.shape[1]), float("nan"),
+                        device=x.device, dtype=x.dtype)
+        xs[at] = x
+        sd = torch.empty(dispatch.SPREAD_ROWS, k, device=x.device,
+                         dtype=torch.float32)
+        si = torch.empty(dispatch.SPREAD_ROWS, k, device=x.device,
+                         dtype=torch.int32)
+        self._search_rows(xs, c, k, sd, si)
+        dist.copy_(sd[at])
+        idx.copy_(si[at])
+
+    def _search_rows(self, x, c, k, dist, idx):
+        torch = _torch()
         q, d = x.shape
         m = c.shape[0]
         dtype = _rt.library_dtype(x)

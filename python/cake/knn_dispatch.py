@@ -129,6 +129,27 @@ def kernel_name(build, d, k, wgs, dtype="bf16"):
 W1_MAX_Q = 64
 
 
+# Up to SPREAD_MAX_Q queries with lists in shared memory, the queries are
+# spread over the one-warpgroup kernel's four warps instead of filling
+# warp 0's rows in order. A shared list's insertion is a serial chain of
+# steps in the warp, each step one candidate of each of the warp's rows
+# (the busiest row sets the count), and a thread's second row (r + 8)
+# steps after its first: 16 queries in order are 16 rows of warp 0, 4
+# spread. The rows without a query are NaN, whose distances never enter a
+# list, so they cost no steps.
+SPREAD_MAX_Q = 32
+SPREAD_ROWS = 64  # the one-warpgroup kernels' query tile
+
+
+def query_rows(q, k):
+    """The row of the kernel's query tile each of q queries takes, or None
+    where query i is row i."""
+    if k <= REGISTER_K or q > SPREAD_MAX_Q or q > W1_MAX_Q:
+        return None
+    # Warp w holds rows 16 w .. 16 w + 15, a thread rows r and r + 8.
+    return [16 * (i % 4) + i // 4 for i in range(q)]
+
+
 # The fewest corpus rows a split walks. A shared list (k > REGISTER_K)
 # pays for every candidate that enters it (a store and a scan of its row's
 # list), about k (1 + ln(rows / k)) of a split's rows, so longer splits
