@@ -291,12 +291,18 @@ private:
   Value sharedEntry(Value base, Value row, Value e, int64_t k);
   /// The row's largest entry (value, index, slot), found by its quad.
   std::array<Value, 3> sharedRowMax(Value base, Value row, int64_t k);
-  /// The (value, index) of the entry at shared offset `at`: one 8-byte load.
-  std::array<Value, 2> sharedLoadEntry(Value at);
-  /// The larger of two (value, index, slot) entries by (value, index); `x`
-  /// on a tie.
-  std::array<Value, 3> largerEntry(std::array<Value, 3> x,
-                                   std::array<Value, 3> y);
+  /// A shared list's entry as stored: a 64-bit key whose unsigned order is
+  /// pairLess's (value, index) order (the value's bits made monotone in
+  /// the high word, the index's sign bit flipped in the low word).
+  Value entryKey(Value v, Value i);
+  /// A key's 8-byte shared-memory load and store at byte offset `at`.
+  Value loadEntry(Value at);
+  void storeEntry(Value key, Value at);
+  /// The (value, index) of a key.
+  std::array<Value, 2> entryOfKey(Value key);
+  /// The larger of two (key, slot) pairs; `x` on a tie.
+  std::array<Value, 2> largerKey(std::array<Value, 2> x,
+                                 std::array<Value, 2> y);
   /// A full-warp vote: `any` (i1) or `ballot` (i32) of `pred`.
   Value warpVote(Value pred, NVVM::VoteSyncKind kind);
   /// Global row-major stores of a top-k row: a predicated st.global.b32.

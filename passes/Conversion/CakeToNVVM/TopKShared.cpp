@@ -3,7 +3,9 @@
 //
 // A !cake.topk<R x k x f32, shared> keeps each row's k (value, index)
 // entries in the derived scratch of its cake.topk.init, unsorted, row r at
-// offset (r * k + e) * 8. In registers each thread holds, for its two rows
+// offset (r * k + e) * 8, each as one 64-bit key whose unsigned order is
+// the (value, index) order (entryKey): a scan is a load and an integer
+// max an entry. In registers each thread holds, for its two rows
 // of the accumulator layout, the row's largest entry by (value, index) and
 // its slot, and the scratch offset: {v0, i0, s0, v1, i1, s1, base}. The
 // four threads of a row (a quad) agree on them.
@@ -15,7 +17,7 @@
 // shuffles), and if it still beats the largest, lane 0 of the quad writes
 // it over the largest. While the row fills (slot order) the next largest
 // is the next slot's (+inf, -1); once it is full the quad scans the row
-// (each thread a quarter of the entries, 8-byte loads, a tree, two
+// (each thread a quarter of the entries at constant offsets, a tree, two
 // shuffles). Past the first tiles few candidates pass the mask, as with
 // the register lists.
 //
@@ -51,77 +53,149 @@ Value KernelEmitter::sharedEntry(Value base, Value row, Value e, int64_t k) {
   return arith::AddIOp::create(b, loc(), base, bytes);
 }
 
-std::array<Value, 2> KernelEmitter::sharedLoadEntry(Value at) {
-  // One 8-byte load: the value in the low word, the index in the high.
-  Type i32 = b.getI32Type();
-  Value word = LLVM::LoadOp::create(b, loc(), b.getI64Type(), smemAt(at));
-  Value low = arith::TruncIOp::create(b, loc(), i32, word);
-  Value high = arith::ShRUIOp::create(
-      b, loc(), word,
-      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 32));
-  return {LLVM::BitcastOp::create(b, loc(), b.getF32Type(), low),
-          arith::TruncIOp::create(b, loc(), i32, high)};
+// Keys are 8-byte aligned (the scratch is); said so, or the default data
+// layout's 4-byte alignment of i64 splits each access in two.
+Value KernelEmitter::loadEntry(Value at) {
+  return LLVM::LoadOp::create(b, loc(), b.getI64Type(), smemAt(at),
+                              /*alignment=*/8);
 }
 
-std::array<Value, 3> KernelEmitter::largerEntry(std::array<Value, 3> x,
-                                                std::array<Value, 3> y) {
-  Value greater = pairLess(x[0], x[1], y[0], y[1]);
-  std::array<Value, 3> out;
-  for (unsigned f = 0; f < 3; ++f)
-    out[f] = arith::SelectOp::create(b, loc(), greater, y[f], x[f]);
-  return out;
+void KernelEmitter::storeEntry(Value key, Value at) {
+  LLVM::StoreOp::create(b, loc(), key, smemAt(at), /*alignment=*/8);
+}
+
+Value KernelEmitter::entryKey(Value v, Value i) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  // -0 as +0: pairLess compares them equal, their bits would not.
+  Value zero = arith::ConstantOp::create(b, loc(), b.getF32FloatAttr(0.0f));
+  Value canon = arith::AddFOp::create(b, loc(), v, zero);
+  Value bits = LLVM::BitcastOp::create(b, loc(), i32, canon);
+  // Negative values: every bit flipped; others: the sign bit set.
+  Value sign = arith::ShRSIOp::create(b, loc(), bits, i32c(31));
+  Value flip = arith::OrIOp::create(b, loc(), sign, i32c(INT32_MIN));
+  Value high = arith::XOrIOp::create(b, loc(), bits, flip);
+  // The index's signed order as unsigned.
+  Value low = arith::XOrIOp::create(b, loc(), i, i32c(INT32_MIN));
+  Value high64 = arith::ShLIOp::create(
+      b, loc(), arith::ExtUIOp::create(b, loc(), i64, high),
+      arith::ConstantIntOp::create(b, loc(), i64, 32));
+  return arith::OrIOp::create(b, loc(), high64,
+                              arith::ExtUIOp::create(b, loc(), i64, low));
+}
+
+std::array<Value, 2> KernelEmitter::entryOfKey(Value key) {
+  Type i32 = b.getI32Type();
+  Value high = arith::TruncIOp::create(
+      b, loc(), i32,
+      arith::ShRUIOp::create(
+          b, loc(), key,
+          arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 32)));
+  Value low = arith::TruncIOp::create(b, loc(), i32, key);
+  // The sign bit set: a value that was not negative.
+  Value notHigh = arith::XOrIOp::create(b, loc(), high, i32c(-1));
+  Value sign = arith::ShRSIOp::create(b, loc(), notHigh, i32c(31));
+  Value flip = arith::OrIOp::create(b, loc(), sign, i32c(INT32_MIN));
+  Value bits = arith::XOrIOp::create(b, loc(), high, flip);
+  return {LLVM::BitcastOp::create(b, loc(), b.getF32Type(), bits),
+          arith::XOrIOp::create(b, loc(), low, i32c(INT32_MIN))};
+}
+
+std::array<Value, 2> KernelEmitter::largerKey(std::array<Value, 2> x,
+                                              std::array<Value, 2> y) {
+  Value greater =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ugt, y[0], x[0]);
+  return {arith::SelectOp::create(b, loc(), greater, y[0], x[0]),
+          arith::SelectOp::create(b, loc(), greater, y[1], x[1])};
 }
 
 std::array<Value, 3> KernelEmitter::sharedRowMax(Value base, Value row,
                                                  int64_t k) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
-  Value lowest = arith::ConstantOp::create(
-      b, loc(), b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  Value minIdx = i32c(std::numeric_limits<int32_t>::min());
-  // Entries laneInQuad + 4j (a thread past k rereads entry k - 1), in
-  // groups of kScanGroup whose loads are issued together: a group costs
-  // about one shared-memory latency, and only a group's entries are live
-  // at once (all k / 4 unrolled spilled under a 128-register budget). A
-  // group is reduced as a tree: with one busy warp a scheduler the scan is
-  // latency-bound.
+  // This thread's entries are laneInQuad + 4j, 32 bytes apart from its
+  // first: a load and a comparison each. They go in groups of kScanGroup
+  // whose loads are issued together (a group costs about one
+  // shared-memory latency) and which reduce as a tree; only a group's
+  // entries are live at once (all k / 4 unrolled spilled under a
+  // 128-register budget). With k not a multiple of 4 the last entry of
+  // some threads is past the row: they reread entry k - 1.
   constexpr int64_t kScanGroup = 8;
   int64_t perThread = (k + 3) / 4;
-  int64_t groups = (perThread + kScanGroup - 1) / kScanGroup;
-  auto loop = scf::ForOp::create(b, loc(), idxc(0), idxc(groups), idxc(1),
-                                 ValueRange{lowest, minIdx, i32c(0)});
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value g0 = arith::MulIOp::create(b, loc(), toI32(loop.getInductionVar()),
-                                     i32c(4 * kScanGroup));
-    Value first = arith::AddIOp::create(b, loc(), g0, laneInQuad);
-    SmallVector<std::array<Value, 3>> level;
-    for (int64_t j = 0; j < kScanGroup; ++j) {
-      Value e = arith::AddIOp::create(b, loc(), first, i32c(4 * j));
-      e = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
-      auto [v, i] = sharedLoadEntry(sharedEntry(base, row, e, k));
-      level.push_back({v, i, e});
+  int64_t groups = perThread / kScanGroup, tail = perThread % kScanGroup;
+  Value first = sharedEntry(base, row, laneInQuad, k);
+  auto entry = [&](Value at, Value slot) -> std::array<Value, 2> {
+    return {loadEntry(at), slot};
+  };
+  // Entries j0 .. j0 + count - 1 (j0 an i32 value), reduced as a tree.
+  auto reduce = [&](Value j0, int64_t count, int64_t j0Static) {
+    Value at0 = arith::AddIOp::create(
+        b, loc(), first, arith::MulIOp::create(b, loc(), j0, i32c(32)));
+    Value slot0 = arith::AddIOp::create(
+        b, loc(), laneInQuad, arith::MulIOp::create(b, loc(), j0, i32c(4)));
+    SmallVector<std::array<Value, 2>> level;
+    for (int64_t t = 0; t < count; ++t) {
+      Value slot = arith::AddIOp::create(b, loc(), slot0, i32c(4 * t));
+      if (j0Static >= 0 && 4 * (j0Static + t) + 3 >= k) {
+        // Past the row for some threads: entry min(slot, k - 1).
+        slot = arith::MinUIOp::create(b, loc(), slot, i32c(k - 1));
+        level.push_back(entry(sharedEntry(base, row, slot, k), slot));
+        continue;
+      }
+      level.push_back(
+          entry(arith::AddIOp::create(b, loc(), at0, i32c(32 * t)).getResult(),
+                slot));
     }
     while (level.size() > 1) {
-      SmallVector<std::array<Value, 3>> next;
+      SmallVector<std::array<Value, 2>> next;
       for (size_t t = 0; t + 1 < level.size(); t += 2)
-        next.push_back(largerEntry(level[t], level[t + 1]));
+        next.push_back(largerKey(level[t], level[t + 1]));
+      if (level.size() % 2)
+        next.push_back(level.back());
       level = std::move(next);
     }
+    return level.front();
+  };
+  // Below every entry's key.
+  std::array<Value, 2> m = {arith::ConstantIntOp::create(b, loc(), i64, 0),
+                            i32c(0)};
+  if (groups > 0) {
+    auto loop = scf::ForOp::create(b, loc(), idxc(0), idxc(groups), idxc(1),
+                                   ValueRange{m[0], m[1]});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j0 = arith::MulIOp::create(b, loc(), toI32(loop.getInductionVar()),
+                                     i32c(kScanGroup));
+    // Full groups end before entry perThread - 1 unless there is no tail;
+    // then the last group may hold the entry past the row.
+    std::array<Value, 2> group =
+        reduce(j0, kScanGroup,
+               tail == 0 && k % 4 != 0 ? (groups - 1) * kScanGroup : -1);
     auto args = loop.getRegionIterArgs();
-    std::array<Value, 3> out =
-        largerEntry({args[0], args[1], args[2]}, level.front());
-    scf::YieldOp::create(b, loc(), ValueRange{out[0], out[1], out[2]});
+    std::array<Value, 2> out = largerKey({args[0], args[1]}, group);
+    scf::YieldOp::create(b, loc(), ValueRange{out[0], out[1]});
+    b.setInsertionPointAfter(loop);
+    m = {loop.getResult(0), loop.getResult(1)};
   }
-  std::array<Value, 3> m = {loop.getResult(0), loop.getResult(1),
-                            loop.getResult(2)};
+  if (tail > 0)
+    m = largerKey(m,
+                  reduce(i32c(groups * kScanGroup), tail, groups * kScanGroup));
   for (int32_t off : {1, 2}) {
-    std::array<Value, 3> other;
-    for (unsigned f = 0; f < 3; ++f)
-      other[f] = quadShuffle(m[f], off);
-    m = largerEntry(m, other);
+    Value keyLow = arith::TruncIOp::create(b, loc(), i32, m[0]);
+    Value keyHigh = arith::TruncIOp::create(
+        b, loc(), i32,
+        arith::ShRUIOp::create(
+            b, loc(), m[0], arith::ConstantIntOp::create(b, loc(), i64, 32)));
+    Value otherLow = quadShuffle(keyLow, off);
+    Value otherHigh = quadShuffle(keyHigh, off);
+    Value otherHigh64 = arith::ShLIOp::create(
+        b, loc(), arith::ExtUIOp::create(b, loc(), i64, otherHigh),
+        arith::ConstantIntOp::create(b, loc(), i64, 32));
+    Value other = arith::OrIOp::create(
+        b, loc(), otherHigh64, arith::ExtUIOp::create(b, loc(), i64, otherLow));
+    m = largerKey(m, {other, quadShuffle(m[1], off)});
   }
-  return m;
+  auto [v, i] = entryOfKey(m[0]);
+  return {v, i, m[1]};
 }
 
 LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
@@ -133,6 +207,7 @@ LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
   Value inf = arith::ConstantOp::create(
       b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
   Value base = i32c(scratch->getOffset());
+  Value unfilled = entryKey(inf, i32c(-1));
   // A previous list in the scratch (the last tile's) may still be read by
   // the warp's other lanes.
   NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
@@ -148,10 +223,7 @@ LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
     Value four = arith::MulIOp::create(b, loc(), j, i32c(4));
     Value e = arith::AddIOp::create(b, loc(), four, laneInQuad);
     e = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
-    Value at = sharedEntry(base, row, e, k);
-    LLVM::StoreOp::create(b, loc(), inf, smemAt(at));
-    Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
-    LLVM::StoreOp::create(b, loc(), i32c(-1), smemAt(atIdx));
+    storeEntry(unfilled, sharedEntry(base, row, e, k));
   }
   NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
   // Every entry is (+inf, -1): any slot holds the largest.
@@ -311,10 +383,7 @@ LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
       auto ifWrite = scf::IfOp::create(b, loc(), writer, /*withElse=*/false);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPoint(ifWrite.thenBlock()->getTerminator());
-      Value at = sharedEntry(base, r.row, kept[2], k);
-      LLVM::StoreOp::create(b, loc(), ov, smemAt(at));
-      Value atIdx = arith::AddIOp::create(b, loc(), at, i32c(4));
-      LLVM::StoreOp::create(b, loc(), oi, smemAt(atIdx));
+      storeEntry(entryKey(ov, oi), sharedEntry(base, r.row, kept[2], k));
     }
     // Where a quad replaced its largest, the quad finds the next one.
     // While the row fills, that is the next slot: the init's entries are
@@ -322,12 +391,11 @@ LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
     // row is full (quads that did not replace keep theirs), so the slots
     // past the one written are unfilled. Else the quad scans its row.
     Value nextSlot = arith::AddIOp::create(b, loc(), kept[2], i32c(1));
-    Value unfilled = arith::AndIOp::create(
-        b, loc(),
-        arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, kept[0],
-                              inf),
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, kept[1],
-                              i32c(-1)));
+    Value infinite = arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ,
+                                           kept[0], inf);
+    Value noIndex = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                          kept[1], i32c(-1));
+    Value unfilled = arith::AndIOp::create(b, loc(), infinite, noIndex);
     Value filling = arith::AndIOp::create(
         b, loc(), unfilled,
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt, nextSlot,
@@ -427,7 +495,8 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
     Value valid =
         arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, e, i32c(k));
     Value ec = arith::MinUIOp::create(b, loc(), e, i32c(k - 1));
-    auto [v, i] = sharedLoadEntry(sharedEntry(base, listRow, ec, k));
+    Value key = loadEntry(sharedEntry(base, listRow, ec, k));
+    auto [v, i] = entryOfKey(key);
     // The entry's rank: the entries before it by (value, index), and equal
     // ones (unfilled (+inf, -1) entries) in earlier slots.
     // Four entries an iteration, their loads issued together; entries
@@ -439,24 +508,21 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
       b.setInsertionPointToStart(ranks.getBody());
       Value t0 = arith::MulIOp::create(b, loc(), toI32(ranks.getInductionVar()),
                                        i32c(4));
-      SmallVector<std::array<Value, 3>> others;
+      SmallVector<std::array<Value, 2>> others;
       for (int64_t u = 0; u < 4; ++u) {
         Value t = arith::AddIOp::create(b, loc(), t0, i32c(u));
         Value tc = arith::MinUIOp::create(b, loc(), t, i32c(k - 1));
-        auto [vt, it] = sharedLoadEntry(sharedEntry(base, listRow, tc, k));
-        others.push_back({vt, it, t});
+        others.push_back({loadEntry(sharedEntry(base, listRow, tc, k)), t});
       }
       Value rank = ranks.getRegionIterArgs()[0];
-      for (auto [vt, it, t] : others) {
-        Value before = pairLess(vt, it, v, i);
-        Value sameV =
-            arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OEQ, vt, v);
-        Value sameI =
-            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, it, i);
+      for (auto [kt, t] : others) {
+        Value before =
+            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, kt, key);
+        Value same =
+            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, kt, key);
         Value earlier =
             arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, t, ec);
-        Value tie = arith::AndIOp::create(
-            b, loc(), arith::AndIOp::create(b, loc(), sameV, sameI), earlier);
+        Value tie = arith::AndIOp::create(b, loc(), same, earlier);
         Value counts = arith::OrIOp::create(b, loc(), before, tie);
         Value inList = arith::CmpIOp::create(
             b, loc(), arith::CmpIPredicate::ult, t, i32c(k));
