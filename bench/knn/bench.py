@@ -25,9 +25,9 @@ recorded with the reason; --max-q N keeps those of at most N queries),
 --shard I/N takes every N-th shape from the I-th, --w1-max-q N sets the
 dispatcher's bound for the one-warpgroup kernels (run 14 compared 0 and
 64), --spread-max-q N its bound for spreading few queries over the
-warps (0: none), --lean times only the searches (not their parts), each for about
-0.2 s a round, and --time-limit stops starting
-shapes after that many seconds (those left are recorded as not run). The
+warps (0: none), --lean times only the searches (not their parts), each
+for about 0.2 s a round, and --time-limit stops starting shapes after
+that many seconds (those left are recorded as not run). The
 JSON is rewritten after every shape, so a run cut short keeps its rows.
 
 usage: bench.py --runtime LIB --bundles [NAME=]DIR,... --peer FLASHLIB_DIR
@@ -203,10 +203,9 @@ def main():
         spread = dispatch.query_rows(Q, k)
         QK = dispatch.SPREAD_ROWS if spread else Q
         at = torch.tensor(spread or [], device="cuda", dtype=torch.long)
-        xk = torch.full((QK, D), float("nan"), device="cuda", dtype=tdt)
-        if not spread:
-            xk = x
-        # The splits' partial lists [Q, splits, k], and the merged [Q, k].
+        xk = (torch.full((QK, D), float("nan"), device="cuda", dtype=tdt)
+              if spread else x)
+        # The splits' partial lists [QK, splits, k], and the merged [QK, k].
         pdist = torch.empty(QK, splits, k, device="cuda", dtype=torch.float32)
         pidx = torch.empty(QK, splits, k, device="cuda", dtype=torch.int32)
         dist = torch.empty(QK, k, device="cuda", dtype=torch.float32)
