@@ -79,58 +79,87 @@ LogicalResult TopKType::verify(function_ref<InFlightDiagnostic()> emitError,
 // Ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult TopKInsertOp::verify() {
-  TopKType list = getList().getType();
-  FragType cand = getCandidates().getType();
+/// The candidates of a topk.insert or topk.admits: the list's rows in the
+/// accumulator layout, the list's element type, and their indices as
+/// exactly one of `base` and `indices`.
+static LogicalResult verifyCandidates(Operation *op, TopKType list,
+                                      FragType cand, Value base,
+                                      TypedValue<FragType> indices) {
   if (cand.getRank() != 2 || cand.getShape()[0] != list.getRows())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+    return emitRuleError(op, RuleId::DataflowFragmentShape)
            << "expected candidates of " << list.getRows()
            << " rows (the list's) by N columns, got a rank-" << cand.getRank()
            << " fragment with " << cand.getShape()[0] << " rows";
   if (cand.getShape()[1] < 8 || cand.getShape()[1] % 8 != 0)
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+    return emitRuleError(op, RuleId::DataflowFragmentShape)
            << "expected candidates in the accumulator layout (columns a "
               "multiple of 8), got "
            << cand.getShape()[1] << " columns";
   // A thread's candidates of a row are selected by the bits of one 64-bit
   // mask.
   if (cand.getShape()[1] > 256)
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+    return emitRuleError(op, RuleId::DataflowFragmentShape)
            << "expected at most 256 candidate columns a tile, got "
            << cand.getShape()[1];
   if (cand.getElementType() != list.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType)
+    return emitRuleError(op, RuleId::DataflowElementType)
            << "expected " << list.getElementType()
            << " candidates (the list's values), got " << cand.getElementType();
   // A candidate's index is base + its column, or read beside it.
-  if (bool(getBase()) == bool(getIndices()))
-    return emitRuleError(*this, RuleId::DataflowTypeShape)
+  if (bool(base) == bool(indices))
+    return emitRuleError(op, RuleId::DataflowTypeShape)
            << "expected the candidates' indices as exactly one of `base` "
               "(base + column) and `indices` (a fragment), got "
-           << (getBase() ? "both" : "neither");
-  if (TypedValue<FragType> idx = getIndices()) {
+           << (base ? "both" : "neither");
+  if (TypedValue<FragType> idx = indices) {
     if (idx.getType().getShape() != cand.getShape())
-      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+      return emitRuleError(op, RuleId::DataflowFragmentShape)
              << "expected indices of the candidates' shape "
              << cand.getShape()[0] << "x" << cand.getShape()[1] << ", got "
              << Type(idx.getType());
     if (!idx.getType().getElementType().isInteger(32))
-      return emitRuleError(*this, RuleId::DataflowElementType)
+      return emitRuleError(op, RuleId::DataflowElementType)
              << "expected i32 indices, got " << idx.getType().getElementType();
   }
   return success();
 }
 
+LogicalResult TopKInsertOp::verify() {
+  return verifyCandidates(*this, getList().getType(), getCandidates().getType(),
+                          getBase(), getIndices());
+}
+
+LogicalResult TopKAdmitsOp::verify() {
+  TopKType list = getList().getType();
+  if (!list.getShared())
+    return emitRuleError(*this, RuleId::DataflowTypeShape)
+           << "topk.admits reads a shared list's largest entries; "
+           << Type(list) << " keeps its rows in registers";
+  return verifyCandidates(*this, list, getCandidates().getType(), getBase(),
+                          getIndices());
+}
+
 LogicalResult TopKStoreOp::verify() {
   TopKType list = getList().getType();
-  // [rows, k], or [rows, S, k] with a slot coordinate.
+  // [rows, k], or [rows, S, k] with a slot coordinate, [rows, k, S] with
+  // rank_major.
+  if (getRankMajor() && !getSlot())
+    return emitRuleError(*this, RuleId::DataflowBoxShape)
+           << "rank_major orders the entries of a row's corpus splits: it "
+              "needs a slot coordinate ([row, slot])";
   int64_t rank = getSlot() ? 3 : 2;
+  int64_t kDim = getRankMajor() ? 1 : rank - 1;
   auto check = [&](GlobalType g, Type want, StringRef what) -> LogicalResult {
-    if (g.getRank() != rank || g.getShape()[rank - 1] != list.getK())
+    if (g.getRank() != rank || g.getShape()[kDim] != list.getK())
       return emitRuleError(*this, RuleId::DataflowBoxShape)
-             << "expected the " << what << " as a [rows, "
-             << (getSlot() ? "S, " : "") << list.getK()
-             << "] tensor (k static and innermost), got " << Type(g);
+             << "expected the " << what << " as a "
+             << (getRankMajor() ? "[rows, " + std::to_string(list.getK()) +
+                                      ", S] tensor (k static, rank_major)"
+                 : getSlot() ? "[rows, S, " + std::to_string(list.getK()) +
+                                   "] tensor (k static and innermost)"
+                             : "[rows, " + std::to_string(list.getK()) +
+                                   "] tensor (k static and innermost)")
+             << ", got " << Type(g);
     if (g.getElementType() != want)
       return emitRuleError(*this, RuleId::DataflowElementType)
              << "expected " << want << " " << what << ", got "

@@ -205,9 +205,11 @@ def main():
         at = torch.tensor(spread or [], device="cuda", dtype=torch.long)
         xk = (torch.full((QK, D), float("nan"), device="cuda", dtype=tdt)
               if spread else x)
-        # The splits' partial lists [QK, splits, k], and the merged [QK, k].
-        pdist = torch.empty(QK, splits, k, device="cuda", dtype=torch.float32)
-        pidx = torch.empty(QK, splits, k, device="cuda", dtype=torch.int32)
+        # The splits' partial lists ([QK, splits, k], or rank-major
+        # [QK, k, splits]: dispatch.partial_shape), and the merged [QK, k].
+        shape = dispatch.partial_shape(QK, splits, k)
+        pdist = torch.empty(shape, device="cuda", dtype=torch.float32)
+        pidx = torch.empty(shape, device="cuda", dtype=torch.int32)
         dist = torch.empty(QK, k, device="cuda", dtype=torch.float32)
         idx = torch.empty(QK, k, device="cuda", dtype=torch.int32)
         mpath = os.path.join(variants[0][1], dispatch.merge_name(k) + ".json")

@@ -308,6 +308,16 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   // depend on the data and are left out (few past a chunk's first tiles).
   if (auto insert = dyn_cast<TopKInsertOp>(op))
     return alu(3.0 * double(fragElements(insert.getCandidates().getType())));
+  // Not calibrated: the filter's pair comparison and an or per candidate,
+  // then one meeting of the role (bar.red), exposed like a dependent
+  // load's round trip (cal.loadNs), as for frag.row.
+  if (auto admits = dyn_cast<TopKAdmitsOp>(op)) {
+    double ns =
+        alu(4.0 * double(fragElements(admits.getCandidates().getType())));
+    if (record)
+      work->cost.aluNs += cal.loadNs * mult;
+    return ns + cal.loadNs * mult;
+  }
   // The quad merge: per thread, 2 rounds x 2 rows x k insertions of about
   // 9 k ops (select tree and insertion), then the predicated stores.
   if (auto store = dyn_cast<TopKStoreOp>(op)) {

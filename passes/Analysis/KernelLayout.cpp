@@ -60,8 +60,8 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) {
     if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
-            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKStoreOp, GatherOp,
-            GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp>(op))
+            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKAdmitsOp, TopKStoreOp,
+            GatherOp, GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp>(op))
       math = true;
   });
   return !math;
@@ -130,6 +130,10 @@ int64_t mlir::cake::fragScratchBytes(Operation *op) {
   return 0;
 }
 
+bool mlir::cake::needsRoleBarrier(Operation *op) {
+  return fragScratchBytes(op) > 0 || isa<TopKAdmitsOp>(op);
+}
+
 DerivedBarriers mlir::cake::computeDerivedBarriers(KernelOp kernel) {
   DerivedBarriers d;
   kernel.walk([&](BarrierSyncOp bar) {
@@ -137,7 +141,7 @@ DerivedBarriers mlir::cake::computeDerivedBarriers(KernelOp kernel) {
   });
   for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
     bool scratch = false;
-    role.walk([&](Operation *op) { scratch |= fragScratchBytes(op) > 0; });
+    role.walk([&](Operation *op) { scratch |= needsRoleBarrier(op); });
     if (scratch)
       d.roleIds[role] = ++d.last;
   }

@@ -109,7 +109,7 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       emitRuleError(kernel, RuleId::SyncNamedBarrier)
           << "the kernel's named barriers (cake.barrier.sync ids and one per "
              "role with frag.row, frag.scan down, frag.tril_inverse, "
-             "smem.reduce or a shared top-k list) reach "
+             "smem.reduce, a shared top-k list or topk.admits) reach "
              "id "
           << barriers.last << ", past the " << target->namedBarriers - 1
           << " a CTA of " << target->arch << " has";
@@ -117,7 +117,7 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     }
     WalkResult rows = kernel.walk([&](Operation *op) {
       int64_t bytes = fragScratchBytes(op);
-      if (!bytes)
+      if (!needsRoleBarrier(op))
         return WalkResult::advance();
       auto role = op->getParentOfType<RoleOp>();
       if (!role || !role.getWarpgroups()) {
@@ -137,6 +137,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
         reduce.setDerivedAttr(scratch);
       else if (auto list = dyn_cast<TopKInitOp>(op))
         list.setDerivedAttr(scratch);
+      else if (auto admits = dyn_cast<TopKAdmitsOp>(op))
+        admits.setDerivedAttr(scratch); // the barrier; no bytes
       else
         cast<FragScanOp>(op).setDerivedAttr(scratch);
       return WalkResult::advance();

@@ -493,8 +493,22 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
   return ok;
 }
 
-/// dataflow.topk-linear: a shared list's value is used at most once (its
-/// entries are updated in place).
+/// Whether `a` and `b` never both run: they sit in the two branches of the
+/// innermost scf.if that holds both.
+static bool inExclusiveBranches(Operation *a, Operation *b) {
+  for (Operation *p = a->getParentOp(); p; p = p->getParentOp()) {
+    if (!p->isProperAncestor(b))
+      continue;
+    auto branch = dyn_cast<scf::IfOp>(p);
+    return branch &&
+           branch.getThenRegion().isAncestor(a->getParentRegion()) !=
+               branch.getThenRegion().isAncestor(b->getParentRegion());
+  }
+  return false;
+}
+
+/// dataflow.topk-linear: a shared list's value is used at most once on
+/// every path (its entries are updated in place).
 bool verify::checkTopKLinear(KernelFacts &f) {
   bool ok = true;
   auto check = [&](Value v, Location at) {
@@ -502,17 +516,29 @@ bool verify::checkTopKLinear(KernelFacts &f) {
     if (!topk || !topk.getShared() || v.use_empty() || v.hasOneUse())
       return;
     // The uses in program order (a use list is not): the later one errs.
+    // topk.admits reads the value's registers only (the rows' largest
+    // entries), never the shared entries, so it does not count.
     SmallVector<Operation *> users;
     for (OpOperand &use : v.getUses())
-      users.push_back(use.getOwner());
+      if (!isa<TopKAdmitsOp>(use.getOwner()))
+        users.push_back(use.getOwner());
     llvm::stable_sort(users, [](Operation *a, Operation *b) {
       return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
     });
+    // The first pair of uses that may both run (not one in each branch
+    // of an scf.if).
+    Operation *first = nullptr, *again = nullptr;
+    for (size_t i = 0; i < users.size() && !again; ++i)
+      for (size_t j = i + 1; j < users.size() && !again; ++j)
+        if (!inExclusiveBranches(users[i], users[j]))
+          first = users[i], again = users[j];
+    if (!again)
+      return;
     InFlightDiagnostic d =
-        emitRuleError(users[1], RuleId::DataflowTopKLinear)
+        emitRuleError(again, RuleId::DataflowTopKLinear)
         << "a shared top-k list is used again after its entries were "
            "handed on: its shared memory holds only the newest list";
-    d.attachNote(users[0]->getLoc()) << "first use here";
+    d.attachNote(first->getLoc()) << "first use here";
     d.attachNote(at) << "the list defined here";
     ok = false;
   };

@@ -182,12 +182,13 @@ bool verify::checkNamedBarriers(KernelFacts &f) {
     }
   }
   // The ids derived for ops with a scratch (frag.row, frag.scan down,
-  // frag.tril_inverse, smem.reduce) come after the explicit ones.
+  // frag.tril_inverse, smem.reduce, shared top-k lists) and topk.admits
+  // come after the explicit ones.
   DerivedBarriers derived = computeDerivedBarriers(f.kernel);
   if (!derived.roleIds.empty() && derived.last >= f.target->namedBarriers) {
     Operation *first = nullptr;
     f.kernel.walk([&](Operation *op) {
-      if (!first && fragScratchBytes(op))
+      if (!first && needsRoleBarrier(op))
         first = op;
     });
     emitRuleError(first, RuleId::SyncNamedBarrier)

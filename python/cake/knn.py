@@ -131,9 +131,9 @@ class Knn:
         dtype = _rt.library_dtype(x)
         name, splits, chunk = dispatch.choose(q, m, d, k, self.sms,
                                               dtype=dtype)
-        pdist = torch.empty(q, splits, k, device=x.device,
-                            dtype=torch.float32)
-        pidx = torch.empty(q, splits, k, device=x.device, dtype=torch.int32)
+        shape = dispatch.partial_shape(q, splits, k)
+        pdist = torch.empty(shape, device=x.device, dtype=torch.float32)
+        pidx = torch.empty(shape, device=x.device, dtype=torch.int32)
         args = [x, c]
         if not name.endswith("_fused"):
             args += [self._norms(x, dtype), self._norms(c, dtype)]

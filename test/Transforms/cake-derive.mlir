@@ -131,7 +131,7 @@ cake.kernel @rows() attributes {target = #cake.target<"sm_90a">, schedule = #cak
 
 // [sync.named-barrier] the derived id would be 16: a CTA has ids 0..15.
 cake.kernel @rows_past_ids() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
-  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row, frag.scan down, frag.tril_inverse, smem.reduce or a shared top-k list) reach id 16, past the 15 a CTA of sm_90a has}}
+  // expected-error @-1 {{[sync.named-barrier] the kernel's named barriers (cake.barrier.sync ids and one per role with frag.row, frag.scan down, frag.tril_inverse, smem.reduce, a shared top-k list or topk.admits) reach id 16, past the 15 a CTA of sm_90a has}}
   cake.role "a" warpgroups(1) {
     cake.barrier.sync id(15) threads(128)
     %z = cake.frag.zero : !cake.frag<64x128xf32>

@@ -50,6 +50,9 @@ SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
 /// frag.scan down a row of column totals per warp of the role,
 /// frag.tril_inverse its matrix (rows of kTrilInverseStride floats).
 int64_t fragScratchBytes(Operation *op);
+/// Whether `op` meets its role's threads at the role's derived named
+/// barrier: the ops with a scratch, and topk.admits (a reduction, no bytes).
+bool needsRoleBarrier(Operation *op);
 
 /// frag.tril_inverse's scratch: 64 rows of 68 floats. 16-byte aligned rows
 /// for vector loads; the padding spreads a column's rows over banks.

@@ -283,10 +283,19 @@ private:
   LogicalResult emitTopKInit(TopKInitOp op);
   LogicalResult emitTopKInsert(TopKInsertOp op);
   LogicalResult emitTopKStore(TopKStoreOp op);
+  /// Whether topk.store writes row `row` (index) of `tp` at all: within the
+  /// tensor and the rows bound, and with a slot, the slot within its axis.
+  Value topkStoreInBounds(TopKStoreOp op, const TensorParams &tp, Value row);
+  /// The element offset of entry `e` (index) of row `row` in `tp`: row * k
+  /// + e; with a slot (row * S + slot) * k + e; rank_major (row * k + e) *
+  /// S + slot.
+  Value topkStoreOffset(TopKStoreOp op, const TensorParams &tp, Value row,
+                        Value e);
   // The same in shared memory (TopKShared.cpp): !cake.topk<..., shared>.
   LogicalResult emitSharedTopKInit(TopKInitOp op);
   LogicalResult emitSharedTopKInsert(TopKInsertOp op);
   LogicalResult emitSharedTopKStore(TopKStoreOp op);
+  LogicalResult emitSharedTopKAdmits(TopKAdmitsOp op);
   /// The shared-memory offset of entry `e` (i32) of role row `row` (i32).
   Value sharedEntry(Value base, Value row, Value e, int64_t k);
   /// The row's largest entry (value, index, slot), found by its quad.

@@ -31,6 +31,8 @@ std::optional<LogicalResult> KernelEmitter::emitTopKOp(Operation &op) {
     return emitTopKInsert(insert);
   if (auto store = dyn_cast<TopKStoreOp>(op))
     return emitTopKStore(store);
+  if (auto admits = dyn_cast<TopKAdmitsOp>(op))
+    return emitSharedTopKAdmits(admits);
   return std::nullopt;
 }
 
@@ -278,6 +280,37 @@ void KernelEmitter::storeWord(Value ok, const TensorParams &tp, Value linear,
       /*operand_attrs=*/ArrayAttr());
 }
 
+Value KernelEmitter::topkStoreInBounds(TopKStoreOp op, const TensorParams &tp,
+                                       Value row) {
+  Value limit = rowBound(tp.dims[0], op.getRow(), op.getRows());
+  Value in =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limit);
+  if (!op.getSlot())
+    return in;
+  Value slot = map.lookupOrDefault(op.getSlot());
+  Value slots = tp.dims[op.getRankMajor() ? 2 : 1];
+  Value inSlot =
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, slot, slots);
+  return arith::AndIOp::create(b, loc(), in, inSlot);
+}
+
+Value KernelEmitter::topkStoreOffset(TopKStoreOp op, const TensorParams &tp,
+                                     Value row, Value e) {
+  Value k = idxc(op.getList().getType().getK());
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc(), x, y).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc(), x, y).getResult();
+  };
+  if (!op.getSlot())
+    return add(mul(row, k), e);
+  Value slot = map.lookupOrDefault(op.getSlot());
+  if (op.getRankMajor())
+    return add(mul(add(mul(row, k), e), tp.dims[2]), slot);
+  return add(mul(add(mul(row, tp.dims[1]), slot), k), e);
+}
+
 LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
   if (op.getList().getType().getShared())
     return emitSharedTopKStore(op);
@@ -323,55 +356,20 @@ LogicalResult KernelEmitter::emitTopKStore(TopKStoreOp op) {
       arith::IndexCastOp::create(b, loc(), b.getIndexType(), thread);
   Value row0 = arith::AddIOp::create(b, loc(), map.lookupOrDefault(op.getRow()),
                                      threadIdx);
-  auto store = [&](Value ok, const TensorParams &tp, Value lin, Value bits) {
-    storeWord(ok, tp, lin, bits);
-  };
-  // Rows within the tensor (and the rows bound), and with a slot, a slot
-  // within the tensor's second dimension.
-  Value slot = op.getSlot() ? map.lookupOrDefault(op.getSlot()) : Value();
-  auto limitAndSlot = [&](const TensorParams &tp) {
-    Value limit = rowBound(tp.dims[0], op.getRow(), op.getRows());
-    Value inSlot;
-    if (slot)
-      inSlot = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, slot,
-                                     tp.dims[1]);
-    return std::pair(limit, inSlot);
-  };
-  auto [limitV, slotV] = limitAndSlot(vp);
-  auto [limitI, slotI] = limitAndSlot(ip);
-  // Where a row starts: row * k, or in [rows, S, k] (row * S + slot) * k.
-  auto rowStart = [&](const TensorParams &tp, Value row) {
-    Value start = row;
-    if (slot) {
-      Value planes = arith::MulIOp::create(b, loc(), row, tp.dims[1]);
-      start = arith::AddIOp::create(b, loc(), planes, slot);
-    }
-    return arith::MulIOp::create(b, loc(), start, idxc(k)).getResult();
-  };
   for (int64_t h = 0; h < 2; ++h) {
     Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
-    Value inV =
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limitV);
-    Value inI =
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limitI);
-    if (slot) {
-      inV = arith::AndIOp::create(b, loc(), inV, slotV);
-      inI = arith::AndIOp::create(b, loc(), inI, slotI);
-    }
-    Value startV = rowStart(vp, row);
-    Value startI = rowStart(ip, row);
+    Value inV = topkStoreInBounds(op, vp, row);
+    Value inI = topkStoreInBounds(op, ip, row);
     RowList l = extractRowList(lists, k, h);
     for (int64_t s = 0; s < k; ++s) {
       Value mine = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                          laneInQuad, i32c(s % 4));
-      Value linV = arith::AddIOp::create(b, loc(), startV, idxc(s));
       Value okV = arith::AndIOp::create(b, loc(), mine, inV);
       Value bitsV =
           LLVM::BitcastOp::create(b, loc(), b.getI32Type(), l.values[s]);
-      store(okV, vp, linV, bitsV);
-      Value linI = arith::AddIOp::create(b, loc(), startI, idxc(s));
+      storeWord(okV, vp, topkStoreOffset(op, vp, row, idxc(s)), bitsV);
       Value okI = arith::AndIOp::create(b, loc(), mine, inI);
-      store(okI, ip, linI, l.indices[s]);
+      storeWord(okI, ip, topkStoreOffset(op, ip, row, idxc(s)), l.indices[s]);
     }
   }
   return success();

@@ -445,6 +445,78 @@ LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
   return success();
 }
 
+// topk.admits: each thread tests its candidates of its two rows against
+// the rows' largest entries (the insert's filter), and the role's threads
+// meet at its named barrier with an `or` of their answers (bar.red.or).
+LogicalResult KernelEmitter::emitSharedTopKAdmits(TopKAdmitsOp op) {
+  FailureOr<ScratchAttr> scratch = derived(op);
+  if (failed(scratch))
+    return failure();
+  FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
+  if (failed(in))
+    return failure();
+  if (in->layout != FragLayout::Acc)
+    return op.emitError("top-k candidates must be an accumulator-shaped "
+                        "fragment");
+  Value given;
+  if (op.getIndices()) {
+    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
+    if (failed(ii))
+      return failure();
+    if (ii->layout != FragLayout::Acc)
+      return op.emitError("top-k indices must be an accumulator-shaped "
+                          "fragment");
+    given = map.lookup(op.getIndices());
+  }
+  int64_t positions = op.getCandidates().getType().getShape()[1] / 4;
+  Value acc = map.lookup(op.getCandidates());
+  Value lists = map.lookup(op.getList());
+  Value colBase;
+  if (!given) {
+    Value laneInQuad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+    Value quadCol = arith::MulIOp::create(b, loc(), laneInQuad, i32c(2));
+    Value baseCol = toI32(map.lookupOrDefault(op.getBase()));
+    colBase = arith::AddIOp::create(b, loc(), baseCol, quadCol);
+  }
+  Value any = arith::ConstantIntOp::create(b, loc(), b.getI1Type(), 0);
+  for (int64_t h = 0; h < 2; ++h) {
+    Value largest =
+        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h);
+    Value largestIdx =
+        LLVM::ExtractValueOp::create(b, loc(), lists, kFieldsPerRow * h + 1);
+    for (int64_t p = 0; p < positions; ++p) {
+      // Position p: column 8 (p / 2) + 2 (lane % 4) + p % 2 of the row.
+      int64_t slot = 4 * (p / 2) + 2 * h + p % 2;
+      Value v = LLVM::ExtractValueOp::create(b, loc(), acc, slot);
+      Value idx =
+          given ? Value(LLVM::ExtractValueOp::create(b, loc(), given, slot))
+                : Value(arith::AddIOp::create(b, loc(), colBase,
+                                              i32c(8 * (p / 2) + p % 2)));
+      Value beats = pairLess(v, idx, largest, largestIdx);
+      any = arith::OrIOp::create(b, loc(), any, beats);
+    }
+  }
+  // bar.red.or on the role's named barrier: NVVM's barrier op reduces on
+  // barrier 0 (the whole CTA) only.
+  Type i32 = b.getI32Type();
+  Value pred = arith::ExtUIOp::create(b, loc(), i32, any);
+  Value id = i32c(scratch->getBarrier());
+  Value threads = i32c(role->role.getNumWarps() * 32);
+  SmallVector<Value> operands{pred, id, threads};
+  auto votes = LLVM::InlineAsmOp::create(
+      b, loc(), TypeRange{i32}, operands,
+      "{ .reg .pred p, q; setp.ne.b32 p, $1, 0; "
+      "bar.red.or.pred q, $2, $3, p; selp.u32 $0, 1, 0, q; }",
+      "=r,r,r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  map.map(op.getResult(),
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                votes.getResult(0), i32c(0)));
+  return success();
+}
+
 LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
   int64_t k = op.getList().getType().getK();
   Type i32 = b.getI32Type();
@@ -459,32 +531,11 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
       arith::IndexCastOp::create(b, loc(), b.getIndexType(), thread);
   Value row0 = arith::AddIOp::create(b, loc(), map.lookupOrDefault(op.getRow()),
                                      threadIdx);
-  Value slot = op.getSlot() ? map.lookupOrDefault(op.getSlot()) : Value();
-  auto inTensor = [&](const TensorParams &tp, Value row) {
-    Value limit = rowBound(tp.dims[0], op.getRow(), op.getRows());
-    Value in =
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row, limit);
-    if (slot)
-      in = arith::AndIOp::create(
-          b, loc(), in,
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, slot,
-                                tp.dims[1]));
-    return in;
-  };
-  // Where a row starts: row * k, or in [rows, S, k] (row * S + slot) * k.
-  auto rowStart = [&](const TensorParams &tp, Value row) {
-    Value start = row;
-    if (slot) {
-      Value planes = arith::MulIOp::create(b, loc(), row, tp.dims[1]);
-      start = arith::AddIOp::create(b, loc(), planes, slot);
-    }
-    return arith::MulIOp::create(b, loc(), start, idxc(k)).getResult();
-  };
   for (int64_t h = 0; h < 2; ++h) {
     Value listRow = arith::AddIOp::create(b, loc(), thread, i32c(8 * h));
     Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * h));
-    Value inV = inTensor(vp, row), inI = inTensor(ip, row);
-    Value startV = rowStart(vp, row), startI = rowStart(ip, row);
+    Value inV = topkStoreInBounds(op, vp, row);
+    Value inI = topkStoreInBounds(op, ip, row);
     auto entries =
         scf::ForOp::create(b, loc(), idxc(0), idxc((k + 3) / 4), idxc(1));
     OpBuilder::InsertionGuard g(b);
@@ -536,10 +587,9 @@ LogicalResult KernelEmitter::emitSharedTopKStore(TopKStoreOp op) {
                                             ranks.getResult(0));
     Value okV = arith::AndIOp::create(b, loc(), valid, inV);
     Value okI = arith::AndIOp::create(b, loc(), valid, inI);
-    Value linV = arith::AddIOp::create(b, loc(), startV, rank);
-    Value linI = arith::AddIOp::create(b, loc(), startI, rank);
-    storeWord(okV, vp, linV, LLVM::BitcastOp::create(b, loc(), i32, v));
-    storeWord(okI, ip, linI, i);
+    Value bitsV = LLVM::BitcastOp::create(b, loc(), i32, v);
+    storeWord(okV, vp, topkStoreOffset(op, vp, row, rank), bitsV);
+    storeWord(okI, ip, topkStoreOffset(op, ip, row, rank), i);
   }
   return success();
 }

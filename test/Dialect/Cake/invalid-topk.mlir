@@ -145,3 +145,46 @@ cake.kernel @store_slot_rank(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10xi
     cake.topk.store %l -> %D, %I[%n, %n] : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
   }
 }
+
+// -----
+
+cake.kernel @rank_major_no_slot(%D: !cake.global<?x10xf32>, %I: !cake.global<?x10xi32>, %n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    // expected-error @+1 {{[dataflow.box-shape] rank_major orders the entries of a row's corpus splits: it needs a slot coordinate ([row, slot])}}
+    cake.topk.store %l -> %D, %I[%n] rank_major : !cake.topk<128x10xf32> -> !cake.global<?x10xf32>, !cake.global<?x10xi32>
+  }
+}
+
+// -----
+
+// Split-major tensors ([rows, S, k]) under rank_major.
+cake.kernel @rank_major_shape(%D: !cake.global<?x?x10xf32>, %I: !cake.global<?x?x10xi32>, %n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    // expected-error @+1 {{[dataflow.box-shape] expected the values as a [rows, 10, S] tensor (k static, rank_major), got '!cake.global<?x?x10xf32>'}}
+    cake.topk.store %l -> %D, %I[%n, %n] rank_major : !cake.topk<128x10xf32> -> !cake.global<?x?x10xf32>, !cake.global<?x?x10xi32>
+  }
+}
+
+// -----
+
+cake.kernel @admits_registers(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  cake.role "r" warpgroups(2) {
+    %l = cake.topk.init : !cake.topk<128x10xf32>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.type-shape] topk.admits reads a shared list's largest entries; '!cake.topk<128x10xf32>' keeps its rows in registers}}
+    %b = cake.topk.admits %l, %d base %n : !cake.topk<128x10xf32>, !cake.frag<128x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @admits_rows(%n: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %l = cake.topk.init : !cake.topk<64x100xf32, shared>
+    %d = cake.frag.zero : !cake.frag<128x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] expected candidates of 64 rows (the list's) by N columns, got a rank-2 fragment with 128 rows}}
+    %b = cake.topk.admits %l, %d base %n : !cake.topk<64x100xf32, shared>, !cake.frag<128x128xf32>
+  }
+}
