@@ -343,6 +343,10 @@ def merge_kernel(k, cols=64, prefetch=False, early_exit=None, name=None):
     w(f"// corpus splits. Row q of the [Q, W] partial lists (W = Splits * {k}:")
     w(f"// each split's {k} best of query q) to the row's {k} best, ties to the")
     w(f"// lower index.")
+    if early_exit:
+        w(f"// The lists must be rank-major ([Q, {k}, Splits], each sorted: the")
+        w(f"// search's topk.store ... rank_major): the merge stops once Splits")
+        w(f"// consecutive columns are refused, which is exact only in that order.")
     w(f"cake.kernel @{name}(%PD: !cake.global<?x?xf32>, %PI: !cake.global<?x?xi32>,")
     w(f"    %Dist: !cake.global<?x{k}xf32>, %Idx: !cake.global<?x{k}xi32>)")
     w(f"    attributes {{target = #cake.target<\"sm_90a\">,")
