@@ -283,6 +283,11 @@ private:
   LogicalResult emitTopKInit(TopKInitOp op);
   LogicalResult emitTopKInsert(TopKInsertOp op);
   LogicalResult emitTopKStore(TopKStoreOp op);
+  /// Checks that a topk.insert's or topk.admits' candidates (and indices,
+  /// where given) are in the accumulator layout; the indices' lowered
+  /// value, or null where the index is base + column.
+  FailureOr<Value> topkCandidateIndices(Operation *op, Value candidates,
+                                        Value indices);
   /// Whether topk.store writes row `row` (index) of `tp` at all: within the
   /// tensor and the rows bound, and with a slot, the slot within its axis.
   Value topkStoreInBounds(TopKStoreOp op, const TensorParams &tp, Value row);

@@ -133,6 +133,26 @@ Value KernelEmitter::selectByIndex(ArrayRef<Value> items, Value sel) {
   return level.front();
 }
 
+FailureOr<Value> KernelEmitter::topkCandidateIndices(Operation *op,
+                                                     Value candidates,
+                                                     Value indices) {
+  FailureOr<FragInfo> in = fragInfo(cast<FragType>(candidates.getType()), op);
+  if (failed(in))
+    return failure();
+  if (in->layout != FragLayout::Acc)
+    return op->emitError("top-k candidates must be an accumulator-shaped "
+                         "fragment");
+  if (!indices)
+    return Value();
+  FailureOr<FragInfo> ii = fragInfo(cast<FragType>(indices.getType()), op);
+  if (failed(ii))
+    return failure();
+  if (ii->layout != FragLayout::Acc)
+    return op->emitError("top-k indices must be an accumulator-shaped "
+                         "fragment");
+  return map.lookup(indices);
+}
+
 LogicalResult KernelEmitter::emitTopKInit(TopKInitOp op) {
   if (op.getType().getShared())
     return emitSharedTopKInit(op);
@@ -158,22 +178,11 @@ LogicalResult KernelEmitter::emitTopKInsert(TopKInsertOp op) {
   if (op.getList().getType().getShared())
     return emitSharedTopKInsert(op);
   FailureOr<Type> st = topkStructType(op.getList().getType(), op);
-  FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
-  if (failed(st) || failed(in))
+  FailureOr<Value> givenOr =
+      topkCandidateIndices(op, op.getCandidates(), op.getIndices());
+  if (failed(st) || failed(givenOr))
     return failure();
-  if (in->layout != FragLayout::Acc)
-    return op.emitError("top-k candidates must be an accumulator-shaped "
-                        "fragment");
-  Value given; // the candidates' indices when read beside them
-  if (op.getIndices()) {
-    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
-    if (failed(ii))
-      return failure();
-    if (ii->layout != FragLayout::Acc)
-      return op.emitError("top-k indices must be an accumulator-shaped "
-                          "fragment");
-    given = map.lookup(op.getIndices());
-  }
+  Value given = *givenOr; // the candidates' indices when read beside them
   int64_t k = op.getList().getType().getK();
   int64_t n = op.getCandidates().getType().getShape()[1];
   int64_t positions = n / 4; // a thread's columns of one row: 8j + 2q + e

@@ -242,22 +242,11 @@ LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
 }
 
 LogicalResult KernelEmitter::emitSharedTopKInsert(TopKInsertOp op) {
-  FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
-  if (failed(in))
+  FailureOr<Value> givenOr =
+      topkCandidateIndices(op, op.getCandidates(), op.getIndices());
+  if (failed(givenOr))
     return failure();
-  if (in->layout != FragLayout::Acc)
-    return op.emitError("top-k candidates must be an accumulator-shaped "
-                        "fragment");
-  Value given;
-  if (op.getIndices()) {
-    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
-    if (failed(ii))
-      return failure();
-    if (ii->layout != FragLayout::Acc)
-      return op.emitError("top-k indices must be an accumulator-shaped "
-                          "fragment");
-    given = map.lookup(op.getIndices());
-  }
+  Value given = *givenOr;
   int64_t k = op.getList().getType().getK();
   int64_t n = op.getCandidates().getType().getShape()[1];
   int64_t positions = n / 4; // a thread's columns of one row: 8j + 2q + e
@@ -452,22 +441,11 @@ LogicalResult KernelEmitter::emitSharedTopKAdmits(TopKAdmitsOp op) {
   FailureOr<ScratchAttr> scratch = derived(op);
   if (failed(scratch))
     return failure();
-  FailureOr<FragInfo> in = fragInfo(op.getCandidates().getType(), op);
-  if (failed(in))
+  FailureOr<Value> givenOr =
+      topkCandidateIndices(op, op.getCandidates(), op.getIndices());
+  if (failed(givenOr))
     return failure();
-  if (in->layout != FragLayout::Acc)
-    return op.emitError("top-k candidates must be an accumulator-shaped "
-                        "fragment");
-  Value given;
-  if (op.getIndices()) {
-    FailureOr<FragInfo> ii = fragInfo(op.getIndices().getType(), op);
-    if (failed(ii))
-      return failure();
-    if (ii->layout != FragLayout::Acc)
-      return op.emitError("top-k indices must be an accumulator-shaped "
-                          "fragment");
-    given = map.lookup(op.getIndices());
-  }
+  Value given = *givenOr;
   int64_t positions = op.getCandidates().getType().getShape()[1] / 4;
   Value acc = map.lookup(op.getCandidates());
   Value lists = map.lookup(op.getList());
