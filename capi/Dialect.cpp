@@ -181,6 +181,38 @@ bool mlirCakeTopKTypeIsShared(MlirType type) {
   return cast<TopKType>(unwrap(type)).getShared();
 }
 
+//===--- TmemType ---------------------------------------------------------===//
+
+bool mlirTypeIsACakeTmemType(MlirType type) {
+  return isa<TmemType>(unwrap(type));
+}
+
+MlirType mlirCakeTmemTypeGet(MlirContext ctx, int64_t stages, int64_t rows,
+                             int64_t cols, MlirType elementType) {
+  return wrap(TmemType::getChecked(emitterFor(ctx), unwrap(ctx), stages, rows,
+                                   cols, unwrap(elementType)));
+}
+
+int64_t mlirCakeTmemTypeGetStages(MlirType type) {
+  return cast<TmemType>(unwrap(type)).getStages();
+}
+
+int64_t mlirCakeTmemTypeGetRows(MlirType type) {
+  return cast<TmemType>(unwrap(type)).getRows();
+}
+
+int64_t mlirCakeTmemTypeGetCols(MlirType type) {
+  return cast<TmemType>(unwrap(type)).getCols();
+}
+
+MlirType mlirCakeTmemTypeGetElementType(MlirType type) {
+  return wrap(cast<TmemType>(unwrap(type)).getElementType());
+}
+
+int64_t mlirCakeTmemTypeGetColumns(MlirType type) {
+  return cast<TmemType>(unwrap(type)).getColumns();
+}
+
 //===--- Attributes -------------------------------------------------------===//
 
 bool mlirAttributeIsACakeTargetAttr(MlirAttribute attr) {

@@ -450,18 +450,52 @@ PipeOp::inferReturnTypes(MLIRContext *context, std::optional<Location> location,
   if (operands.empty())
     return emitOptionalError(location, "'cake.pipe' op expected at least one "
                                        "ring");
-  auto ring = dyn_cast<RingType>(operands.front().getType());
+  Type first = operands.front().getType();
   // A failure here must say why: the parser reports nothing else (a
   // silent failure the cost fuzz target found, `cake.pipe %x : index`).
-  if (!ring)
-    return emitOptionalError(location, "'cake.pipe' op expected rings, got ",
-                             operands.front().getType());
-  inferredReturnTypes.push_back(PipeType::get(context, ring.getStages()));
+  int64_t stages = 0;
+  if (auto ring = dyn_cast<RingType>(first))
+    stages = ring.getStages();
+  else if (auto tmem = dyn_cast<TmemType>(first))
+    stages = tmem.getStages();
+  else
+    return emitOptionalError(location,
+                             "'cake.pipe' op expected rings or tensor "
+                             "memory, got ",
+                             first);
+  inferredReturnTypes.push_back(PipeType::get(context, stages));
   return success();
+}
+
+SmallVector<Value> PipeOp::getRings() {
+  SmallVector<Value> rings;
+  for (Value v : getBuffers())
+    if (isa<RingType>(v.getType()))
+      rings.push_back(v);
+  return rings;
+}
+
+Value PipeOp::getTmem() {
+  for (Value v : getBuffers())
+    if (isa<TmemType>(v.getType()))
+      return v;
+  return {};
 }
 
 LogicalResult PipeOp::verify() {
   int64_t stages = getType().getStages();
+  // A tensor-memory stage is filled by the tensor cores and completes with
+  // tcgen05.commit: its full barrier cannot also count copies.
+  if (Value tmem = getTmem()) {
+    if (getBuffers().size() != 1)
+      return emitRuleError(*this, RuleId::SyncFillKind)
+             << "a pipe over tensor memory holds that one buffer; its stages "
+                "complete with tcgen05.commit, a ring's with its copies";
+    if (cast<TmemType>(tmem.getType()).getStages() != stages)
+      return emitRuleError(*this, RuleId::SyncPipeDepth)
+             << "expected the buffer to have the pipe's " << stages
+             << " stages";
+  }
   for (auto [i, ring] : llvm::enumerate(getRings())) {
     auto type = cast<RingType>(ring.getType());
     if (type.getStages() != stages)
@@ -625,8 +659,7 @@ LogicalResult ScalarLoadOp::verify() {
 // MmaOp
 //===----------------------------------------------------------------------===//
 
-/// True if `acc` may accumulate products of `in` on the tensor cores.
-static bool isValidAccumulator(Type in, Type acc) {
+bool mlir::cake::isValidAccumulator(Type in, Type acc) {
   if (in.isBF16())
     return acc.isF32();
   if (in.isF16())

@@ -340,9 +340,16 @@ def verify(cake_opt, text, workdir):
     return "rejected", rules or ["parser/other"]
 
 
+def target_of(text):
+    """The kernel's #cake.target architecture (ptxas -arch)."""
+    m = re.search(r'#cake\.target<"([^"]+)">', text)
+    return m.group(1) if m else "sm_90a"
+
+
 def lowers(cake_opt, text, workdir, ptxas=None):
     """None if the verified kernel lowers to PTX (and, given ptxas, that
-    PTX assembles for sm_90a), else the first error."""
+    PTX assembles for the kernel's target, sm_90a or sm_100a), else the
+    first error."""
     src = os.path.join(workdir, "lower.mlir")
     lowered = os.path.join(workdir, "lowered.mlir")
     ptx = os.path.join(workdir, "lowered.ptx")
@@ -355,7 +362,8 @@ def lowers(cake_opt, text, workdir, ptxas=None):
     if ptxas:
         steps += [("cake-translate", [translate, "--cake-to-ptx", lowered,
                                       "-o", ptx]),
-                  ("ptxas", [ptxas, "-arch=sm_90a", ptx, "-o", os.devnull])]
+                  ("ptxas", [ptxas, f"-arch={target_of(text)}", ptx, "-o",
+                             os.devnull])]
     for what, cmd in steps:
         try:
             p = subprocess.run(cmd, capture_output=True, text=True,
@@ -377,7 +385,8 @@ def main():
     ap.add_argument("--lower", action="store_true",
                     help="lower the kernels and every mutant that verifies")
     ap.add_argument("--ptxas",
-                    help="with --lower, also assemble each PTX for sm_90a")
+                    help="with --lower, also assemble each PTX for its "
+                         "target")
     ap.add_argument("--emit-passing")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()

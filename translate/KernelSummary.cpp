@@ -75,6 +75,22 @@ cJSON *summarize(KernelOp kernel) {
     cJSON_AddItemToArray(rings, r);
   }
 
+  // Tensor memory (sm_100a): accumulator stages, in 32-bit columns.
+  llvm::DenseMap<Value, int> tmemIndex;
+  cJSON *tmems = cJSON_AddArrayToObject(k, "tmem");
+  for (auto tmem : kernel.getBody().getOps<TmemOp>()) {
+    TmemType t = tmem.getType();
+    int idx = tmemIndex.size();
+    tmemIndex[tmem.getResult()] = idx;
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "index", idx);
+    cJSON_AddNumberToObject(r, "stages", double(t.getStages()));
+    cJSON_AddItemToObject(r, "tile", shapeArray({t.getRows(), t.getCols()}));
+    cJSON_AddStringToObject(r, "element", typeStr(t.getElementType()).c_str());
+    cJSON_AddNumberToObject(r, "columns", double(t.getColumns()));
+    cJSON_AddItemToArray(tmems, r);
+  }
+
   cJSON *pipes = cJSON_AddArrayToObject(k, "pipes");
   int pipeIdx = 0;
   for (auto pipe : kernel.getBody().getOps<PipeOp>()) {
@@ -84,6 +100,8 @@ cJSON *summarize(KernelOp kernel) {
     cJSON *members = cJSON_AddArrayToObject(p, "rings");
     for (Value r : pipe.getRings())
       cJSON_AddItemToArray(members, cJSON_CreateNumber(ringIndex.lookup(r)));
+    if (Value t = pipe.getTmem())
+      cJSON_AddNumberToObject(p, "tmem", tmemIndex.lookup(t));
     cJSON_AddItemToArray(pipes, p);
   }
 

@@ -134,6 +134,28 @@ MLIR_CAPI_EXPORTED MlirType mlirCakeTopKTypeGetShared(MlirContext ctx,
 /// Whether the lists of a !cake.topk live in shared memory.
 MLIR_CAPI_EXPORTED bool mlirCakeTopKTypeIsShared(MlirType type);
 
+/*===--- !cake.tmem<stages x rows x cols x element> --------------------===*/
+
+/// Whether `type` is a !cake.tmem (accumulator stages in Blackwell tensor
+/// memory).
+MLIR_CAPI_EXPORTED bool mlirTypeIsACakeTmemType(MlirType type);
+/// A !cake.tmem of `stages` tiles of `rows` (128) x `cols` x `elementType`
+/// (f32, i32, f16, bf16); null (with a diagnostic) if invalid
+/// ([hw.tmem-shape]).
+MLIR_CAPI_EXPORTED MlirType mlirCakeTmemTypeGet(MlirContext ctx, int64_t stages,
+                                                int64_t rows, int64_t cols,
+                                                MlirType elementType);
+/// The number of stages of a !cake.tmem.
+MLIR_CAPI_EXPORTED int64_t mlirCakeTmemTypeGetStages(MlirType type);
+/// The rows (lanes) of a !cake.tmem's tile.
+MLIR_CAPI_EXPORTED int64_t mlirCakeTmemTypeGetRows(MlirType type);
+/// The columns (elements) of a !cake.tmem's tile.
+MLIR_CAPI_EXPORTED int64_t mlirCakeTmemTypeGetCols(MlirType type);
+/// The element type of a !cake.tmem.
+MLIR_CAPI_EXPORTED MlirType mlirCakeTmemTypeGetElementType(MlirType type);
+/// The 32-bit tensor-memory columns all stages of a !cake.tmem take.
+MLIR_CAPI_EXPORTED int64_t mlirCakeTmemTypeGetColumns(MlirType type);
+
 /*===--- #cake.target<"arch"> -------------------------------------------===*/
 
 /// Whether `attr` is a \#cake.target.

@@ -268,6 +268,44 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     }
     return std::max(mmaNs, smemNs) * mult;
   }
+  if (auto mma = dyn_cast<TmemMmaOp>(op)) {
+    // tcgen05.mma: one thread issues the tile; the tensor cores read all of
+    // A and B from shared memory once and accumulate in tensor memory.
+    RingType a = mma.getA().getType();
+    TmemType d = mma.getD().getType();
+    int64_t m = d.getRows(), n = d.getCols(), k = a.getShape()[1];
+    double flops = 2.0 * double(m) * double(n) * double(k);
+    std::string dtype;
+    llvm::raw_string_ostream(dtype) << a.getElementType();
+    int64_t bits = a.getElementType().getIntOrFloatBitWidth();
+    bool extrapolated = false;
+    double tflops =
+        cal.mmaRate(dtype, std::min<int64_t>(n, 256), bits, extrapolated) *
+        perSmShare;
+    extrapolatedMma |= extrapolated;
+    double mmaNs = tflops > 0 ? flops / (tflops * 1e3) : 0;
+    double smemBytes = double((m + n) * k) * double(bits) / 8;
+    double smemNs = smemBytes / (cal.smemGBpsPerSm * perSmShare);
+    if (record) {
+      work->cost.flops += flops * mult;
+      work->cost.mmaNs += mmaNs * mult;
+      work->cost.smemNs += smemNs * mult;
+      work->smemBytes += smemBytes * mult;
+    }
+    return std::max(mmaNs, smemNs) * mult;
+  }
+  if (auto load = dyn_cast<TmemLoadOp>(op)) {
+    // tcgen05.ld: no figure for tensor memory's read rate is calibrated
+    // yet; it is charged at the shared-memory rate (an upper bound on its
+    // time, uncalibrated).
+    auto frag = cast<FragType>(load.getResult().getType());
+    double bytes = double(frag.getNumElements()) *
+                   double(frag.getElementType().getIntOrFloatBitWidth()) / 8;
+    double ns = bytes / (cal.smemGBpsPerSm * perSmShare);
+    if (record)
+      work->cost.smemNs += ns * mult;
+    return ns * mult;
+  }
   if (auto map = dyn_cast<FragMapOp>(op)) {
     // One issue slot per op; a transcendental also occupies the MUFU pipe,
     // a quarter of a warp per clock, beside the ALU's: the map takes the
@@ -464,7 +502,7 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
           release = r;
     bool asyncRead = false;
     for (Operation *user : wait.getStage().getUsers())
-      if (isa<MmaOp>(user) && user->getBlock() == op->getBlock())
+      if (isa<MmaOp, TmemMmaOp>(user) && user->getBlock() == op->getBlock())
         asyncRead = true;
     double handoff = asyncRead ? cal.mmaHandoffNs : 0;
     if (!record)

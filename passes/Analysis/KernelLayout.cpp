@@ -8,6 +8,8 @@
 
 #include "cake/Analysis/KernelLayout.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 
 using namespace mlir;
@@ -54,18 +56,22 @@ int64_t mlir::cake::valueRegisters(Type type, int64_t threads) {
   return 0;
 }
 
-bool mlir::cake::isCopyOnlyRole(RoleOp role) {
-  bool math = false;
+Operation *mlir::cake::firstAllLanesOp(RoleOp role) {
+  Operation *first = nullptr;
   role.walk([&](Operation *op) {
-    if (isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
+    if (!first &&
+        isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
             FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
             FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
             BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKAdmitsOp, TopKStoreOp,
-            GatherOp, GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp>(op))
-      math = true;
+            GatherOp, GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp, TmemLoadOp>(
+            op))
+      first = op;
   });
-  return !math;
+  return first;
 }
+
+bool mlir::cake::isCopyOnlyRole(RoleOp role) { return !firstAllLanesOp(role); }
 
 RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
   RoleWarps w;
@@ -79,12 +85,29 @@ RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
   return w;
 }
 
+TensorMemoryLayout mlir::cake::computeTensorMemoryLayout(KernelOp kernel) {
+  TensorMemoryLayout layout;
+  int64_t column = 0;
+  for (TmemOp tmem : kernel.getBody().getOps<TmemOp>()) {
+    layout.columns[tmem] = column;
+    column += (tmem.getType().getColumns() + 31) / 32 * 32;
+  }
+  layout.usedColumns = column;
+  if (column > 0)
+    layout.allocation = std::max<int64_t>(32, llvm::PowerOf2Ceil(column));
+  return layout;
+}
+
 SharedMemoryLayout mlir::cake::computeSharedMemoryLayout(KernelOp kernel) {
   SharedMemoryLayout layout;
   int64_t offset = 0;
   for (PipeOp pipe : kernel.getBody().getOps<PipeOp>()) {
     layout.offsets[pipe] = offset;
     offset += 16 * pipe.getType().getStages();
+  }
+  if (!kernel.getBody().getOps<TmemOp>().empty()) {
+    layout.tmemSlot = offset;
+    offset += 16; // CUTLASS keeps the word 16-byte aligned
   }
   for (RingOp ring : kernel.getBody().getOps<RingOp>()) {
     offset = alignTo(offset, ringAlignment(ring.getType()));

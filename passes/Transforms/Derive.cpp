@@ -3,11 +3,12 @@
 //
 // Derives the mechanical details of a kernel from its decisions and attaches
 // them as each op's typed `derived` attribute (CakeDerived.td): warp ranges and
-// setmaxnreg per role, the shared-memory layout of barriers and rings,
-// barrier arrival counts and expect-tx bytes per pipe, the barrier and
-// parity rule of every handoff, TMA descriptor specs, wgmma descriptor
-// fields, and where the tile loop's extents come from. The lowering reads
-// these attributes and nothing else derived.
+// setmaxnreg per role, the shared-memory layout of barriers and rings, the
+// tensor-memory columns and allocation, barrier arrival counts and
+// expect-tx bytes per pipe, the barrier and parity rule of every handoff,
+// TMA descriptor specs, wgmma descriptor fields, and where the tile loop's
+// extents come from. The lowering reads these attributes and nothing else
+// derived.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +102,15 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       return failure();
     }
 
+    // Tensor memory: each buffer's first column and the CTA's allocation.
+    if (failed(verifyTensorMemoryCapacity(kernel)))
+      return failure();
+    TensorMemoryLayout tmemLayout = computeTensorMemoryLayout(kernel);
+    for (TmemOp tmem : kernel.getBody().getOps<TmemOp>())
+      tmem.setDerivedAttr(
+          TmemLayoutAttr::get(ctx, tmemLayout.columns.lookup(tmem),
+                              tmemLayout.allocation, layout.tmemSlot));
+
     // frag.row, frag.scan down, frag.tril_inverse, smem.reduce, a shared
     // top-k list: a scratch
     // after the rings and their role's named barrier.
@@ -151,21 +161,26 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t txBytes = 0;
       for (Value r : pipe.getRings())
         txBytes += cast<RingType>(r.getType()).getTileBytes();
-      // One arrival per consumer warp releases a stage.
+      // One arrival per consumer warp releases a stage; a role that reads
+      // it with tcgen05.mma releases it with one tcgen05.commit.
       int64_t consumerWarps = 0;
       for (Operation *user : pipe->getUsers())
         if (isa<PipeWaitOp>(user))
-          if (auto role = user->getParentOfType<RoleOp>())
-            consumerWarps = role.getNumWarps();
+          if (auto role = user->getParentOfType<RoleOp>()) {
+            bool tcgen05 = false;
+            role.walk([&](TmemMmaOp) { tcgen05 = true; });
+            consumerWarps = tcgen05 ? 1 : role.getNumWarps();
+          }
       // A stage filled by TMA completes with its bytes after one armed
       // arrival; one filled by stores, with an arrival per producer warp
       // (one for a copy role, which runs on its leader alone); one filled
       // by cake.gather or cake.cp_async.load, with an arrival per producer
       // thread, each made by the landing of the thread's cp.async pieces
-      // (.noinc).
+      // (.noinc); a tensor-memory stage, with one tcgen05.commit.
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
-        if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
+        if (auto acquire = dyn_cast<PipeAcquireOp>(user);
+            acquire && !pipe.getTmem()) {
           auto role = acquire->getParentOfType<RoleOp>();
           if (role && isFilledByThreadCopies(acquire))
             fullCount = 32 * role.getNumWarps();

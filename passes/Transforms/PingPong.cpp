@@ -59,11 +59,11 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
         return loops.front().emitError(
             "cake-ping-pong: this tile loop already takes a slice");
     }
-    // The copies of the rings and pipes go after the last declaration, the
-    // copies of the roles after the last role, set by set.
+    // The copies of the rings, tensor memory and pipes go after the last
+    // declaration, the copies of the roles after the last role, set by set.
     SmallVector<Operation *> decls;
     for (Operation &op : kernel.getBody().front())
-      if (isa<RingOp, PipeOp>(op))
+      if (isa<RingOp, TmemOp, PipeOp>(op))
         decls.push_back(&op);
     OpBuilder b(kernel.getContext());
     auto setSlice = [&](RoleOp role, int64_t k) {

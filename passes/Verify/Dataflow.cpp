@@ -22,7 +22,12 @@ using namespace mlir::cake::verify;
 /// dataflow.read-outside-wait, dataflow.write-outside-acquire
 bool verify::checkStageAccess(KernelFacts &f) {
   bool ok = true;
-  auto check = [&](Operation *op, Value ring, Value stage, bool write) {
+  auto check = [&](Operation *op, Value buffer, Value stage, bool write) {
+    auto name = [&](InFlightDiagnostic &d) -> InFlightDiagnostic & {
+      if (isa<TmemType>(buffer.getType()))
+        return d << "tensor memory";
+      return d << DiagRing{f.ringIndex.lookup(buffer)};
+    };
     Operation *def = stage.getDefiningOp();
     RuleId rule = write ? RuleId::DataflowWriteOutsideAcquire
                         : RuleId::DataflowReadOutsideWait;
@@ -30,23 +35,22 @@ bool verify::checkStageAccess(KernelFacts &f) {
                            : isa_and_nonnull<PipeWaitOp>(def);
     if (!rightKind) {
       InFlightDiagnostic d = emitRuleError(op, rule)
-                             << (write ? "writes" : "reads") << " "
-                             << DiagRing{f.ringIndex.lookup(ring)}
-                             << " through a stage not taken with "
-                             << (write ? "pipe.acquire" : "pipe.wait");
+                             << (write ? "writes" : "reads") << " ";
+      name(d) << " through a stage not taken with "
+              << (write ? "pipe.acquire" : "pipe.wait");
       if (def)
         d.attachNote(def->getLoc()) << "stage taken here";
       ok = false;
       return;
     }
     Value pipe = def->getOperand(0);
-    if (!KernelFacts::pipeHolds(pipe, ring)) {
+    if (!KernelFacts::pipeHolds(pipe, buffer)) {
       InFlightDiagnostic d = emitRuleError(op, rule)
-                             << (write ? "writes" : "reads") << " "
-                             << DiagRing{f.ringIndex.lookup(ring)}
-                             << " through a stage of "
-                             << DiagPipe{f.pipeIndex.lookup(pipe)}
-                             << ", which does not hold that ring";
+                             << (write ? "writes" : "reads") << " ";
+      name(d) << " through a stage of " << DiagPipe{f.pipeIndex.lookup(pipe)}
+              << ", which does not hold "
+              << (isa<TmemType>(buffer.getType()) ? "that buffer"
+                                                  : "that ring");
       d.attachNote(def->getLoc()) << "stage taken here";
       ok = false;
     }
@@ -67,6 +71,12 @@ bool verify::checkStageAccess(KernelFacts &f) {
     else if (auto r = dyn_cast<SmemReduceOp>(op)) {
       for (Value stage : r.getStages())
         check(op, r.getSrc(), stage, false);
+    } else if (auto m = dyn_cast<TmemMmaOp>(op)) {
+      check(op, m.getA(), m.getAStage(), false);
+      check(op, m.getB(), m.getBStage(), false);
+      check(op, m.getD(), m.getDStage(), true);
+    } else if (auto l = dyn_cast<TmemLoadOp>(op)) {
+      check(op, l.getSrc(), l.getStage(), false);
     } else if (auto m = dyn_cast<MmaOp>(op)) {
       if (m.getAStage())
         check(op, m.getA(), m.getAStage(), false);
@@ -81,7 +91,7 @@ bool verify::checkStageAccess(KernelFacts &f) {
 bool verify::checkRoleScoping(KernelFacts &f) {
   bool ok = true;
   for (Operation &op : f.kernel.getBody().front())
-    if (!isa<RoleOp, RingOp, PipeOp>(op) && op.getDialect() &&
+    if (!isa<RoleOp, RingOp, TmemOp, PipeOp>(op) && op.getDialect() &&
         op.getDialect()->getNamespace() == "cake") {
       emitRuleError(&op, RuleId::DataflowHandoffOutsideRole)
           << "'" << op.getName() << "' is outside every role; it would run on "
@@ -426,7 +436,8 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
   bool ok = true;
   // Register fragments live in the wgmma accumulator layout: one 64-row
   // slab per warpgroup of the role (M x N), a value per row (M x 1) or a
-  // value per column (1 x N); the lowering has no other distribution.
+  // value per column (1 x N); the lowering has no other distribution. On
+  // targets with tensor memory, tcgen05.ld's row-a-thread layout too.
   // Reported once per role and fragment type, at its first definition.
   llvm::DenseSet<std::pair<Operation *, Type>> reported;
   f.kernel.walk([&](Operation *op) {
@@ -456,6 +467,11 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
       if (!frag || frag.getRank() != 2 || reported.contains({role, frag}))
         continue;
       int64_t m = frag.getShape()[0], n = frag.getShape()[1];
+      // hw.arch-feature and hw.warpgroup-alignment report a tensor-memory
+      // load where it cannot run.
+      if (isa<TmemLoadOp>(op) &&
+          (!f.target->hasTcgen05 || !role.getWarpgroups()))
+        continue;
       if (!role.getWarpgroups()) {
         bool mma = false;
         role.walk([&](MmaOp) { mma = true; });
@@ -473,6 +489,32 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
       int64_t rows = 64 * (role.getNumWarps() / 4);
       bool laidOut = (m == 1 && n % 8 == 0) || (m == rows && n == 1) ||
                      (m == rows && n % 8 == 0);
+      // Where tcgen05.ld exists, one warpgroup may also hold 128 rows, one
+      // a thread (its .32x32b layout: warp w has lanes 32 (w mod 4) up),
+      // made by tmem.load and read by the ops lowered for it.
+      bool rowPerThread = !laidOut && f.target->hasTcgen05 &&
+                          role.getNumWarps() == 4 && m == 128 && n % 8 == 0;
+      if (rowPerThread) {
+        Operation *bad = isa<TmemLoadOp, FragConvertOp>(op) ? nullptr : op;
+        for (Operation *user : v.getUsers())
+          if (!bad && !isa<StoreOp, FragConvertOp>(user))
+            bad = user;
+        if (bad) {
+          InFlightDiagnostic d =
+              emitRuleError(bad, RuleId::DataflowFragmentLayout)
+              << "fragment " << m << "x" << n << " of "
+              << DiagRole{role.getName()}
+              << " is held one row a thread (tcgen05.ld's layout), which "
+                 "cake.tmem.load makes and only cake.store and "
+                 "cake.frag.convert read; '"
+              << bad->getName() << "' is not lowered for it";
+          if (bad != op)
+            d.attachNote(op->getLoc()) << "the fragment defined here";
+          reported.insert({role, frag});
+          ok = false;
+        }
+        continue;
+      }
       if (!laidOut) {
         InFlightDiagnostic d =
             emitRuleError(op, RuleId::DataflowFragmentLayout)

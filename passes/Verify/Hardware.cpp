@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Hardware.cpp - The hw rules: hardware contracts --------------------===//
 //
-// Features the target has (TMA, wgmma, tcgen05, mma.sync), warpgroup
-// alignment, wgmma operands a shared-memory descriptor can describe, and
-// TMA row strides.
+// Features the target has (TMA, wgmma, tcgen05 and tensor memory,
+// mma.sync), warpgroup alignment (wgmma, tensor-memory loads), wgmma operands a
+// shared-memory descriptor can describe, and TMA row strides.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +45,31 @@ LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
   return success();
 }
 
+LogicalResult mlir::cake::verifyTcgen05Operands(TmemMmaOp op) {
+  RingType a = op.getA().getType(), b = op.getB().getType();
+  Type in = a.getElementType();
+  if (!in.isF16() && !in.isBF16())
+    return emitRuleError(op, RuleId::HwArchFeature)
+           << "cake-lower lowers tcgen05.mma on f16 and bf16 operands (kind "
+              "f16) today, not "
+           << in;
+  // Each ring's K-major rows are one swizzle atom, as a shared-memory
+  // descriptor describes them (the same contract as wgmma's).
+  for (RingType t : {a, b}) {
+    int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
+    if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
+      return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+             << "tcgen05.mma operands must be K-major rows that span exactly "
+                "the swizzle width; got "
+             << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+  }
+  if (a.getSwizzle() != b.getSwizzle())
+    return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+           << "A and B must share a swizzle, got " << a.getSwizzle() << " and "
+           << b.getSwizzle();
+  return success();
+}
+
 /// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor
 bool verify::checkHardwareFeatures(KernelFacts &f) {
   bool ok = true;
@@ -54,6 +79,39 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
       emitRuleError(op, RuleId::HwArchFeature)
           << "TMA copies need sm_90a or newer; the kernel targets " << t->arch;
       ok = false;
+    }
+    if (isa<TmemOp, TmemMmaOp, TmemLoadOp>(op) && !t->hasTcgen05) {
+      emitRuleError(op, RuleId::HwArchFeature)
+          << "'" << op->getName() << "' needs tensor memory and tcgen05 "
+          << "(sm_100a); the kernel targets " << t->arch;
+      ok = false;
+      return;
+    }
+    if (auto mma = dyn_cast<TmemMmaOp>(op)) {
+      ok &= succeeded(verifyTcgen05Operands(mma));
+      return;
+    }
+    // A warp reads the 32 lanes of its quarter of tensor memory (warp
+    // index mod 4): the 128 rows take one whole, aligned warpgroup.
+    if (auto load = dyn_cast<TmemLoadOp>(op)) {
+      if (load.getSrc().getType().getElementType().getIntOrFloatBitWidth() !=
+          32) {
+        emitRuleError(op, RuleId::HwArchFeature)
+            << "cake-lower reads tensor memory of 32-bit elements (f32, i32) "
+               "today, not "
+            << load.getSrc().getType().getElementType();
+        ok = false;
+        return;
+      }
+      auto role = op->getParentOfType<RoleOp>();
+      if (role && (!role.getWarpgroups() || *role.getWarpgroups() != 1)) {
+        emitRuleError(op, RuleId::HwWarpgroupAlignment)
+            << "cake.tmem.load in " << DiagRole{role.getName()}
+            << ", which is not a warpgroups(1) role: each warp reads the 32 "
+               "lanes of its quarter of tensor memory";
+        ok = false;
+      }
+      return;
     }
     auto mma = dyn_cast<MmaOp>(op);
     if (!mma)
@@ -68,8 +126,18 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
       ok = false;
       return;
     }
-    if (mma.getKind() != MmaKind::wgmma)
+    if (mma.getKind() != MmaKind::wgmma) {
+      // A kernel that verifies lowers: cake.mma is lowered as wgmma only.
+      emitRuleError(op, RuleId::HwArchFeature)
+          << "cake-lower has no lowering of cake.mma "
+          << stringifyMmaKind(mma.getKind()) << " yet"
+          << (mma.getKind() == MmaKind::tcgen05
+                  ? "; on sm_100a, accumulate in tensor memory with "
+                    "cake.tmem.mma"
+                  : "");
+      ok = false;
       return;
+    }
     auto role = op->getParentOfType<RoleOp>();
     if (role && !role.getWarpgroups()) {
       emitRuleError(op, RuleId::HwWarpgroupAlignment)
@@ -91,7 +159,8 @@ bool verify::checkTargetLowered(KernelFacts &f) {
     return true;
   emitRuleError(f.kernel, RuleId::HwArchFeature)
       << "cake-lower has no " << f.target->arch
-      << " lowering yet (sm_90a only); the kernel would verify but not lower";
+      << " lowering yet (sm_90a and sm_100a only); the kernel would verify "
+         "but not lower";
   return false;
 }
 

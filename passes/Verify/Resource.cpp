@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Resource.cpp - The resource rules ----------------------------------===//
 //
-// Threads, register budgets (setmaxnreg's per-CTA pool), shared memory and
-// the registers fragments keep across loops, against the target's table.
+// Threads, register budgets (setmaxnreg's per-CTA pool), shared and tensor
+// memory and the registers fragments keep across loops, against the
+// target's table.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RuleChecks.h"
 #include "cake/Transforms/Decisions.h"
+#include "cake/Verify/Checks.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -141,6 +143,51 @@ bool verify::checkSharedMemory(KernelFacts &f) {
   });
   d.attachNote(f.kernel.getLoc()) << "hint: fewer stages or smaller tiles";
   return false;
+}
+
+LogicalResult mlir::cake::verifyTensorMemoryCapacity(KernelOp kernel) {
+  TensorMemoryLayout layout = computeTensorMemoryLayout(kernel);
+  if (layout.allocation == 0)
+    return success();
+  const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
+  if (!target)
+    return failure(); // the target attribute's verifier reported it
+  auto noteBuffers = [&](InFlightDiagnostic &d) {
+    for (TmemOp tmem : kernel.getBody().getOps<TmemOp>())
+      d.attachNote(tmem.getLoc())
+          << "tensor memory of " << tmem.getType().getColumns()
+          << " columns at column " << layout.columns.lookup(tmem);
+  };
+  int64_t ctas = getCtasPerSM(kernel);
+  if (target->tmemColumns == 0) {
+    InFlightDiagnostic d = emitRuleError(kernel, RuleId::ResourceTmemCapacity)
+                           << target->arch
+                           << " has no tensor memory; the kernel allocates "
+                           << layout.allocation << " columns (sm_100a)";
+    noteBuffers(d);
+    return failure();
+  }
+  if (layout.allocation * ctas <= target->tmemColumns)
+    return success();
+  InFlightDiagnostic d = emitRuleError(kernel, RuleId::ResourceTmemCapacity);
+  d << "the CTA allocates " << layout.allocation
+    << " columns of tensor memory (" << layout.usedColumns
+    << " used, rounded up to a power of two)";
+  if (ctas > 1)
+    d << ", times cake.ctas_per_sm = " << ctas << " makes "
+      << layout.allocation * ctas;
+  d << ", more than the " << target->tmemColumns << " an SM of " << target->arch
+    << " has";
+  noteBuffers(d);
+  return failure();
+}
+
+/// resource.tmem-capacity
+bool verify::checkTensorMemory(KernelFacts &f) {
+  // Without tcgen05, hw.arch-feature reports each tensor-memory op.
+  if (!f.target->hasTcgen05)
+    return true;
+  return succeeded(verifyTensorMemoryCapacity(f.kernel));
 }
 
 /// resource.fragment-registers: per loop, the fragments carried across it

@@ -48,9 +48,10 @@ struct KernelFacts {
                  k.getBody().getOps<RoleOp>().end());
     launchWarps = computeRoleWarps(k).totalWarps;
   }
-  static bool pipeHolds(Value pipe, Value ring) {
+  /// Whether `pipe` holds `buffer` (a ring or tensor memory).
+  static bool pipeHolds(Value pipe, Value buffer) {
     auto p = pipe.getDefiningOp<PipeOp>();
-    return p && llvm::is_contained(p.getRings(), ring);
+    return p && llvm::is_contained(p.getBuffers(), buffer);
   }
 };
 
@@ -142,6 +143,8 @@ bool checkMulticastUniform(KernelFacts &f); ///< sync.multicast-uniform
 /// resource.threads, resource.register-budget, hw.arch-feature (setmaxnreg)
 bool checkRoleResources(KernelFacts &f);
 bool checkSharedMemory(KernelFacts &f);      ///< resource.smem-capacity
+bool checkTensorMemory(KernelFacts &f);      ///< resource.tmem-capacity
+bool checkTcgen05Issuer(KernelFacts &f);     ///< sync.tcgen05-issuer
 bool checkFragmentRegisters(KernelFacts &f); ///< resource.fragment-registers
 
 // dataflow (Dataflow.cpp)

@@ -636,7 +636,10 @@ bool verify::checkProxyFence(KernelFacts &f) {
         // Handing the stage over publishes it to readers that may be the
         // copy engine or the tensor cores: the writer fences first.
         auto pipe = op.getOperand(0).getDefiningOp<PipeOp>();
-        for (Value r : pipe ? pipe.getRings() : ValueRange{})
+        SmallVector<Value> rings;
+        if (pipe)
+          rings = pipe.getRings();
+        for (Value r : rings)
           if (Operation *w = pending.lookup(r)) {
             InFlightDiagnostic d =
                 emitRuleError(&op, RuleId::SyncProxyFence)
@@ -674,5 +677,32 @@ bool verify::checkProxyFence(KernelFacts &f) {
       }
     }
   });
+  return ok;
+}
+
+/// sync.tcgen05-issuer: tcgen05.commit tracks the MMAs of the thread that
+/// executes it, so the role issuing them runs on one thread (a copy role).
+bool verify::checkTcgen05Issuer(KernelFacts &f) {
+  bool ok = true;
+  for (RoleOp role : f.roles) {
+    Operation *mma = nullptr;
+    role.walk([&](TmemMmaOp op) {
+      if (!mma)
+        mma = op;
+    });
+    Operation *allLanes = mma ? firstAllLanesOp(role) : nullptr;
+    if (!allLanes)
+      continue;
+    InFlightDiagnostic d =
+        emitRuleError(mma, RuleId::SyncTcgen05Issuer)
+        << "cake.tmem.mma in " << DiagRole{role.getName()}
+        << ", whose every thread runs: one thread issues the MMAs and the "
+           "tcgen05.commit that releases their stages";
+    d.attachNote(allLanes->getLoc())
+        << "'" << allLanes->getName() << "' runs on every thread of the role";
+    d.attachNote(role.getLoc())
+        << "hint: move the register work to a role of its own";
+    ok = false;
+  }
   return ok;
 }

@@ -58,6 +58,8 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkTmaStrides(f);
       ok &= checkRoleResources(f);
       ok &= checkSharedMemory(f);
+      ok &= checkTensorMemory(f);
+      ok &= checkTcgen05Issuer(f);
       ok &= checkFragmentRegisters(f);
       ok &= checkStageAccess(f);
       ok &= checkProxyFence(f);

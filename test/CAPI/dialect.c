@@ -103,6 +103,24 @@ int main(void) {
   // CHECK: topk shared: !cake.topk<64x100xf32, shared>
   // CHECK: topk shared=1 0
 
+  MlirType tmem = mlirCakeTmemTypeGet(ctx, 2, 128, 256, mlirF32TypeGet(ctx));
+  show("tmem", tmem);
+  printf("tmem stages=%lld rows=%lld cols=%lld columns=%lld isa=%d %d\n",
+         (long long)mlirCakeTmemTypeGetStages(tmem),
+         (long long)mlirCakeTmemTypeGetRows(tmem),
+         (long long)mlirCakeTmemTypeGetCols(tmem),
+         (long long)mlirCakeTmemTypeGetColumns(tmem),
+         mlirTypeIsACakeTmemType(tmem), mlirTypeIsACakeTmemType(topk));
+  show("tmem values", mlirCakeTmemTypeGetElementType(tmem));
+  // CHECK: tmem: !cake.tmem<2 x 128x256xf32>
+  // CHECK: tmem stages=2 rows=128 cols=256 columns=512 isa=1 0
+  // CHECK: tmem values: f32
+  // Half-width elements share a column: 256 bf16 take 128.
+  printf("tmem bf16 columns=%lld\n",
+         (long long)mlirCakeTmemTypeGetColumns(
+             mlirCakeTmemTypeGet(ctx, 1, 128, 256, bf16)));
+  // CHECK: tmem bf16 columns=128
+
   MlirAttribute target =
       mlirCakeTargetAttrGet(ctx, mlirStringRefCreateFromCString("sm_90a"));
   MlirStringRef arch = mlirCakeTargetAttrGetArch(target);
@@ -132,6 +150,9 @@ int main(void) {
   show("bad swizzle", mlirCakeRingTypeGet(ctx, 2, 2, tile, bf16, 48));
   // CHECK: diagnostic: [hw.swizzle-mode] expected a swizzle of 0, 32, 64 or 128 bytes, got 48
   // CHECK: bad swizzle: <null>
+  show("bad tmem", mlirCakeTmemTypeGet(ctx, 1, 64, 256, bf16));
+  // CHECK: diagnostic: [hw.tmem-shape] expected 128 rows, one a lane
+  // CHECK: bad tmem: <null>
   show("bad topk", mlirCakeTopKTypeGet(ctx, 128, 10, bf16));
   // CHECK: diagnostic: [dataflow.element-type] top-k lists hold f32 values, got
   // 'bf16' CHECK: bad topk: <null>

@@ -1,5 +1,18 @@
 // cake-to-summary-json: the kernel interface, written with cJSON.
 // RUN: cake-translate --cake-to-summary-json %s | FileCheck %s
+// RUN: cake-translate --cake-to-summary-json %cake_src/examples/blackwell/gemm_tcgen05.cake.mlir | FileCheck %s --check-prefix=TMEM
+
+// Tensor memory (sm_100a), and the pipe over it.
+// TMEM: "tmem": [{
+// TMEM-NEXT: "index": 0
+// TMEM-NEXT: "stages": 2
+// TMEM-NEXT: "tile": [128, 256]
+// TMEM-NEXT: "element": "f32"
+// TMEM-NEXT: "columns": 512
+// TMEM: "index": 1
+// TMEM-NEXT: "stages": 2
+// TMEM-NEXT: "rings": []
+// TMEM-NEXT: "tmem": 0
 
 // CHECK: "kernels": [{
 // CHECK-NEXT: "name": "tiny"

@@ -220,7 +220,7 @@ cake.kernel @mn_major_a_atom_rows() attributes {target = #cake.target<"sm_90a">,
 // A kernel that uses nothing sm_80 lacks still does not pass: cake-lower
 // has no sm_80 lowering, and a kernel that verifies must lower. (The near
 // miss, the same kernel for sm_90a, verifies: test/Verify/hw-lowered.mlir.)
-// expected-error @+1 {{[hw.arch-feature] cake-lower has no sm_80 lowering yet (sm_90a only); the kernel would verify but not lower}}
+// expected-error @+1 {{[hw.arch-feature] cake-lower has no sm_80 lowering yet (sm_90a and sm_100a only); the kernel would verify but not lower}}
 cake.kernel @plain_on_ampere(%X: !cake.global<?xf32>) attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %n = cake.dim %X, 0 : !cake.global<?xf32>

@@ -31,19 +31,38 @@ RoleWarps computeRoleWarps(KernelOp kernel);
 /// barriers, which count whole warps): one elected thread then issues its
 /// copies and hand-offs.
 bool isCopyOnlyRole(RoleOp role);
+/// The first op that makes every thread of `role` run it (null for a copy
+/// role).
+Operation *firstAllLanesOp(RoleOp role);
 
 /// Alignment a ring's buffers need: a whole swizzle atom (8 rows of the
 /// swizzle span) for swizzled layouts, 128 B for TMA destinations otherwise.
 int64_t ringAlignment(RingType type);
 
-/// Where cake-derive places barriers, rings and the scratch of fragment
-/// ops that move values between warps (frag.row) in shared memory.
+/// Where cake-derive places barriers, the tensor-memory address slot,
+/// rings and the scratch of fragment ops that move values between warps
+/// (frag.row) in shared memory.
 struct SharedMemoryLayout {
   /// pipes' barriers, rings, frag.row scratch
   llvm::DenseMap<Operation *, int64_t> offsets;
+  /// The word tcgen05.alloc writes the tensor-memory address to, after the
+  /// barriers (-1: the kernel has no tensor memory).
+  int64_t tmemSlot = -1;
   int64_t totalBytes = 0; ///< dynamic shared memory to request
 };
 SharedMemoryLayout computeSharedMemoryLayout(KernelOp kernel);
+
+/// Where cake-derive places the kernel's tensor-memory buffers: each
+/// buffer's first column (buffers in declaration order, each starting on a
+/// 32-column boundary) and the one allocation the CTA makes, the columns
+/// used rounded up to a power of two of at least 32 (the sizes
+/// tcgen05.alloc takes). Allocation 0 for a kernel without tensor memory.
+struct TensorMemoryLayout {
+  llvm::DenseMap<Operation *, int64_t> columns; ///< TmemOp -> first column
+  int64_t usedColumns = 0;
+  int64_t allocation = 0;
+};
+TensorMemoryLayout computeTensorMemoryLayout(KernelOp kernel);
 
 /// Bytes of shared-memory scratch an op that moves values between the
 /// warps of its role needs (0 for every other op): frag.row its row,

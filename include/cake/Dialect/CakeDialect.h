@@ -38,6 +38,10 @@ namespace cake {
 /// Bytes of one element of `type` (sub-byte types round up to 1).
 int64_t getElementBytes(Type type);
 
+/// True if the tensor cores can accumulate products of `in` into `acc`
+/// (any mma family: wgmma, tcgen05, mma.sync).
+bool isValidAccumulator(Type in, Type acc);
+
 /// True if `type` is an element type the copy engine (TMA) can move.
 bool isTmaElementType(Type type);
 

@@ -13,6 +13,7 @@
 include "cake/Dialect/CakeBase.td"
 include "cake/Dialect/CakeTypes.td"
 include "cake/Dialect/CakeAttrs.td"
+include "cake/Dialect/CakeTmem.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -239,7 +240,7 @@ def Cake_RingOp : Cake_Op<"ring", [HasParent<"KernelOp">]> {
 
 def Cake_PipeOp : Cake_Op<"pipe", [
     HasParent<"KernelOp">, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
-  let summary = "declare a pipeline over rings of the same depth";
+  let summary = "declare a pipeline over rings (or tensor memory) of the same depth";
   let description = [{
     A pipe pairs one producer role with one consumer role over its rings.
     Each stage gets a `full` and an `empty` mbarrier (derived); the producer
@@ -251,12 +252,30 @@ def Cake_PipeOp : Cake_Op<"pipe", [
     %p = cake.pipe %a, %b : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
                             !cake.ring<4 x 256x64xbf16, swizzle = 128>
     ```
+
+    A pipe over a tensor-memory buffer (sm_100a) hands accumulator stages
+    from the role that issues `cake.tmem.mma` into them to the role that
+    reads them with `cake.tmem.load`. Its stages are filled by the tensor
+    cores, so its commit is a `tcgen05.commit` (one arrival, no byte
+    count); it holds that buffer alone [sync.fill-kind].
+
+    ```mlir
+    %ap = cake.pipe %acc : !cake.tmem<2 x 128x256xf32>
+    ```
   }];
-  let arguments = (ins Variadic<Cake_RingType>:$rings,
-                       OptionalAttr<Cake_PipeBarriersAttr>:$derived);
+  let arguments = (ins
+      Variadic<AnyTypeOf<[Cake_RingType, Cake_TmemType]>>:$buffers,
+      OptionalAttr<Cake_PipeBarriersAttr>:$derived);
   let results = (outs Cake_PipeType:$result);
-  let assemblyFormat = "$rings attr-dict `:` qualified(type($rings))";
+  let assemblyFormat = "$buffers attr-dict `:` qualified(type($buffers))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shared-memory rings the pipe holds (none for a tensor-memory
+    /// pipe).
+    ::llvm::SmallVector<::mlir::Value> getRings();
+    /// The tensor-memory buffer of a tensor-memory pipe, else null.
+    ::mlir::Value getTmem();
+  }];
 }
 
 class Cake_PipeHandoffOp<string mnemonic> : Cake_Op<mnemonic> {

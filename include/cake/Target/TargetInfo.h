@@ -36,11 +36,14 @@ struct TargetInfo {
   bool hasSetmaxnreg;  ///< setmaxnreg (sm_90a, sm_100a)
   bool hasTcgen05;     ///< tcgen05.mma and tensor memory
   bool hasMmaSync;     ///< mma.sync
-  bool lowered;        ///< cake-lower has a lowering for it (sm_90a today)
+  bool lowered;        ///< cake-lower has a lowering for it
   /// CTAs a thread-block cluster may hold: portably, and with the launch's
   /// non-portable attribute (1: no clusters).
   int64_t maxClusterSize;
   int64_t maxClusterSizeNonPortable;
+  /// The NVPTX feature naming the PTX ISA version the lowering emits: the
+  /// first that has the target's instructions (tcgen05: PTX 8.6).
+  llvm::StringRef ptxFeature;
 };
 
 /// Registers per thread a CTA of `threads` threads gets at launch (what

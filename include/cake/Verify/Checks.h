@@ -20,6 +20,16 @@ namespace cake {
 /// descriptors ([hw.mma-smem-descriptor]).
 LogicalResult verifyWgmmaOperands(MmaOp op);
 
+/// Checks that a tcgen05.mma's operands are what cake-lower lowers (f16 or
+/// bf16) and what shared-memory descriptors describe
+/// ([hw.arch-feature], [hw.mma-smem-descriptor]).
+LogicalResult verifyTcgen05Operands(TmemMmaOp op);
+
+/// Checks that the kernel's tensor-memory allocation exists on its target
+/// and that cake.ctas_per_sm such allocations fit an SM
+/// ([resource.tmem-capacity]).
+LogicalResult verifyTensorMemoryCapacity(KernelOp kernel);
+
 /// Checks that issuing `role`'s chains in turn cannot deadlock
 /// ([sync.warpgroup-turn]): a wait inside a turn must not need the other
 /// warpgroups to release a stage they release only in their own turns.

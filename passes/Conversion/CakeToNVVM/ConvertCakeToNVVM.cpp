@@ -55,8 +55,10 @@ LogicalResult KernelEmitter::emit() {
     return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
   const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
   if (!target || !target->lowered)
-    return kernel.emitError("convert-cake-to-nvvm lowers sm_90a kernels; ")
+    return kernel.emitError("convert-cake-to-nvvm lowers sm_90a and sm_100a "
+                            "kernels; ")
            << kernel.getTarget().getArch() << " is not lowered yet";
+  hasTcgen05 = target->hasTcgen05;
 
   // Signature: per global tensor (ptr, dims...), per scalar its value, then
   // one TMA descriptor pointer per derived descriptor.
@@ -233,7 +235,10 @@ LogicalResult KernelEmitter::emit() {
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, tid, i32c(0));
   auto initIf = scf::IfOp::create(b, loc(), isT0, /*withElse=*/false);
   for (Operation &op : kernel.getBody().front()) {
-    if (auto ring = dyn_cast<RingOp>(op)) {
+    if (auto tmem = dyn_cast<TmemOp>(op)) {
+      if (failed(recordTmem(tmem)))
+        return failure();
+    } else if (auto ring = dyn_cast<RingOp>(op)) {
       FailureOr<RingLayoutAttr> at = derived(ring);
       if (failed(at))
         return failure();
@@ -249,7 +254,8 @@ LogicalResult KernelEmitter::emit() {
                     bars->getEmptyCount(),
                     bars->getTxBytes(),
                     isFilledByThreadCopies(pipe),
-                    bars->getReleaseCtas()};
+                    bars->getReleaseCtas(),
+                    static_cast<bool>(pipe.getTmem())};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;
@@ -270,6 +276,11 @@ LogicalResult KernelEmitter::emit() {
     b.setInsertionPoint(initIf.thenBlock()->getTerminator());
     NVVM::FenceMbarrierInitOp::create(b, loc());
   }
+  // Tensor memory: warp 0 allocates the CTA's columns; the barrier below
+  // publishes their address (tcgen05 fences on both sides of it).
+  emitTmemAllocation();
+  if (tmemAllocation)
+    fenceTmem(/*before=*/true);
   // In a cluster, another CTA's copies and releases reach this CTA's
   // barriers: every CTA's are initialized before any thread of the cluster
   // goes on (barrier.cluster also orders the CTA's own threads).
@@ -279,16 +290,25 @@ LogicalResult KernelEmitter::emit() {
   } else {
     NVVM::Barrier0Op::create(b, loc());
   }
+  if (tmemAllocation)
+    fenceTmem(/*before=*/false);
+  readTmemBase();
 
   for (RoleOp r : kernel.getBody().getOps<RoleOp>())
     if (failed(emitRole(r)))
       return failure();
   // ... and no CTA exits (freeing its shared memory) while another may
-  // still write a slice into it or arrive on its barriers.
+  // still write a slice into it or arrive on its barriers; nor frees its
+  // tensor memory before every role is done with it.
+  if (tmemAllocation)
+    fenceTmem(/*before=*/true);
   if (cluster > 1) {
     NVVM::ClusterArriveOp::create(b, loc(), UnitAttr());
     NVVM::ClusterWaitOp::create(b, loc(), UnitAttr());
+  } else if (tmemAllocation) {
+    NVVM::Barrier0Op::create(b, loc());
   }
+  emitTmemRelease();
   gpu::ReturnOp::create(b, loc());
   return success();
 }
@@ -354,6 +374,7 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
                                           state.lane, i32c(0));
   state.leader = arith::AndIOp::create(b, loc(), firstWarp, firstLane);
   state.allLanes = placed->getLanes() == RoleLanes::all;
+  r.walk([&](TmemMmaOp) { state.tcgen05Issuer = true; });
   if (failed(startWarpgroupOrder(r)))
     return failure();
   if (!state.allLanes) {
@@ -400,7 +421,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
     &KernelEmitter::emitMmaOp,        &KernelEmitter::emitFragmentOp,
     &KernelEmitter::emitSolveOp,      &KernelEmitter::emitMemoryOp,
     &KernelEmitter::emitTopKOp,       &KernelEmitter::emitGatherOp,
-    &KernelEmitter::emitSmemReduceOp,
+    &KernelEmitter::emitSmemReduceOp, &KernelEmitter::emitTmemOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
@@ -453,7 +474,8 @@ struct ConvertCakeToNVVMPass
       b.setInsertionPoint(kernel);
       auto target = NVVM::NVVMTargetAttr::get(
           top.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda",
-          kernel.getTarget().getArch(), "+ptx80");
+          kernel.getTarget().getArch(),
+          lookupTarget(kernel.getTarget().getArch())->ptxFeature);
       auto module = gpu::GPUModuleOp::create(
           b, kernel.getLoc(), (kernel.getSymName() + "_module").str(),
           b.getArrayAttr({target}));

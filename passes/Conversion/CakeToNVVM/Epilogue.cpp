@@ -439,6 +439,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return failure();
   if (info->layout == FragLayout::Row || info->layout == FragLayout::Col)
     return emitLineStore(op, *info);
+  if (info->layout == FragLayout::Lane)
+    return emitLaneStore(op, *info);
   // The fragment is a tile of the tensor's two innermost dimensions; the
   // outer coordinates (a batch, a head) select one such plane.
   GlobalType gt = op.getDst().getType();

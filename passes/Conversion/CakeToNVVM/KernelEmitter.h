@@ -4,9 +4,9 @@
 // The state of the lowering of one derived cake.kernel to a gpu.func, and
 // one emitter per op family. The files of this folder implement it:
 // ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
-// dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Fragments.cpp,
-// Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp, Gather.cpp and
-// SmemReduce.cpp.
+// dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Tcgen05.cpp,
+// Fragments.cpp, Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp, Gather.cpp
+// and SmemReduce.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +58,10 @@ struct PipeInfo {
   /// The CTAs whose consumers release each stage (the cluster, when
   /// multicast copies fill it): a release arrives on each one's barrier.
   int64_t releaseCtas = 1;
+  /// A pipe over tensor memory: its stages are filled by tcgen05.mma and
+  /// read by tcgen05.ld, each side fencing its tcgen05 work around the
+  /// hand-off.
+  bool tmem = false;
 };
 
 /// What the lowered code knows about one ring.
@@ -65,8 +69,16 @@ struct RingInfo {
   int64_t offset, tileBytes;
 };
 
-/// Which part of the wgmma accumulator layout a fragment occupies.
-enum class FragLayout { Acc, Row, Col };
+/// What the lowered code knows about one tensor-memory buffer: its first
+/// column in the CTA's allocation and the columns of a stage.
+struct TmemInfo {
+  int64_t column, stageColumns;
+};
+
+/// Which part of the wgmma accumulator layout a fragment occupies, or
+/// (sm_100a) tcgen05.ld's: a 128-row fragment of one warpgroup, thread t of
+/// warp w holding row 32 (w mod 4) + t, its N columns in order.
+enum class FragLayout { Acc, Row, Col, Lane };
 /// True for an scf.if whose branches only compute on registers and memory
 /// (no wgmma, no hand-off): it may run while wgmma groups are in flight.
 bool isRegisterBranch(Operation &op);
@@ -84,6 +96,7 @@ struct RoleState {
   Value lane;                       // i32
   Value leader;                     // i1: lane 0 of the role's first warp
   bool allLanes = false;            // every thread runs the body
+  bool tcgen05Issuer = false;       // issues cake.tmem.mma (its leader)
   // (pipe, producer side?) -> !llvm.ptr alloca of i32: the hand-offs the
   // role has taken on that side. A role that fills its own pipe counts
   // its acquires and its waits apart.
@@ -222,6 +235,25 @@ private:
   /// index tensor `ip`: a load, or -1 past the tile or the list.
   Value loadIndexEntry(const TensorParams &ip, Value position, Value row,
                        int64_t rows);
+
+  // Blackwell tensor memory (Tcgen05.cpp): the allocation, tcgen05.mma,
+  // tcgen05.ld and the stores of the fragments it makes.
+  std::optional<LogicalResult> emitTmemOp(Operation &op);
+  LogicalResult recordTmem(TmemOp op);
+  /// Warp 0 allocates the CTA's columns into the derived slot (before the
+  /// CTA barrier that publishes it); every thread then reads the base.
+  void emitTmemAllocation();
+  void readTmemBase();
+  /// Warp 0 frees the allocation (after the CTA barrier at exit).
+  void emitTmemRelease();
+  /// tcgen05.fence::before_thread_sync (or ::after_thread_sync).
+  void fenceTmem(bool before);
+  /// The address (!llvm.ptr<6>) of `column` (i32, or null for 0) of
+  /// `stage` of a buffer, in `lane` (i32, or null for 0).
+  Value tmemAddress(Value tmem, Value stage, Value lane, Value column);
+  LogicalResult emitTmemMma(TmemMmaOp op);
+  LogicalResult emitTmemLoad(TmemLoadOp op);
+  LogicalResult emitLaneStore(StoreOp op, const FragInfo &info);
 
   // Rows of ring stages reduced (SmemReduce.cpp): cake.smem.reduce.
   std::optional<LogicalResult> emitSmemReduceOp(Operation &op);
@@ -371,6 +403,10 @@ private:
   SmallVector<Value> descriptors; // !llvm.ptr, by derived index
   llvm::DenseMap<Value, PipeInfo> pipes;
   llvm::DenseMap<Value, RingInfo> rings;
+  llvm::DenseMap<Value, TmemInfo> tmems;
+  int64_t tmemAllocation = 0, tmemSlot = 0; // columns; shared-memory offset
+  Value tmemBase;                           // i32: the allocation's address
+  bool hasTcgen05 = false;                  // the target's
   Value smemBase, tid, warp;
   RoleState *role = nullptr;
   Block *entryBlock = nullptr; // allocas go here so LLVM promotes them

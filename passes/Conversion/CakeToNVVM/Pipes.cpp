@@ -5,7 +5,10 @@
 // n: stage n mod S, parity (n / S) mod 2. A TMA-filled stage arms its full
 // barrier with the derived bytes; a stage filled by stores, or released,
 // gets one arrival per warp. Releases of stages an unretired wgmma still
-// reads are held back (Wgmma.cpp decides which).
+// reads are held back (Wgmma.cpp decides which). A role that issues
+// tcgen05.mma hands off with tcgen05.commit, which arrives once its MMAs
+// retire; the two sides of a tensor-memory pipe fence their tcgen05 work
+// around the hand-off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +81,10 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
   NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
+  // The other side's tensor-memory work (MMAs into the stage, loads out of
+  // it) is ordered before this side's.
+  if (info.tmem)
+    fenceTmem(/*before=*/false);
   // cp.async writes through the generic proxy: a reader of a gathered
   // stage orders them before its wgmma (async proxy) reads.
   if (!producer && info.gathered)
@@ -108,6 +115,12 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   // count past the barrier's expected one, which compute-sanitizer's
   // synccheck reports as a barrier overflow.
   const PipeInfo &info = pipes[c.getPipe()];
+  // A tensor-memory stage is complete when the MMAs into it retire.
+  if (info.tmem) {
+    NVVM::Tcgen05CommitOp::create(
+        b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8), Value());
+    return success();
+  }
   if (acquire && isFilledByThreadCopies(acquire)) {
     NVVM::CpAsyncMBarrierArriveOp::create(
         b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8),
@@ -122,6 +135,17 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
 
 LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   Value stage = map.lookup(op.getStage());
+  const PipeInfo &info = pipes[op.getPipe()];
+  // The MMAs issued so far read the stage: it is free once they retire.
+  if (role->tcgen05Issuer) {
+    NVVM::Tcgen05CommitOp::create(b, loc(), stageAt(info.empty, stage, 8),
+                                  Value());
+    return success();
+  }
+  // This thread's tensor-memory loads are done before the producer's
+  // next MMAs into the stage.
+  if (info.tmem)
+    fenceTmem(/*before=*/true);
   if (chainStages.contains({op.getPipe(), stage})) {
     // A chained wgmma still in flight reads it.
     chainReleases.push_back({op.getPipe(), stage});

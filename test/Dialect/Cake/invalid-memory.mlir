@@ -242,6 +242,6 @@ cake.kernel @scalar_load_half(%W: !cake.global<?xf16>) attributes {target = #cak
 // A pipe over a value that is not a ring says so (the parser reported
 // nothing before: found by the cost fuzz target, 2026-12-01).
 cake.kernel @pipe_of_index() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
-  // expected-error @+1 {{'cake.pipe' op expected rings, got 'index'}}
+  // expected-error @+1 {{'cake.pipe' op expected rings or tensor memory, got 'index'}}
   %p = cake.pipe %undefined : index
 }

@@ -1,7 +1,7 @@
-// examples/tma_copy.cake.mlir retargeted to sm_100a (not lowered yet):
+// examples/tma_copy.cake.mlir retargeted to sm_80 (not lowered yet):
 // the input of test/Conversion/lower-unsupported.test.
 cake.kernel @tma_copy_bf16(%In: !cake.global<?x?xbf16>, %Out: !cake.global<?x?xbf16>)
-    attributes {target = #cake.target<"sm_100a">,
+    attributes {target = #cake.target<"sm_80">,
                 schedule = #cake.persistent<tile = [128, 64], group_m = 1>} {
   %r = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
   %p = cake.pipe %r : !cake.ring<4 x 128x64xbf16, swizzle = 128>

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- CakeTmem.cpp - Tensor memory: type and op verifiers ----------------===//
+//
+// The assembly of !cake.tmem and the contracts of tmem.mma and tmem.load
+// that their own operands decide (hw.tmem-shape). Which target has tensor
+// memory and how much of it a kernel may allocate are cake-verify's
+// (hw.arch-feature, resource.tmem-capacity); which role may read it is
+// hw.warpgroup-alignment's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cake/Dialect/CakeDialect.h"
+#include "cake/Target/TargetInfo.h"
+#include "cake/Verify/Rules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+/// Lanes of tensor memory: the rows of a one-CTA tcgen05 tile.
+static constexpr int64_t kTmemLanes = 128;
+/// Columns of 32-bit cells an SM's tensor memory has (every target that
+/// has any); a target's table entry bounds what one CTA may allocate.
+static constexpr int64_t kTmemMaxColumns = 512;
+
+//===----------------------------------------------------------------------===//
+// TmemType: `<` stages `x` rows `x` cols `x` elementType `>`
+//===----------------------------------------------------------------------===//
+
+Type TmemType::parse(AsmParser &parser) {
+  int64_t stages = 0;
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseInteger(stages) ||
+      parser.parseKeyword("x") ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  if (shape.size() != 2) {
+    parser.emitError(at) << DiagRule{RuleId::DataflowTypeShape}
+                         << "expected `stages x rows x columns x type`, got "
+                         << shape.size() << " tile dimensions";
+    return {};
+  }
+  return parser.getChecked<TmemType>(parser.getContext(), stages, shape[0],
+                                     shape[1], elementType);
+}
+
+void TmemType::print(AsmPrinter &printer) const {
+  printer << '<' << getStages() << " x " << getRows() << 'x' << getCols() << 'x'
+          << getElementType() << '>';
+}
+
+/// Element types a tensor-memory accumulator holds: f32 and i32 fill a
+/// 32-bit cell, f16 and bf16 share one in pairs.
+static bool isTmemElementType(Type type) {
+  return type.isF32() || type.isInteger(32) || type.isF16() || type.isBF16();
+}
+
+int64_t TmemType::getStageColumns() const {
+  return getCols() * getElementType().getIntOrFloatBitWidth() / 32;
+}
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t stages, int64_t rows, int64_t cols,
+                               Type elementType) {
+  if (stages < 1)
+    return emitError() << DiagRule{RuleId::ResourceStageCount}
+                       << "expected a stage count >= 1, got " << stages;
+  if (cols < 1)
+    return emitError() << DiagRule{RuleId::DataflowTypeShape}
+                       << "expected at least one column, got " << cols;
+  if (rows != kTmemLanes)
+    return emitError() << DiagRule{RuleId::HwTmemShape} << "expected "
+                       << kTmemLanes
+                       << " rows, one a lane of tensor memory; got " << rows;
+  if (!isTmemElementType(elementType))
+    return emitError() << DiagRule{RuleId::HwTmemShape}
+                       << "expected f32, i32, f16 or bf16 elements, got "
+                       << elementType;
+  // Bounded before multiplying: a fuzzed type must not overflow.
+  int64_t eltBits = elementType.getIntOrFloatBitWidth();
+  if (cols > kTmemMaxColumns * 32 / eltBits)
+    return emitError() << DiagRule{RuleId::HwTmemShape} << "a row of " << cols
+                       << " x " << elementType << " is more than the "
+                       << kTmemMaxColumns << " columns of tensor memory";
+  int64_t bits = cols * eltBits;
+  if (bits % 32 != 0)
+    return emitError() << DiagRule{RuleId::HwTmemShape} << "a row of " << cols
+                       << " x " << elementType
+                       << " does not fill whole 32-bit columns";
+  int64_t stageColumns = bits / 32;
+  if (stages > kTmemMaxColumns / stageColumns)
+    return emitError() << DiagRule{RuleId::HwTmemShape} << stages
+                       << " stages of " << stageColumns
+                       << " columns are more than the " << kTmemMaxColumns
+                       << " columns of tensor memory";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmemMmaOp
+//===----------------------------------------------------------------------===//
+
+static std::string tileStr(int64_t rows, int64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+LogicalResult TmemMmaOp::verify() {
+  RingType a = getA().getType(), b = getB().getType();
+  TmemType d = getD().getType();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected rank-2 ring tiles (A: MxK, B: NxK)";
+  int64_t m = a.getShape()[0], k = a.getShape()[1];
+  int64_t n = b.getShape()[0];
+  if (b.getShape()[1] != k)
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected A and B to share K, got A " << tileStr(m, k)
+           << " and B " << tileStr(n, b.getShape()[1]);
+  if (d.getRows() != m || d.getCols() != n)
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "expected a " << tileStr(m, n) << " tensor-memory tile for A "
+           << tileStr(m, k) << " and B " << tileStr(n, k) << ", got "
+           << tileStr(d.getRows(), d.getCols());
+  Type in = a.getElementType();
+  if (b.getElementType() != in)
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected A and B element types to match, got " << in << " and "
+           << b.getElementType();
+  if (!isValidAccumulator(in, d.getElementType()))
+    return emitRuleError(*this, RuleId::HwTmemShape)
+           << in << " operands cannot accumulate into " << d.getElementType();
+  // One instruction takes 32 bytes of K and at most 256 columns of N in
+  // steps of 16 (M = 128, one CTA); a wider tile is several at column
+  // offsets.
+  int64_t kStep = kMmaInstructionKBytes / getElementBytes(in);
+  if (n % 16 != 0 || k % kStep != 0)
+    return emitRuleError(*this, RuleId::HwTmemShape)
+           << "tile M=" << m << " N=" << n << " K=" << k << " of " << in
+           << " is not a whole number of tcgen05.mma instructions (N a "
+              "multiple of 16, K a multiple of "
+           << kStep << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmemLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemLoadOp::verify() {
+  TmemType src = getSrc().getType();
+  FragType frag = getResult().getType();
+  if (frag.getRank() != 2 || frag.getShape()[0] != src.getRows())
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected a fragment of the buffer's " << src.getRows()
+           << " rows";
+  if (frag.getElementType() != src.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected " << src.getElementType() << " elements, got "
+           << frag.getElementType();
+  // tcgen05.ld .32x32b reads whole 32-bit columns, eight at a time here
+  // (a piece of .x8 and its multiples).
+  int64_t bits = src.getElementType().getIntOrFloatBitWidth();
+  int64_t piece = 8 * 32 / bits;
+  int64_t width = frag.getShape()[1];
+  if (width % piece != 0 || width > src.getCols())
+    return emitRuleError(*this, RuleId::HwTmemShape)
+           << "expected a width of whole " << piece << "-element pieces up to "
+           << src.getCols() << ", got " << width;
+  APInt column;
+  if (getColumn() && matchPattern(getColumn(), m_ConstantInt(&column))) {
+    int64_t c = column.getSExtValue();
+    if (c < 0 || c % piece != 0 || c > src.getCols() - width)
+      return emitRuleError(*this, RuleId::HwTmemShape)
+             << width << " columns from column " << c << " are not whole "
+             << piece << "-element pieces within the " << src.getCols()
+             << " of a stage";
+  }
+  return success();
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- CakeTmem.td - Blackwell tensor memory and tcgen05 ---*- tablegen -*-===//
+//
+// The tensor-memory family (sm_100a): accumulators that live in an SM's
+// tensor memory (128 lanes x 512 columns of 32-bit cells) rather than in
+// registers. The kernel decides which buffers exist, how many stages each
+// has, which role writes them (tcgen05.mma, issued by one thread) and which
+// reads them (tcgen05.ld, one warpgroup); the compiler derives the column
+// offsets, the one power-of-two allocation per CTA and its
+// alloc/relinquish/dealloc protocol, and the hand-off barriers (a pipe over
+// tensor memory completes its stages with tcgen05.commit).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_TMEM_TD
+#define CAKE_TMEM_TD
+
+include "cake/Dialect/CakeBase.td"
+include "cake/Dialect/CakeTypes.td"
+
+def Cake_TmemType : Cake_Type<"Tmem", "tmem"> {
+  let summary = "stages of an accumulator tile in Blackwell tensor memory";
+  let description = [{
+    `stages` buffers of a rows x columns tile in tensor memory. Row r lives
+    in lane r (128 lanes: the rows of a one-CTA tcgen05 tile); a 32-bit
+    element takes one column, a 16-bit one half of one (pairs share a
+    cell). The stages sit side by side; all of them together take at most
+    the 512 columns of an SM [hw.tmem-shape].
+
+    ```mlir
+    !cake.tmem<2 x 128x256xf32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages, "int64_t":$rows, "int64_t":$cols,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// 32-bit tensor-memory columns one stage occupies.
+    int64_t getStageColumns() const;
+    /// Columns of all stages.
+    int64_t getColumns() const { return getStages() * getStageColumns(); }
+  }];
+}
+
+def Cake_TmemLayoutAttr : Cake_Attr<"TmemLayout", "tmem_layout"> {
+  let summary = "where a tensor-memory buffer lives (derived)";
+  let description = [{
+    The column of the buffer's first stage, counted from the base of the
+    CTA's allocation, and that allocation's size in columns: the
+    buffers' columns, each buffer starting on a 32-column boundary,
+    rounded up to a power of two of at least 32 (what `tcgen05.alloc`
+    accepts). Warp 0 of the CTA allocates it at entry, writing its address
+    to the 4-byte shared-memory word at `slot` (a byte offset like a
+    ring's), and frees it at exit; every buffer of the kernel carries the
+    same `allocation` and `slot`.
+
+    ```mlir
+    #cake.tmem_layout<column = 256, allocation = 512, slot = 64>
+    ```
+  }];
+  let parameters = (ins "int64_t":$column, "int64_t":$allocation,
+                        "int64_t":$slot);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Cake_TmemOp : Cake_Op<"tmem", [HasParent<"KernelOp">]> {
+  let summary = "declare a buffer in tensor memory";
+  let description = [{
+    Declares `stages` accumulator tiles in the CTA's tensor memory. Where
+    they live (`derived`) is set by `cake-derive`; the kernel's buffers
+    share one allocation, made and freed by the compiler
+    [resource.tmem-capacity]. Roles hand stages over through a
+    `cake.pipe` over the buffer.
+
+    ```mlir
+    %acc = cake.tmem : !cake.tmem<2 x 128x256xf32>
+    %ap = cake.pipe %acc : !cake.tmem<2 x 128x256xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Cake_TmemLayoutAttr>:$derived);
+  let results = (outs Cake_TmemType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Cake_TmemMmaOp : Cake_Op<"tmem.mma"> {
+  let summary = "tcgen05.mma: accumulate A · Bᵀ into a tensor-memory stage";
+  let description = [{
+    `d[dStage] = (accumulate ? d[dStage] : 0) + A · Bᵀ`, with A an M×K and
+    B an N×K tile, both K-major in ring stages, and D an M×N stage of
+    tensor memory (M = 128: one lane a row). One thread of the role issues
+    the instructions (N split into pieces of at most 256 columns, K into
+    32-byte slices); they run asynchronously. `accumulate` is false on a
+    tile's first K step, since tensor memory is not zeroed.
+
+    Completion is derived from the role's hand-offs: releasing the ring
+    stages it read (`cake.pipe.release`) and committing the tensor-memory
+    stage (`cake.pipe.commit`) become `tcgen05.commit` arrivals, which land
+    when the MMAs issued before them have retired. The ring stages come
+    from `cake.pipe.wait`, the tensor-memory stage from `cake.pipe.acquire`
+    on a pipe over it [dataflow.read-outside-wait,
+    dataflow.write-outside-acquire].
+
+    ```mlir
+    cake.tmem.mma %a[%s], %b[%s], %acc[%t] accumulate %notFirst
+      : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
+        !cake.ring<4 x 256x64xbf16, swizzle = 128>,
+        !cake.tmem<2 x 128x256xf32>
+    ```
+  }];
+  let arguments = (ins Cake_RingType:$a, Cake_StageType:$aStage,
+                       Cake_RingType:$b, Cake_StageType:$bStage,
+                       Cake_TmemType:$d, Cake_StageType:$dStage,
+                       I1:$accumulate);
+  let assemblyFormat = [{
+    $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $d `[` $dStage `]`
+    `accumulate` $accumulate attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($d))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_TmemLoadOp : Cake_Op<"tmem.load"> {
+  let summary = "tcgen05.ld: read columns of a tensor-memory stage into registers";
+  let description = [{
+    Reads the result's columns of the stage, starting at column `columns`
+    (0 when absent; a multiple of 8), into a register fragment of the role:
+    each warp of its one warpgroup reads the 32 lanes (rows) of its quarter
+    of tensor memory [hw.warpgroup-alignment]. The load completes before
+    the fragment is used (`tcgen05.wait::ld` is derived). An epilogue reads
+    a wide accumulator in column chunks, so that registers hold one chunk.
+
+    ```mlir
+    %f = cake.tmem.load %acc[%t] columns %c
+      : !cake.tmem<2 x 128x256xf32> -> !cake.frag<128x32xf32>
+    ```
+  }];
+  let arguments = (ins Cake_TmemType:$src, Cake_StageType:$stage,
+                       Optional<Index>:$column);
+  let results = (outs Cake_FragType:$result);
+  let assemblyFormat = [{
+    $src `[` $stage `]` (`columns` $column^)? attr-dict `:`
+    qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_TMEM_TD
