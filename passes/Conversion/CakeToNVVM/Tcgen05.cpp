@@ -124,12 +124,13 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
   // stride between 8-row groups >> 4 in 32-45, the fixed 0b001 in 46-48,
   // and the layout in 61-63 (128B: 2, 64B: 4, 32B: 6). The address field
   // is computed in 32 bits and each K slice adds its 32 bytes >> 4 to it;
-  // a stage's offset stays below 2^18, so the field cannot carry.
+  // a stage's offset stays below 2^18, so the field cannot carry. The
+  // fixed fields are built unsigned: the layout field reaches bit 63.
   int64_t swizzle = at.getSwizzle();
-  int64_t layoutType = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
-  int64_t sbo = 8 * rowBytes;
-  Value fixedBits =
-      i64c((1ll << 16) | ((sbo >> 4) << 32) | (1ll << 46) | (layoutType << 61));
+  uint64_t layoutType = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
+  uint64_t sbo = 8 * rowBytes;
+  Value fixedBits = i64c(static_cast<int64_t>(
+      (1ull << 16) | ((sbo >> 4) << 32) | (1ull << 46) | (layoutType << 61)));
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
   auto stageField = [&](Value ring, Value stage) {
     const RingInfo &info = rings[ring];

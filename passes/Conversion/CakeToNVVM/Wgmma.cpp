@@ -240,7 +240,10 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
   };
   Value aField = registerA ? Value() : field(aBase);
   Value bField = field(bBase);
-  Value fixedBits = i64c((1ll << 16) | ((sbo >> 4) << 32) | (mode << 62));
+  // In unsigned arithmetic: the swizzle field reaches bit 63 (a signed
+  // shift into it is undefined).
+  Value fixedBits = i64c(static_cast<int64_t>(
+      (1ull << 16) | (uint64_t(sbo >> 4) << 32) | (uint64_t(mode) << 62)));
   auto descAt = [&](Value field32, int64_t extra) {
     Value lo = arith::AddIOp::create(b, loc(), field32, i32c(extra >> 4));
     return arith::OrIOp::create(
