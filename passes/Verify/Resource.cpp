@@ -167,15 +167,19 @@ LogicalResult mlir::cake::verifyTensorMemoryCapacity(KernelOp kernel) {
     noteBuffers(d);
     return failure();
   }
-  if (layout.allocation * ctas <= target->tmemColumns)
+  // Divided, not multiplied: cake.ctas_per_sm is range-checked elsewhere
+  // and may be any integer here.
+  if (ctas <= target->tmemColumns / layout.allocation)
     return success();
   InFlightDiagnostic d = emitRuleError(kernel, RuleId::ResourceTmemCapacity);
   d << "the CTA allocates " << layout.allocation
     << " columns of tensor memory (" << layout.usedColumns
     << " used, rounded up to a power of two)";
-  if (ctas > 1)
+  if (ctas > 1 && ctas <= target->tmemColumns)
     d << ", times cake.ctas_per_sm = " << ctas << " makes "
       << layout.allocation * ctas;
+  else if (ctas > 1)
+    d << ", times cake.ctas_per_sm = " << ctas;
   d << ", more than the " << target->tmemColumns << " an SM of " << target->arch
     << " has";
   noteBuffers(d);
