@@ -22,9 +22,16 @@ using namespace mlir::cake;
 
 /// Lanes of tensor memory: the rows of a one-CTA tcgen05 tile.
 static constexpr int64_t kTmemLanes = 128;
-/// Columns of 32-bit cells an SM's tensor memory has (every target that
-/// has any); a target's table entry bounds what one CTA may allocate.
-static constexpr int64_t kTmemMaxColumns = 512;
+
+/// Columns of 32-bit cells of the largest tensor memory of any target (the
+/// target table's); a type knows no target, and resource.tmem-capacity
+/// holds a kernel's allocation to its own.
+static int64_t maxTmemColumns() {
+  int64_t most = 0;
+  for (const TargetInfo &t : getAllTargets())
+    most = std::max(most, t.tmemColumns);
+  return most;
+}
 
 //===----------------------------------------------------------------------===//
 // TmemType: `<` stages `x` rows `x` cols `x` elementType `>`
@@ -84,21 +91,22 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "expected f32, i32, f16 or bf16 elements, got "
                        << elementType;
   // Bounded before multiplying: a fuzzed type must not overflow.
+  int64_t maxColumns = maxTmemColumns();
   int64_t eltBits = elementType.getIntOrFloatBitWidth();
-  if (cols > kTmemMaxColumns * 32 / eltBits)
+  if (cols > maxColumns * 32 / eltBits)
     return emitError() << DiagRule{RuleId::HwTmemShape} << "a row of " << cols
                        << " x " << elementType << " is more than the "
-                       << kTmemMaxColumns << " columns of tensor memory";
+                       << maxColumns << " columns of tensor memory";
   int64_t bits = cols * eltBits;
   if (bits % 32 != 0)
     return emitError() << DiagRule{RuleId::HwTmemShape} << "a row of " << cols
                        << " x " << elementType
                        << " does not fill whole 32-bit columns";
   int64_t stageColumns = bits / 32;
-  if (stages > kTmemMaxColumns / stageColumns)
+  if (stages > maxColumns / stageColumns)
     return emitError() << DiagRule{RuleId::HwTmemShape} << stages
                        << " stages of " << stageColumns
-                       << " columns are more than the " << kTmemMaxColumns
+                       << " columns are more than the " << maxColumns
                        << " columns of tensor memory";
   return success();
 }

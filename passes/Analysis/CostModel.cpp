@@ -239,11 +239,10 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     // Handled by walkRole: work inside is per tile.
     return 0;
   }
-  if (auto mma = dyn_cast<MmaOp>(op)) {
-    Type elt = mma.getAElementType();
-    auto acc = cast<FragType>(mma.getAcc().getType());
-    int64_t m = acc.getShape()[0], n = acc.getShape()[1];
-    int64_t k = mma.getK();
+  // An M x N x K tile on the tensor cores, at the calibrated rate, beside
+  // its operand reads from shared memory: the longer of the two.
+  auto mmaTile = [&](Type elt, int64_t m, int64_t n, int64_t k,
+                     double smemBytes) {
     double flops = 2.0 * double(m) * double(n) * double(k);
     std::string dtype;
     llvm::raw_string_ostream(dtype) << elt;
@@ -254,11 +253,6 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
         perSmShare;
     extrapolatedMma |= extrapolated;
     double mmaNs = tflops > 0 ? flops / (tflops * 1e3) : 0;
-    // Each warpgroup reads its 64 rows of A (none when A is a register
-    // fragment) and all of B.
-    double eb = double(bits) / 8;
-    double aBytes = mma.isAFromRegisters() ? 0 : double(m * k) * eb;
-    double smemBytes = aBytes + double(m / 64) * n * k * eb;
     double smemNs = smemBytes / (cal.smemGBpsPerSm * perSmShare);
     if (record) {
       work->cost.flops += flops * mult;
@@ -267,6 +261,17 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       work->smemBytes += smemBytes * mult;
     }
     return std::max(mmaNs, smemNs) * mult;
+  };
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    Type elt = mma.getAElementType();
+    auto acc = cast<FragType>(mma.getAcc().getType());
+    int64_t m = acc.getShape()[0], n = acc.getShape()[1];
+    int64_t k = mma.getK();
+    // Each warpgroup reads its 64 rows of A (none when A is a register
+    // fragment) and all of B.
+    double eb = double(elt.getIntOrFloatBitWidth()) / 8;
+    double aBytes = mma.isAFromRegisters() ? 0 : double(m * k) * eb;
+    return mmaTile(elt, m, n, k, aBytes + double(m / 64) * n * k * eb);
   }
   if (auto mma = dyn_cast<TmemMmaOp>(op)) {
     // tcgen05.mma: one thread issues the tile; the tensor cores read all of
@@ -274,25 +279,8 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     RingType a = mma.getA().getType();
     TmemType d = mma.getD().getType();
     int64_t m = d.getRows(), n = d.getCols(), k = a.getShape()[1];
-    double flops = 2.0 * double(m) * double(n) * double(k);
-    std::string dtype;
-    llvm::raw_string_ostream(dtype) << a.getElementType();
-    int64_t bits = a.getElementType().getIntOrFloatBitWidth();
-    bool extrapolated = false;
-    double tflops =
-        cal.mmaRate(dtype, std::min<int64_t>(n, 256), bits, extrapolated) *
-        perSmShare;
-    extrapolatedMma |= extrapolated;
-    double mmaNs = tflops > 0 ? flops / (tflops * 1e3) : 0;
-    double smemBytes = double((m + n) * k) * double(bits) / 8;
-    double smemNs = smemBytes / (cal.smemGBpsPerSm * perSmShare);
-    if (record) {
-      work->cost.flops += flops * mult;
-      work->cost.mmaNs += mmaNs * mult;
-      work->cost.smemNs += smemNs * mult;
-      work->smemBytes += smemBytes * mult;
-    }
-    return std::max(mmaNs, smemNs) * mult;
+    double eb = double(a.getElementType().getIntOrFloatBitWidth()) / 8;
+    return mmaTile(a.getElementType(), m, n, k, double((m + n) * k) * eb);
   }
   if (auto load = dyn_cast<TmemLoadOp>(op)) {
     // tcgen05.ld: no figure for tensor memory's read rate is calibrated

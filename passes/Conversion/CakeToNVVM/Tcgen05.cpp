@@ -37,16 +37,23 @@ LogicalResult KernelEmitter::recordTmem(TmemOp op) {
   return success();
 }
 
+/// Continues inside `if (warp == 0)`: the warp that allocates tensor
+/// memory and frees it. The caller holds an InsertionGuard.
+static void enterWarpZero(OpBuilder &b, Location loc, Value warp) {
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, zero);
+  auto ifZero = scf::IfOp::create(b, loc, isZero, /*withElse=*/false);
+  b.setInsertionPoint(ifZero.thenBlock()->getTerminator());
+}
+
 void KernelEmitter::emitTmemAllocation() {
   if (!tmemAllocation)
     return;
   // One whole warp allocates (the instruction is .sync.aligned) and gives
   // up the right to allocate again, so the next CTA on the SM may.
-  Value isWarp0 =
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, warp, i32c(0));
-  auto ifWarp0 = scf::IfOp::create(b, loc(), isWarp0, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(ifWarp0.thenBlock()->getTerminator());
+  enterWarpZero(b, loc(), warp);
   Value slot = smemAt(i32c(tmemSlot));
   NVVM::Tcgen05AllocOp::create(b, loc(), slot, i32c(tmemAllocation));
   NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc());
@@ -72,11 +79,8 @@ void KernelEmitter::emitTmemRelease() {
     return;
   // Every role is done with tensor memory (the CTA barrier before this):
   // the warp that allocated frees the same columns.
-  Value isWarp0 =
-      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, warp, i32c(0));
-  auto ifWarp0 = scf::IfOp::create(b, loc(), isWarp0, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(ifWarp0.thenBlock()->getTerminator());
+  enterWarpZero(b, loc(), warp);
   fenceTmem(/*before=*/false);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 6), tmemBase);
