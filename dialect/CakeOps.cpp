@@ -817,6 +817,17 @@ LogicalResult FragMapOp::verify() {
              << "expected body argument of type "
              << cast<FragType>(in.getType()).getElementType() << ", got "
              << arg.getType();
+  // The lowering clones the body once per element of the thread's share:
+  // it must be scalar code without effects (arith and math, no regions).
+  for (Operation &inner : body.without_terminator()) {
+    Dialect *d = inner.getDialect();
+    StringRef ns = d ? d->getNamespace() : StringRef();
+    if ((ns != "arith" && ns != "math") || inner.getNumRegions() != 0)
+      return emitRuleError(&inner, RuleId::DataflowFragmentShape)
+             << "frag.map's body computes one element from scalars: arith "
+                "and math ops only, not "
+             << inner.getName();
+  }
   auto yield = cast<FragYieldOp>(body.getTerminator());
   if (yield.getValues().size() != getResults().size())
     return emitRuleError(yield, RuleId::DataflowFragmentShape)

@@ -39,6 +39,41 @@ cake.kernel @map_rank() attributes {target = #cake.target<"sm_90a">, schedule = 
 
 // -----
 
+// The body is cloned once per element: an op with effects there (found by
+// cake-fuzz-lower: it verified, then failed in translation) is refused.
+cake.kernel @map_body_effect() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %m = cake.frag.map %a : (!cake.frag<64x64xf32>) -> !cake.frag<64x64xf32> {
+    ^bb0(%x: f32):
+      // expected-error @+1 {{[dataflow.fragment-shape] frag.map's body computes one element from scalars: arith and math ops only, not cake.fence.proxy_async}}
+      cake.fence.proxy_async
+      cake.frag.yield %x : f32
+    }
+  }
+}
+
+// -----
+
+cake.kernel @map_body_region() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warps(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %m = cake.frag.map %a : (!cake.frag<64x64xf32>) -> !cake.frag<64x64xf32> {
+    ^bb0(%x: f32):
+      %c = arith.constant true
+      // expected-error @+1 {{arith and math ops only, not scf.if}}
+      %y = scf.if %c -> (f32) {
+        scf.yield %x : f32
+      } else {
+        scf.yield %x : f32
+      }
+      cake.frag.yield %y : f32
+    }
+  }
+}
+
+// -----
+
 cake.kernel @map_arg_type() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warps(1) {
     %a = cake.frag.zero : !cake.frag<64x64xf32>
