@@ -141,6 +141,15 @@ def main():
     p.add_argument("--spread-max-q", type=int, default=None,
                    help="dispatch.SPREAD_MAX_Q for this run (0: every "
                    "query in its own row, in order)")
+    p.add_argument("--bound-max-q", type=int, default=None,
+                   help="dispatch.BOUND_MAX_Q for this run (0: no bounded "
+                   "second pass, dispatch.bound_sample)")
+    p.add_argument("--bound-sample", type=int, default=None,
+                   help="dispatch.BOUND_SAMPLE for this run (the corpus "
+                   "rows whose k-th distance bounds the second pass)")
+    p.add_argument("--bound-chunk", type=int, default=None,
+                   help="dispatch.BOUND_CHUNK for this run (rows a split "
+                   "of the first pass walks; a multiple of 64)")
     p.add_argument("--out", default="")
     args = p.parse_args()
     # choose() reads the chooser's own module (python/cake/knn_dispatch.py,
@@ -152,6 +161,13 @@ def main():
         chooser.LARGE_K_MIN_CHUNK = args.min_chunk
     if args.spread_max_q is not None:
         chooser.SPREAD_MAX_Q = args.spread_max_q
+    if args.bound_max_q is not None:
+        chooser.BOUND_MAX_Q = args.bound_max_q
+    if args.bound_sample is not None:
+        chooser.BOUND_SAMPLE = args.bound_sample
+        chooser.BOUND_MIN_M = 4 * args.bound_sample
+    if args.bound_chunk is not None:
+        chooser.BOUND_CHUNK = args.bound_chunk
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     rt = load_runtime(args.runtime)
@@ -185,14 +201,20 @@ def main():
         # The kernel and the corpus splits dispatch.py picks for the shape.
         kname, splits, chunk = dispatch.choose(Q, M, D, k, sms,
                                                dtype=args.dtype)
-        hs, fused_of = {}, {}
+        hs, fused_of, first_of = {}, {}, {}
         for vname, vdir, fused in variants:
             name = dispatch.choose(Q, M, D, k, sms, fused, args.dtype)[0]
-            path = os.path.join(vdir, name + ".json")
-            if path not in handles:
-                handles[path] = load_bundle(rt, path)
-            hs[vname] = handles[path]
-            fused_of[vname] = name.endswith("_fused")
+            # A `_bound` kernel's first pass: the kernel without the bound.
+            names = [name] + ([name[:-len("_bound")]]
+                              if name.endswith("_bound") else [])
+            for n in names:
+                path = os.path.join(vdir, n + ".json")
+                if path not in handles:
+                    handles[path] = load_bundle(rt, path)
+            hs[vname] = handles[os.path.join(vdir, name + ".json")]
+            first_of[vname] = (handles[os.path.join(vdir, names[1] + ".json")]
+                               if len(names) > 1 else None)
+            fused_of[vname] = "_fused" in name
         tdt = {"bf16": torch.bfloat16, "f16": torch.float16}[args.dtype]
         x = torch.randn(Q, D, device="cuda", dtype=tdt)
         c = torch.randn(M, D, device="cuda", dtype=tdt)
@@ -212,9 +234,14 @@ def main():
         pidx = torch.empty(shape, device="cuda", dtype=torch.int32)
         dist = torch.empty(QK, k, device="cuda", dtype=torch.float32)
         idx = torch.empty(QK, k, device="cuda", dtype=torch.int32)
-        mpath = os.path.join(variants[0][1], dispatch.merge_name(k) + ".json")
-        if mpath not in handles:
-            handles[mpath] = load_bundle(rt, mpath)
+        # Each build's merge kernel (the first build's for the parts).
+        merge_of = {}
+        for vname, vdir, _ in variants:
+            mpath = os.path.join(vdir, dispatch.merge_name(k) + ".json")
+            if mpath not in handles:
+                handles[mpath] = load_bundle(rt, mpath)
+            merge_of[vname] = handles[mpath]
+        mh0 = merge_of[variants[0][0]]
         margs = (CakeRtArg * 4)(
             tensor_arg(pdist.view(QK, splits * k)),
             tensor_arg(pidx.view(QK, splits * k)), tensor_arg(dist),
@@ -248,6 +275,30 @@ def main():
         fargs = (CakeRtArg * 6)(
             tensor_arg(xk), tensor_arg(c), tensor_arg(pdist), tensor_arg(pidx),
             scalar_arg(splits), scalar_arg(chunk))
+        # dispatch.bound_sample's plan: a first pass over the corpus' first
+        # rows and its merge give each query row's bound (the k-th
+        # distance there), which the `_bound` kernel takes after the corpus.
+        bsample = (dispatch.bound_sample(Q, M, k) if kname.endswith("_bound")
+                   else 0)
+        if bsample:
+            s1, ch1 = dispatch.bound_plan(bsample)
+            shape1 = dispatch.partial_shape(QK, s1, k)
+            p1d = torch.empty(shape1, device="cuda", dtype=torch.float32)
+            p1i = torch.empty(shape1, device="cuda", dtype=torch.int32)
+            d1 = torch.empty(QK, k, device="cuda", dtype=torch.float32)
+            i1 = torch.empty(QK, k, device="cuda", dtype=torch.int32)
+            bound = torch.empty(QK, device="cuda", dtype=torch.float32)
+            first_args = (CakeRtArg * 6)(
+                tensor_arg(xk), tensor_arg(c[:bsample]), tensor_arg(p1d),
+                tensor_arg(p1i), scalar_arg(s1), scalar_arg(ch1))
+            first_merge = (CakeRtArg * 4)(
+                tensor_arg(p1d.view(QK, s1 * k)),
+                tensor_arg(p1i.view(QK, s1 * k)), tensor_arg(d1),
+                tensor_arg(i1))
+            bargs = (CakeRtArg * 7)(
+                tensor_arg(xk), tensor_arg(c), tensor_arg(bound),
+                tensor_arg(pdist), tensor_arg(pidx), scalar_arg(splits),
+                scalar_arg(chunk))
 
         npath = os.path.join(variants[0][1],
                              f"row_norms_{args.dtype}_d{D}.json")
@@ -263,21 +314,31 @@ def main():
                                    ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
 
-        def kernel(h, fused=False):
-            a, n = (fargs, 6) if fused else (cargs, 8)
+        def launch(h, a):
+            if rt.cakeRtLaunch(h, a, len(a), ctypes.c_void_p(stream)) != 0:
+                raise RuntimeError(rt.cakeRtLastError().decode())
+
+        def kernel(h, fused=False, first=None, mh=mh0):
+            a = fargs if fused else cargs
 
             def run():
-                if rt.cakeRtLaunch(h, a, n, ctypes.c_void_p(stream)) != 0:
-                    raise RuntimeError(rt.cakeRtLastError().decode())
+                if first is not None:
+                    # The bound: the first pass, its merge, the k-th.
+                    launch(first, first_args)
+                    launch(mh, first_merge)
+                    bound.copy_(d1[:, k - 1])
+                    launch(h, bargs)
+                    return
+                launch(h, a)
             return run
 
-        def merge(plan=passes):
+        def merge(plan=passes, mh=mh0):
             # Cake's knn_merge kernel over the [Q, splits * k] view, in
             # one pass or two.
             if splits == 1:
                 return pdist.view(QK, k), pidx.view(QK, k)
             for a in plan:
-                if rt.cakeRtLaunch(handles[mpath], a, 4,
+                if rt.cakeRtLaunch(mh, a, 4,
                                    ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
             return dist, idx
@@ -293,8 +354,8 @@ def main():
             best = pdist.view(QK, -1).topk(k, dim=1, largest=False)
             return best.values, pidx.view(QK, -1).gather(1, best.indices)
 
-        def search(h, fused):
-            run = kernel(h, fused)
+        def search(h, fused, first=None, mh=mh0):
+            run = kernel(h, fused, first, mh)
 
             def whole():
                 if spread:
@@ -303,7 +364,7 @@ def main():
                 if not fused:
                     norms()
                 run()
-                d_, i_ = merge()
+                d_, i_ = merge(mh=mh)
                 return (d_[at], i_[at]) if spread else (d_, i_)
             return whole
 
@@ -316,7 +377,8 @@ def main():
 
         sample = torch.randperm(Q, device="cuda")[:SAMPLE]
         results = {}
-        checked = [(v, search(hs[v], fused_of[v])) for v, _, _ in variants]
+        checked = [(v, search(hs[v], fused_of[v], first_of[v], merge_of[v]))
+                   for v, _, _ in variants]
         for name, fn in checked + [("flashlib", flashlib)]:
             pdist.fill_(float("nan"))
             dist.fill_(float("nan"))
@@ -332,7 +394,8 @@ def main():
         parts = [] if args.lean else [("flashlib_idx", flashlib_idx),
                                       ("norms", norms),
                                       ("kernel", kernel(hs[variants[0][0]],
-                                                        fused_of[variants[0][0]])),
+                                                        fused_of[variants[0][0]],
+                                                        first_of[variants[0][0]])),
                                       ("merge", merge),
                                       ("merge_one", merge_one),
                                       ("merge_torch", merge_torch)]
@@ -361,7 +424,7 @@ def main():
         first = variants[0][0]
         row = {"Q": Q, "M": M, "D": D, "k": k, "dtype": args.dtype,
                "merge_groups": groups, "query_rows": QK,
-               "kernel": kname,
+               "kernel": kname, "bound_sample": bsample,
                "fused": fused_of,
                "splits": splits,
                "chunk": chunk, "ms": med, "check": results,

@@ -4,7 +4,8 @@
 
 For each shape (N points, D, k): fresh standard normal bf16 points X;
 Cake's build (||x||^2 by the row_norms kernel, then the knn_build kernel
-dispatch.choose_build picks: all of it timed) and flashlib's Triton path
+dispatch.choose_build picks: all of it timed; fp32 points: the split
+kernel's bf16 pieces and norms, then the 3xbf16 build kernel) and flashlib's Triton path
 (`flash_knn_triton(X, X, k)` plus `triton_knn_gather_sqdist` for the
 distances: what `flash_knn(x=X, c=X, k)` runs, the call of flashlib's own
 build benchmark, benchmarks/micro/bench_knn_build.py) are checked against
@@ -55,8 +56,10 @@ def main():
     p.add_argument("--peer", required=True)
     p.add_argument("--shapes", default=DEFAULT_SHAPES)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--dtype", default="bf16", choices=dispatch.DTYPES,
-                   help="the points' type (both implementations)")
+    p.add_argument("--dtype", default="bf16",
+                   choices=dispatch.DTYPES + (dispatch.SPLIT_DTYPE,),
+                   help="the points' type (both implementations; f32: "
+                   "Cake's 3xbf16 split, flashlib's Triton dot on fp32)")
     p.add_argument("--wgs", default="",
                    help="also time these consumer warpgroup counts (2,3)")
     portfolio.add_run_arguments(p, "knn-build")
@@ -90,21 +93,35 @@ def main():
     for shape in plan.shapes():
         N, D, k = (int(v) for v in shape.split(":"))
         kname = dispatch.choose_build(N, D, k, dtype=args.dtype)
-        hn = bundle(f"row_norms_{args.dtype}_d{D}")
+        split = args.dtype == dispatch.SPLIT_DTYPE
+        hn = bundle(dispatch.split_name(D) if split
+                    else f"row_norms_{args.dtype}_d{D}")
         # The dispatcher's kernel first, then any other warpgroup count.
         variants = [("cake", kname)] + [
             (f"cake_w{w}", dispatch.choose_build(N, D, k, int(w),
                                                  args.dtype))
             for w in filter(None, args.wgs.split(","))]
         x = torch.randn(N, D, device="cuda",
-                        dtype={"bf16": torch.bfloat16,
-                               "f16": torch.float16}[args.dtype])
+                        dtype={"bf16": torch.bfloat16, "f16": torch.float16,
+                               "f32": torch.float32}[args.dtype])
         xn = torch.empty(N, device="cuda", dtype=torch.float32)
         dist = torch.empty(N, k, device="cuda", dtype=torch.float32)
         idx = torch.empty(N, k, device="cuda", dtype=torch.int32)
-        nargs = (CakeRtArg * 2)(tensor_arg(x), tensor_arg(xn))
-        bargs = (CakeRtArg * 4)(tensor_arg(x), tensor_arg(xn),
-                                tensor_arg(dist), tensor_arg(idx))
+        if split:
+            # fp32: the split kernel writes the bf16 pieces (queries and
+            # corpus) and the norms, the build reads the pieces.
+            cols = 3 * dispatch.split_width(D)
+            xq, xc = (torch.empty(N, cols, device="cuda",
+                                  dtype=torch.bfloat16) for _ in range(2))
+            nargs = (CakeRtArg * 4)(tensor_arg(x), tensor_arg(xq),
+                                    tensor_arg(xc), tensor_arg(xn))
+            bargs = (CakeRtArg * 5)(tensor_arg(xq), tensor_arg(xc),
+                                    tensor_arg(xn), tensor_arg(dist),
+                                    tensor_arg(idx))
+        else:
+            nargs = (CakeRtArg * 2)(tensor_arg(x), tensor_arg(xn))
+            bargs = (CakeRtArg * 4)(tensor_arg(x), tensor_arg(xn),
+                                    tensor_arg(dist), tensor_arg(idx))
 
         def build(h):
             def run():
@@ -158,7 +175,7 @@ def main():
               f"x{row['speedup']:.3f}  {'ok' if ok else 'FAIL'}", flush=True)
         if not ok:
             print(json.dumps(results), flush=True)
-        del x, xn, dist, idx
+        del x, xn, dist, idx, nargs, bargs
     if rows:
         g = math.exp(sum(math.log(r["speedup"]) for r in rows) / len(rows))
         print(f"geomean cake vs flashlib (build, with distances): {g:.3f}x; "

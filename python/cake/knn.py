@@ -8,7 +8,9 @@ conventions: switching from flashlib is a change of import.
     vals, idxs = knn_graph(x, k)             # the k nearest other rows
 
 x is (B, N, D) or (N, D), c (B, M, D) or (M, D): CUDA tensors of bf16 or
-fp16 (the same type). Results are (B, N, k) or (N, k): fp32 squared
+fp16 (the same type); knn_graph also takes fp32 points, whose products
+are 3xbf16 (each row split into bf16 pieces, x = xh + xl, and
+xh.ch + xl.ch + xh.cl summed in fp32: about fp32 accuracy). Results are (B, N, k) or (N, k): fp32 squared
 distances ||x - c||^2 (as ||x||^2 + ||c||^2 - 2 x.c from the tensor cores'
 fp32 accumulation) and int32 indices into c, each row sorted by
 distance, ties to the lower index. The kernels are the bundles of
@@ -89,8 +91,8 @@ class Knn:
                                             _rt.current_stream())
 
     @staticmethod
-    def _check(x, c, what):
-        return _rt.check_points(x, c, what)
+    def _check(x, c, what, fp32=False):
+        return _rt.check_points(x, c, what, fp32=fp32)
 
     @staticmethod
     def _k(k, limit, what, name="k"):
@@ -104,6 +106,18 @@ class Knn:
                              dtype=_torch().float32)
         self._launch(f"row_norms_{dtype}_d{t.shape[1]}", t, out)
         return out
+
+    def _split(self, t):
+        """fp32 rows as the bf16 pieces of a 3xbf16 graph (queries, corpus)
+        and their fp32 norms (dispatch.split_name's kernel)."""
+        torch = _torch()
+        n, d = t.shape
+        cols = 3 * dispatch.split_width(d)
+        xq = torch.empty(n, cols, device=t.device, dtype=torch.bfloat16)
+        xc = torch.empty(n, cols, device=t.device, dtype=torch.bfloat16)
+        xn = torch.empty(n, device=t.device, dtype=torch.float32)
+        self._launch(dispatch.split_name(d), t, xq, xc, xn)
+        return xq, xc, xn
 
     def _search_one(self, x, c, k, dist, idx):
         torch = _torch()
@@ -120,33 +134,61 @@ class Knn:
                          dtype=torch.float32)
         si = torch.empty(dispatch.SPREAD_ROWS, k, device=x.device,
                          dtype=torch.int32)
-        self._search_rows(xs, c, k, sd, si)
+        self._search_rows(xs, c, k, sd, si, queries=x.shape[0])
         dist.copy_(sd[at])
         idx.copy_(si[at])
 
-    def _search_rows(self, x, c, k, dist, idx):
+    def _search_rows(self, x, c, k, dist, idx, queries=None):
+        """The search of x's rows (`queries` of them real: the others of a
+        spread tile are NaN; the plan is the real count's)."""
         torch = _torch()
         q, d = x.shape
         m = c.shape[0]
         dtype = _rt.library_dtype(x)
-        name, splits, chunk = dispatch.choose(q, m, d, k, self.sms,
-                                              dtype=dtype)
+        name, splits, chunk = dispatch.choose(queries or q, m, d, k,
+                                              self.sms, dtype=dtype)
         shape = dispatch.partial_shape(q, splits, k)
         pdist = torch.empty(shape, device=x.device, dtype=torch.float32)
         pidx = torch.empty(shape, device=x.device, dtype=torch.int32)
         args = [x, c]
-        if not name.endswith("_fused"):
+        if name.endswith("_bound"):
+            args.append(self._bound(x, c, k, name[:-len("_bound")],
+                                    queries or q))
+        elif not name.endswith("_fused"):
             args += [self._norms(x, dtype), self._norms(c, dtype)]
         self._launch(name, *args, pdist, pidx, splits, chunk)
         if splits == 1:
             dist.copy_(pdist.view(q, k))
             idx.copy_(pidx.view(q, k))
             return
+        self._merge(pdist, pidx, q, splits, k, dist, idx)
+
+    def _bound(self, x, c, k, first, queries):
+        """Each query row's bound for a `_bound` search: the k-th distance
+        over the corpus' first rows (dispatch.bound_sample), by the kernel
+        `first` over them and the merge."""
+        torch = _torch()
+        q = x.shape[0]
+        sample = dispatch.bound_sample(queries, c.shape[0], k)
+        splits, chunk = dispatch.bound_plan(sample)
+        shape = dispatch.partial_shape(q, splits, k)
+        pdist = torch.empty(shape, device=x.device, dtype=torch.float32)
+        pidx = torch.empty(shape, device=x.device, dtype=torch.int32)
+        self._launch(first, x, c[:sample], pdist, pidx, splits, chunk)
+        dist = torch.empty(q, k, device=x.device, dtype=torch.float32)
+        idx = torch.empty(q, k, device=x.device, dtype=torch.int32)
+        self._merge(pdist, pidx, q, splits, k, dist, idx)
+        return dist[:, k - 1].contiguous()
+
+    def _merge(self, pdist, pidx, q, splits, k, dist, idx):
+        """The splits' partial lists merged into dist, idx ([q, k])."""
+        torch = _torch()
         merge = dispatch.merge_name(k)
         g = dispatch.merge_groups(q, splits, k)
         if g > 1:
-            gd = torch.empty(q * g, k, device=x.device, dtype=torch.float32)
-            gi = torch.empty(q * g, k, device=x.device, dtype=torch.int32)
+            gd = torch.empty(q * g, k, device=pdist.device,
+                             dtype=torch.float32)
+            gi = torch.empty(q * g, k, device=pdist.device, dtype=torch.int32)
             self._launch(merge, pdist.view(q * g, splits // g * k),
                          pidx.view(q * g, splits // g * k), gd, gi)
             pdist, pidx, splits = gd, gi, g
@@ -176,15 +218,19 @@ class Knn:
     def knn_graph(self, x, k, *, return_distances=True):
         """The k nearest other rows of every row of x (self excluded)."""
         torch = _torch()
-        x, _, squeeze = self._check(x, x, "knn_graph")
+        x, _, squeeze = self._check(x, x, "knn_graph", fp32=True)
         b, n, d = x.shape
         self._k(k, n - 1, "knn_graph")
-        dtype = _rt.library_dtype(x)
+        dtype = _rt.library_dtype(x, fp32=True)
         name = dispatch.choose_build(n, d, k, dtype=dtype)
         dist = torch.empty(b, n, k, device=x.device, dtype=torch.float32)
         idx = torch.empty(b, n, k, device=x.device, dtype=torch.int32)
         with torch.cuda.device(x.device):
             for i in range(b):
+                if dtype == dispatch.SPLIT_DTYPE:
+                    xq, xc, xn = self._split(x[i])
+                    self._launch(name, xq, xc, xn, dist[i], idx[i])
+                    continue
                 xn = self._norms(x[i], dtype)
                 self._launch(name, x[i], xn, dist[i], idx[i])
         if squeeze:
@@ -211,5 +257,5 @@ def flash_knn(x, c, k, *, return_distances=True):
 
 def knn_graph(x, k, *, return_distances=True):
     """The k-nearest-neighbour graph of x's rows, self excluded."""
-    Knn._check(x, x, "knn_graph")
+    Knn._check(x, x, "knn_graph", fp32=True)
     return default().knn_graph(x, k, return_distances=return_distances)

@@ -14,7 +14,7 @@ once up to 256 queries (fewer partial lists to merge: 0.270 against
 
 usage: python3 -m cake.knn_dispatch Q M D K [--sms 132] [--dtype bf16|f16]
                                           (prints: bundle splits chunk)
-       python3 -m cake.knn_dispatch --build N D K [--dtype bf16|f16]
+       python3 -m cake.knn_dispatch --build N D K [--dtype bf16|f16|f32]
                                           (prints: bundle)
 (examples/knn/dispatch.py runs the same.)
 """
@@ -40,6 +40,26 @@ TABLE = ([(False, d, 10, w) for d in (64, 96, 100, 128, 200)
             (True, 128, 10, 3), (True, 256, 10, 2)]
          + [(True, d, 32, 2) for d in (64, 96, 128, 256)]
          + [(True, d, 64, 2) for d in (64, 96, 128, 256)])
+
+# fp32 points: KNN graphs only, from 3xbf16 products (gen-knn.py's
+# split_kernel writes each fp32 row as bf16 pieces, the queries [xh | xl |
+# xh] and the corpus [xh | xh | xl]; the build kernel takes the two, with
+# two consumer warpgroups). (D, k) for which --table writes the pair.
+SPLIT_DTYPE = "f32"
+SPLIT_TABLE = [(d, 10) for d in (64, 96, 128, 256)]
+
+
+def split_name(d):
+    """The kernel that writes fp32 rows of D as bf16 pieces, with the
+    fp32 norms (before a SPLIT_DTYPE build)."""
+    return f"knn_split3_f32_d{d}"
+
+
+def split_width(d):
+    """Columns of one bf16 piece of a split fp32 row: D rounded up to the
+    64-column slices the kernels copy (the padding is zeros)."""
+    return -(-d // 64) * 64
+
 
 # Lists of up to REGISTER_K entries live in registers (4k a thread), longer
 # ones in shared memory.
@@ -182,10 +202,52 @@ def min_chunk(k):
     return 1024 if k <= REGISTER_K else LARGE_K_MIN_CHUNK
 
 
+# From BOUND_MIN_Q to BOUND_MAX_Q queries with lists in shared memory,
+# over a corpus of at least BOUND_MIN_M rows, the search runs twice: first
+# over the corpus' first BOUND_SAMPLE rows (splits of BOUND_CHUNK rows,
+# then the merge), whose k-th distance of each query bounds the k-th over
+# the whole corpus from above; then over the whole corpus with that bound
+# (the `_bound` kernels), which drop every candidate above it before the
+# lists see it. A split of `chunk` rows then takes about
+# chunk * k / BOUND_SAMPLE entries (k = 100, 8192-row splits: about 100,
+# every one a fill step) where it took k (1 + ln(chunk / k)), about 540,
+# each past the k-th a scan of the row's list. Exact: every true
+# neighbour is at most the bound, and the sample's own k lie within it.
+# KNN run 22 (H200, docs/benchmarks/knn.md, both plans in one call, k =
+# 100): 1.06x faster at 8 x 1M, 1.24-1.29x at 64 queries, but 9-11 %
+# slower at one query (the first pass and its merge cost ~0.06 ms, and a
+# lone query's insertions were not what its time went to), a tie at two;
+# first-pass splits of 128 rows 1-4 % faster than 256; a sample of 16384
+# no faster. bench.py --bound-max-q (0: never), --bound-sample and
+# --bound-chunk override them.
+BOUND_MIN_Q = 4
+BOUND_MAX_Q = W1_MAX_Q
+BOUND_SAMPLE = 8192
+BOUND_CHUNK = 128
+BOUND_MIN_M = 4 * BOUND_SAMPLE
+
+
+def bound_sample(q, m, k, fused=True):
+    """Corpus rows (from the first) whose k-th distance bounds the search
+    of q queries over m rows, or 0 for a search without a bound. The
+    `_bound` kernels come in the _fused form only."""
+    if (k <= REGISTER_K or not BOUND_MIN_Q <= q <= min(BOUND_MAX_Q, W1_MAX_Q)
+            or m < BOUND_MIN_M or not fused):
+        return 0
+    return BOUND_SAMPLE
+
+
+def bound_plan(sample):
+    """(corpus splits, chunk rows) of the first pass over `sample` rows."""
+    return sample // BOUND_CHUNK, BOUND_CHUNK
+
+
 def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     """(bundle name, corpus splits, chunk rows) for Q queries over M rows;
     `fused` forces the form that computes the norms (True) or takes them
-    (False), None picks by with_norms' rule."""
+    (False), None picks by with_norms' rule. A name ending in `_bound`
+    takes the bound of a first pass (bound_sample, bound_plan): the same
+    kernel without the suffix over the sample, then the merge."""
     wgs = 1 if q <= W1_MAX_Q else 3 if q >= 2048 and k <= REGISTER_K else 2
     # Tiles x splits fill the SMs' CTA slots once (the one-warpgroup
     # kernels have two an SM) up to 256 queries, twice above.
@@ -196,8 +258,10 @@ def choose(q, m, d, k, sms, fused=None, dtype="bf16"):
     # A chunk is a whole number of corpus tiles (128 rows; 256 keeps it so
     # for 256-row tiles too).
     chunk = math.ceil(math.ceil(m / splits) / 256) * 256
-    return (with_norms(kernel_name(False, d, k, wgs, dtype), fused, q),
-            math.ceil(m / chunk), chunk)
+    name = with_norms(kernel_name(False, d, k, wgs, dtype), fused, q)
+    if bound_sample(q, m, k, name.endswith("_fused")):
+        name += "_bound"
+    return name, math.ceil(m / chunk), chunk
 
 
 def choose_build(n, d, k, wgs=None, dtype="bf16"):
@@ -206,7 +270,17 @@ def choose_build(n, d, k, wgs=None, dtype="bf16"):
     runs 1-2 (docs/benchmarks/knn.md): three consumer warpgroups are
     faster at D = 96 and 128 (3-12 %) and at D = 64 from 262144 points
     (3-9 %), two at D = 64 x 65536 (6 %) and D = 256 (22-25 %: three
-    spill more); k = 32 lists do not fit three warpgroups' registers."""
+    spill more); k = 32 lists do not fit three warpgroups' registers.
+    fp32 points (dtype SPLIT_DTYPE) take split_name(d) first: the build
+    kernel reads its two tensors of bf16 pieces."""
+    if dtype == SPLIT_DTYPE:
+        if (d, k) not in SPLIT_TABLE or wgs not in (None, 2):
+            raise ValueError(
+                f"no fp32 KNN build kernel for D = {d}, k = {k}"
+                + (f" with {wgs} consumer warpgroups" if wgs else "")
+                + f"; the table has (D, k) in {SPLIT_TABLE}, two consumer "
+                "warpgroups")
+        return f"knn_build_f32_d{d}_k{k}"
     if wgs is None:
         wgs = 3 if k <= 16 and d <= 128 and (d > 64 or n >= 131072) else 2
     return kernel_name(True, d, k, wgs, dtype)
@@ -224,7 +298,10 @@ def main():
         if a.build:
             if len(a.sizes) != 3:
                 ap.error("--build takes N D K")
-            print(choose_build(*a.sizes, dtype=a.dtype))
+            name = choose_build(*a.sizes, dtype=a.dtype)
+            if a.dtype == SPLIT_DTYPE:
+                print(split_name(a.sizes[1]), end=" ")
+            print(name)
             return
         if len(a.sizes) != 4:
             ap.error("a search takes Q M D K")

@@ -155,14 +155,19 @@ def check_tensor(t, what, dtypes=None):
 LIBRARY_DTYPES = {"float16": "f16", "bfloat16": "bf16"}
 
 
-def library_dtype(t):
-    """The libraries' name of `t`'s type ("f16", "bf16"), or None."""
-    return LIBRARY_DTYPES.get(str(t.dtype).replace("torch.", ""))
+def library_dtype(t, fp32=False):
+    """The libraries' name of `t`'s type ("f16", "bf16"; with `fp32`,
+    float32 is "f32"), or None."""
+    name = str(t.dtype).replace("torch.", "")
+    if fp32 and name == "float32":
+        return "f32"
+    return LIBRARY_DTYPES.get(name)
 
 
-def check_points(x, c, what, xname="x", cname="c"):
+def check_points(x, c, what, xname="x", cname="c", fp32=False):
     """The libraries' inputs: x (N, D) or (B, N, D) and c of the same rank,
-    batch and width, both float16 or both bfloat16, on one CUDA device.
+    batch and width, both float16 or both bfloat16 (or, with `fp32`, both
+    float32), on one CUDA device.
     Returns contiguous 3-D views and whether x was 2-D; raises TypeError or
     ValueError naming the argument. The device is checked last, so that
     shape and type errors show on any device (and in tests without a
@@ -172,9 +177,10 @@ def check_points(x, c, what, xname="x", cname="c"):
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"{what}: {n} must be a torch tensor, got "
                             f"{type(t).__name__}")
-        if library_dtype(t) is None:
+        if library_dtype(t, fp32) is None:
             raise TypeError(f"{what}: {n} is {t.dtype}; the kernels take "
-                            f"float16 or bfloat16")
+                            f"float16 or bfloat16"
+                            + (" or float32" if fp32 else ""))
     if c.dtype != x.dtype:
         raise TypeError(f"{what}: {cname} is {c.dtype} but {xname} is "
                         f"{x.dtype}")

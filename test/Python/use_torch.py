@@ -57,6 +57,8 @@ print(error(lambda: cake.kmeans.flash_kmeans(x, 64, init_centroids=c)))
 print(error(lambda: cake.knn.flash_knn(x, c[0], 3)))
 print(error(lambda: cake.knn.flash_knn(x.half(), c, 3)))
 print(error(lambda: cake.knn.knn_graph("points", 3)))
+print(error(lambda: cake.knn.knn_graph(x.double(), 3)))
+print(error(lambda: cake.knn.knn_graph(x.float(), 3)))  # fp32: a graph
 print(error(lambda: cake.knn.flash_knn(xc, xc, 3)))
 
 # The table's chooser needs no GPU: what the dispatcher would launch.
