@@ -719,16 +719,18 @@ LogicalResult MmaOp::verify() {
            << ", got " << shapeStr(acc.getShape());
   Type in = getAElementType();
   bool sixteenBit = in.isF16() || in.isBF16();
-  if (isAFromRegisters() && (getKind() != MmaKind::wgmma || !sixteenBit))
+  // wgmma's RS form and mma.sync (whose A is always registers) read a
+  // 16-bit fragment; mma.sync reads an mn_major operand with ldmatrix.trans.
+  bool registerForms = getKind() != MmaKind::tcgen05;
+  if (isAFromRegisters() && (!registerForms || !sixteenBit))
     return emitRuleError(*this, RuleId::HwWgmmaRegisterA)
-           << "A from registers needs wgmma on f16 or bf16, got "
+           << "A from registers needs wgmma or mma_sync on f16 or bf16, got "
            << stringifyMmaKind(getKind()) << " on " << in;
-  if ((getMnMajor() || getAMnMajor()) &&
-      (getKind() != MmaKind::wgmma || !sixteenBit))
+  if ((getMnMajor() || getAMnMajor()) && (!registerForms || !sixteenBit))
     return emitRuleError(*this, RuleId::HwWgmmaTranspose)
            << "an mn_major " << (getAMnMajor() ? "A" : "B")
-           << " needs wgmma on f16 or bf16 (the transpose bit exists for "
-              "16-bit types only), got "
+           << " needs wgmma or mma_sync on f16 or bf16 (the transpose bit "
+              "and ldmatrix.trans exist for 16-bit types only), got "
            << stringifyMmaKind(getKind()) << " on " << in;
   if (b.getElementType() != in)
     return emitRuleError(*this, RuleId::DataflowElementType)

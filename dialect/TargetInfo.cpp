@@ -20,16 +20,18 @@ static const TargetInfo kTargets[] = {
     // bars (named barriers)
     {"sm_80", 80, 166912, 65536, 255, 1024, 167936, 1024, 2048, 108, 0, 16,
      /*tma=*/false, /*wgmma=*/false, /*setmaxnreg=*/false, /*tcgen05=*/false,
-     /*mmaSync=*/true, /*lowered=*/false, /*cluster=*/1, /*non-portable=*/1,
-     "+ptx70"},
+     /*mmaSync=*/true, /*tryWait=*/false, /*asyncProxy=*/false,
+     /*lowered=*/true, /*cluster=*/1, /*non-portable=*/1, "+ptx80"},
     {"sm_90a", 90, 232448, 65536, 255, 1024, 233472, 1024, 2048, 132, 0, 16,
      /*tma=*/true, /*wgmma=*/true, /*setmaxnreg=*/true, /*tcgen05=*/false,
-     /*mmaSync=*/true, /*lowered=*/true, /*cluster=*/8, /*non-portable=*/16,
+     /*mmaSync=*/true, /*tryWait=*/true, /*asyncProxy=*/true,
+     /*lowered=*/true, /*cluster=*/8, /*non-portable=*/16,
      "+ptx80"},
     {"sm_100a", 100, 232448, 65536, 255, 1024, 233472, 1024, 2048, 148, 512,
      /*bars=*/16,
      /*tma=*/true, /*wgmma=*/false, /*setmaxnreg=*/true, /*tcgen05=*/true,
-     /*mmaSync=*/true, /*lowered=*/true, /*cluster=*/8, /*non-portable=*/16,
+     /*mmaSync=*/true, /*tryWait=*/true, /*asyncProxy=*/true,
+     /*lowered=*/true, /*cluster=*/8, /*non-portable=*/16,
      "+ptx86"},
 };
 // clang-format on

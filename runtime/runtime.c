@@ -370,9 +370,27 @@ static CakeRtStatus parseBundle(CakeRtBundle *b, const cJSON *doc,
                     i);
   }
 
+  /* The image: a cubin (base64), or PTX text that the driver compiles for
+   * the GPU at hand (a bundle lowered with format=ptx: an sm_80 kernel runs
+   * on an H100 or H200 this way). */
   const cJSON *cub = cJSON_GetObjectItemCaseSensitive(doc, "cubin");
+  const cJSON *ptx = cJSON_GetObjectItemCaseSensitive(doc, "ptx");
+  if (cub && ptx)
+    return fail(CAKE_RT_ERROR_FORMAT,
+                "bundle: has both 'cubin' and 'ptx'; it holds one image");
+  if (cJSON_IsString(ptx)) {
+    size_t len = strlen(ptx->valuestring);
+    if (len == 0)
+      return fail(CAKE_RT_ERROR_FORMAT, "bundle: 'ptx' is empty");
+    *cubin = malloc(len + 1);
+    if (!*cubin)
+      return fail(CAKE_RT_ERROR_IO, "out of memory");
+    memcpy(*cubin, ptx->valuestring, len + 1);
+    *cubinLen = len + 1;
+    return CAKE_RT_SUCCESS;
+  }
   if (!cJSON_IsString(cub))
-    return fail(CAKE_RT_ERROR_FORMAT, "bundle: missing 'cubin'");
+    return fail(CAKE_RT_ERROR_FORMAT, "bundle: missing 'cubin' (or 'ptx')");
   *cubin = b64decode(cub->valuestring, cubinLen);
   if (!*cubin)
     return fail(CAKE_RT_ERROR_FORMAT, "bundle: 'cubin' is not valid base64");

@@ -83,6 +83,19 @@ def replace_all(old, new):
     return gen
 
 
+# What sm_80 lacks of what sm_90a kernels use (hw.arch-feature, hw.cluster):
+# TMA copies, wgmma, setmaxnreg and clusters. A kernel with none of them
+# is a legal sm_80 kernel (cake-lower has an sm_80 lowering).
+SM90_ONLY = re.compile(r"cake\.tma\.|cake\.mma wgmma|regs\(\d+\)|cluster = ")
+
+
+def retarget_sm80(uses_sm90_only):
+    def gen(text):
+        if '"sm_90a"' in text and bool(SM90_ONLY.search(text)) == uses_sm90_only:
+            yield text.replace('"sm_90a"', '"sm_80"')
+    return gen
+
+
 def drop_b_mn_major(text):
     """Every B read K-major instead of MN-major. Only a K x N tile with
     K != N makes that a broken contract (the shapes no longer agree): a
@@ -269,7 +282,9 @@ CLASSES = collections.OrderedDict([
     ("one role's K step 128 -> 64", (one_loop_step("128", "64"), True)),
     ("one role's work-list column 1 -> 2",
      (one_step("%Work[%u, %c1]", "%Work[%u, %c2]"), True)),
-    ("target sm_90a -> sm_80", (replace_all('"sm_90a"', '"sm_80"'), True)),
+    ("target sm_90a -> sm_80", (retarget_sm80(True), True)),
+    ("target sm_90a -> sm_80 (nothing sm_80 lacks: legal)",
+     (retarget_sm80(False), False)),
     ("warpgroups(2) -> warps(6)", (replace_all("warpgroups(2)", "warps(6)"),
                                    True)),
     ("every stage count -1 (deadlocks or not)", (all_stages(1), None)),

@@ -7,7 +7,10 @@
 //                     metadata the runtime needs (entry, parameter order,
 //                     arguments, grid rule, block, cluster, dynamic shared
 //                     memory, TMA descriptor specs, launch-time checks) and
-//                     the cubin, base64-encoded;
+//                     the cubin, base64-encoded, or, for a module lowered
+//                     with format=ptx, the PTX text, which the driver
+//                     compiles for the GPU it runs on (an sm_80 kernel on
+//                     an H200);
 //   --cake-to-ptx     the PTX text (lower with format=ptx).
 //
 //===----------------------------------------------------------------------===//
@@ -82,13 +85,15 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, const LaunchInfo &launch) {
   if (!binary)
     return top.emitError("no gpu.binary @")
            << launch.module
-           << ": lower with `cake-opt --cake-lower` (format=cubin) first";
+           << ": lower with `cake-opt --cake-lower` (format=cubin or ptx) "
+              "first";
   FailureOr<gpu::ObjectAttr> obj = findObject(binary);
   if (failed(obj))
     return failure();
-  if (obj->getFormat() != gpu::CompilationTarget::Binary)
-    return binary.emitError("a bundle needs a cubin; this module was lowered "
-                            "with format=ptx (use --cake-to-ptx for it)");
+  bool ptx = obj->getFormat() == gpu::CompilationTarget::Assembly;
+  if (!ptx && obj->getFormat() != gpu::CompilationTarget::Binary)
+    return binary.emitError("a bundle needs a cubin or PTX; lower with "
+                            "format=cubin or format=ptx");
 
   JsonPtr doc(cJSON_CreateObject());
   cJSON *d = doc.get();
@@ -166,9 +171,15 @@ FailureOr<JsonPtr> buildBundle(ModuleOp top, const LaunchInfo &launch) {
     cJSON_AddItemToArray(checks, j);
   }
 
-  StringRef cubin = obj->getObject().getValue();
-  cJSON_AddNumberToObject(d, "cubin_bytes", double(cubin.size()));
-  cJSON_AddStringToObject(d, "cubin", base64(cubin).c_str());
+  StringRef image = obj->getObject().getValue();
+  if (ptx) {
+    // Text, NUL-terminated when loaded: cuModuleLoadData JIT-compiles it.
+    cJSON_AddNumberToObject(d, "ptx_bytes", double(image.size()));
+    cJSON_AddStringToObject(d, "ptx", image.str().c_str());
+    return doc;
+  }
+  cJSON_AddNumberToObject(d, "cubin_bytes", double(image.size()));
+  cJSON_AddStringToObject(d, "cubin", base64(image).c_str());
   return doc;
 }
 

@@ -127,7 +127,7 @@ def main():
                 continue
             path = os.path.join(d, f)
             bundle = json.load(open(path))
-            if "cubin" not in bundle:
+            if "cubin" not in bundle and "ptx" not in bundle:
                 continue
             kind, probs = problems(bundle)
             if not kind:

@@ -190,7 +190,9 @@ std::string mlir::cake::defaultCalibrationPath(llvm::StringRef target,
                                                llvm::StringRef gpu) {
   std::string name = gpu.str();
   if (name.empty()) {
-    if (target == "sm_90a")
+    if (target == "sm_80")
+      name = "a100"; // datasheet figures, marked uncalibrated
+    else if (target == "sm_90a")
       name = "h200";
     else if (target == "sm_100a")
       name = "b200";

@@ -268,10 +268,12 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     int64_t m = acc.getShape()[0], n = acc.getShape()[1];
     int64_t k = mma.getK();
     // Each warpgroup reads its 64 rows of A (none when A is a register
-    // fragment) and all of B.
+    // fragment) and all of B; with mma_sync each warp reads its 16 rows of
+    // A and all of B through ldmatrix, so B is read four times as often.
     double eb = double(elt.getIntOrFloatBitWidth()) / 8;
     double aBytes = mma.isAFromRegisters() ? 0 : double(m * k) * eb;
-    return mmaTile(elt, m, n, k, aBytes + double(m / 64) * n * k * eb);
+    int64_t bReaders = mma.getKind() == MmaKind::mma_sync ? m / 16 : m / 64;
+    return mmaTile(elt, m, n, k, aBytes + double(bReaders) * n * k * eb);
   }
   if (auto mma = dyn_cast<TmemMmaOp>(op)) {
     // tcgen05.mma: one thread issues the tile; the tensor cores read all of

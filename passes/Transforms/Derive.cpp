@@ -250,9 +250,11 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
     kernel.setDerivedAttr(KernelLayoutAttr::get(
         ctx, {threads, 1, 1}, baseline, smemBytes, b.getArrayAttr(descs)));
 
-    // wgmma: rows per warpgroup and shared-memory descriptor fields.
+    // wgmma: rows per warpgroup and shared-memory descriptor fields;
+    // mma_sync reads the rows per warpgroup (its warps split them as
+    // wgmma's do) and the swizzle.
     kernel.walk([&](MmaOp op) {
-      if (op.getKind() != MmaKind::wgmma)
+      if (op.getKind() == MmaKind::tcgen05)
         return;
       RingType bt = op.getB().getType();
       auto role = op->getParentOfType<RoleOp>();
@@ -260,7 +262,8 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t m = op.getAShape()[0];
       if (!role || !role.getWarpgroups() || m % (64 * wgs) != 0) {
         emitRuleError(op, RuleId::DataflowFragmentLayout)
-            << "wgmma needs the role's warpgroups to split M=" << m
+            << stringifyMmaKind(op.getKind())
+            << " needs the role's warpgroups to split M=" << m
             << " into multiples of 64 rows";
         ok = false;
         return;

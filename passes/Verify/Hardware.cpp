@@ -34,7 +34,8 @@ LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
              << " must span exactly the swizzle width; got " << rowBytes
              << "-byte rows with swizzle " << t.getSwizzle();
     return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
-           << "wgmma operands must be K-major rows that span exactly the "
+           << stringifyMmaKind(op.getKind())
+           << " operands must be K-major rows that span exactly the "
               "swizzle width; got "
            << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
   }
@@ -126,23 +127,34 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
       ok = false;
       return;
     }
-    if (mma.getKind() != MmaKind::wgmma) {
-      // A kernel that verifies lowers: cake.mma is lowered as wgmma only.
+    if (mma.getKind() == MmaKind::tcgen05) {
+      // A kernel that verifies lowers: tcgen05 MMAs are cake.tmem.mma.
       emitRuleError(op, RuleId::HwArchFeature)
-          << "cake-lower has no lowering of cake.mma "
-          << stringifyMmaKind(mma.getKind()) << " yet"
-          << (mma.getKind() == MmaKind::tcgen05
-                  ? "; on sm_100a, accumulate in tensor memory with "
-                    "cake.tmem.mma"
-                  : "");
+          << "cake-lower has no lowering of cake.mma tcgen05; on sm_100a, "
+             "accumulate in tensor memory with cake.tmem.mma";
       ok = false;
       return;
+    }
+    if (mma.getKind() == MmaKind::mma_sync) {
+      // What MmaSync.cpp lowers: ldmatrix of K-major 16-bit ring tiles,
+      // m16n8k16 into f32. (Register A, mn_major and negate are wgmma's
+      // alone: the op verifier refuses them for mma_sync.)
+      Type in = mma.getAElementType();
+      if (!(in.isF16() || in.isBF16()) ||
+          !mma.getAcc().getType().getElementType().isF32()) {
+        emitRuleError(op, RuleId::HwArchFeature)
+            << "cake-lower lowers cake.mma mma_sync on f16 and bf16 "
+               "operands into f32 accumulators, not "
+            << in << " into " << mma.getAcc().getType().getElementType();
+        ok = false;
+        return;
+      }
     }
     auto role = op->getParentOfType<RoleOp>();
     if (role && !role.getWarpgroups()) {
       emitRuleError(op, RuleId::HwWarpgroupAlignment)
-          << "wgmma in " << DiagRole{role.getName()}
-          << ", which is not a warpgroups(n) role";
+          << stringifyMmaKind(mma.getKind()) << " in "
+          << DiagRole{role.getName()} << ", which is not a warpgroups(n) role";
       ok = false;
       return;
     }
@@ -159,7 +171,8 @@ bool verify::checkTargetLowered(KernelFacts &f) {
     return true;
   emitRuleError(f.kernel, RuleId::HwArchFeature)
       << "cake-lower has no " << f.target->arch
-      << " lowering yet (sm_90a and sm_100a only); the kernel would verify "
+      << " lowering yet (sm_80, sm_90a and sm_100a only); the kernel would "
+         "verify "
          "but not lower";
   return false;
 }

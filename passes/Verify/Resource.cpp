@@ -227,14 +227,17 @@ bool verify::checkFragmentRegisters(KernelFacts &f) {
       }
     });
     role.walk([&](MmaOp mma) {
-      if (mma.getKind() != MmaKind::wgmma)
+      if (mma.getKind() == MmaKind::tcgen05)
         return;
       // One wgmma instruction: its slab of the accumulator (64 rows of the
-      // warpgroup), A's four registers or descriptor, B's descriptor.
+      // warpgroup), A's four registers or descriptor, B's descriptor. An
+      // mma.sync step holds A's four ldmatrix registers and one .x4 of B.
       FragType acc = mma.getAcc().getType();
       int64_t warpgroups = std::max<int64_t>(1, role.getNumWarps() / 4);
       int64_t accRegs = fragmentRegisters(acc, threads);
-      int64_t operands = mma.isAFromRegisters() ? 4 + 2 : 2 + 2;
+      int64_t operands = mma.getKind() == MmaKind::mma_sync ? 4 + 4
+                         : mma.isAFromRegisters()           ? 4 + 2
+                                                            : 2 + 2;
       // What else is live at the instruction (addresses, the loop's
       // counters, the stage and phase): ptxas asked for 26 registers past
       // the accumulator in both GEMMs measured (64x128: a target of 90;
@@ -243,7 +246,8 @@ bool verify::checkFragmentRegisters(KernelFacts &f) {
       if (accRegs + operands + kLiveBeside <= baseline)
         return;
       emitRuleError(mma, RuleId::ResourceFragmentRegisters)
-          << "a wgmma of " << DiagRole{role.getName()} << " holds " << accRegs
+          << "a " << stringifyMmaKind(mma.getKind()) << " of "
+          << DiagRole{role.getName()} << " holds " << accRegs
           << " accumulator registers per thread at once ("
           << acc.getShape()[0] / warpgroups << "x" << acc.getShape()[1]
           << " per warpgroup), " << operands << " for its operands and "

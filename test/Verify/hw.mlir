@@ -217,16 +217,21 @@ cake.kernel @mn_major_a_atom_rows() attributes {target = #cake.target<"sm_90a">,
 
 // -----
 
-// A kernel that uses nothing sm_80 lacks still does not pass: cake-lower
-// has no sm_80 lowering, and a kernel that verifies must lower. (The near
-// miss, the same kernel for sm_90a, verifies: test/Verify/hw-lowered.mlir.)
-// expected-error @+1 {{[hw.arch-feature] cake-lower has no sm_80 lowering yet (sm_90a and sm_100a only); the kernel would verify but not lower}}
-cake.kernel @plain_on_ampere(%X: !cake.global<?xf32>) attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
-  cake.role "r" warpgroups(1) {
-    %n = cake.dim %X, 0 : !cake.global<?xf32>
-    cake.tiles (%m) in (%n) {
-      %v = cake.load %X[%m] : !cake.global<?xf32> -> !cake.frag<64x1xf32>
-      cake.store %v -> %X[%m] : !cake.frag<64x1xf32> -> !cake.global<?xf32>
-    }
+// cake-lower lowers mma_sync on 16-bit operands only: a tf32 one is refused
+// (hw.arch-feature), though the target has the instruction. The near miss,
+// the same kernel on bf16, verifies and lowers: test/Verify/hw-lowered.mlir.
+cake.kernel @tf32_mma_sync_on_ampere() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xf32, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xf32, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.arch-feature] cake-lower lowers cake.mma mma_sync on f16 and bf16 operands into f32 accumulators, not 'f32' into 'f32'}}
+    %r = cake.mma mma_sync %a[%s], %a[%s], %z : !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }

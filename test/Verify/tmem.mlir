@@ -540,7 +540,7 @@ cake.kernel @mma_kind(%n: index)
     cake.tiles (%m) in (%n) {
       %z = cake.frag.zero : !cake.frag<128x128xf32>
       %s = cake.pipe.wait %p : !cake.pipe<2>
-      // expected-error @+1 {{[hw.arch-feature] cake-lower has no lowering of cake.mma tcgen05 yet; on sm_100a, accumulate in tensor memory with cake.tmem.mma}}
+      // expected-error @+1 {{[hw.arch-feature] cake-lower has no lowering of cake.mma tcgen05; on sm_100a, accumulate in tensor memory with cake.tmem.mma}}
       %r = cake.mma tcgen05 %a[%s], %a[%s], %z : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
       cake.pipe.release %p, %s : !cake.pipe<2>
     }

@@ -133,8 +133,10 @@ def Cake_CpAsyncLoadOp : Cake_Op<"cp_async.load"> {
     async proxy (wgmma) reads the stage. The barrier counts, the swizzled
     addresses and the split of the pieces over the threads are derived.
 
-    Contracts [hw.cp-async-copy]: the source has rank 2 and a static row
-    pitch that is a multiple of 4 bytes; the ring's rows are 16 to 512
+    Contracts [hw.cp-async-copy]: the source has rank 2 and a row pitch
+    that is a multiple of 4 bytes (a dynamic pitch, such as a GEMM
+    operand's K, takes 16-byte pieces and traps when the kernel runs unless
+    it is a multiple of 16 bytes); the ring's rows are 16 to 512
     bytes, a power of two, and at most 32 pieces (a row's pieces go to the
     lanes of one warp); a column offset that is not a whole number of
     pieces traps when the kernel runs. The element types of `src` and the

@@ -654,9 +654,14 @@ def Cake_MmaOp : Cake_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
     `result = acc + A · Bᵀ` where A is an M×K tile and B an N×K tile, both
     K-major in ring stages, and the accumulator an M×N fragment. `kind`
     chooses the instruction family: `wgmma` (Hopper, asynchronous, operands
-    read from shared memory through descriptors), `mma_sync` (Ampere) or
-    `tcgen05` (Blackwell). The op is split into hardware instructions by the
-    lowering; its tile must be a whole number of them.
+    read from shared memory through descriptors), `mma_sync` (Ampere and
+    later: each warp of the role's warpgroups computes its 16 rows of the
+    warpgroup's 64 with m16n8k16 instructions, its operands read with
+    ldmatrix under the ring's swizzle; the fragment keeps the wgmma
+    accumulator layout, so fragment math, stores and top-k lists are the
+    same on every target) or `tcgen05` (Blackwell). The op is split into
+    hardware instructions by the lowering; its tile must be a whole number
+    of them.
 
     ```mlir
     %r = cake.mma wgmma %a[%s], %b[%s], %acc

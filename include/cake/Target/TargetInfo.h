@@ -36,6 +36,13 @@ struct TargetInfo {
   bool hasSetmaxnreg;  ///< setmaxnreg (sm_90a, sm_100a)
   bool hasTcgen05;     ///< tcgen05.mma and tensor memory
   bool hasMmaSync;     ///< mma.sync
+  /// mbarrier.try_wait (a wait that suspends the thread); sm_80 has only
+  /// mbarrier.test_wait, polled in a loop.
+  bool hasMbarrierTryWait;
+  /// The async proxy (sm_90 on): fence.proxy.async orders generic writes
+  /// before TMA and wgmma read them, fence.mbarrier_init publishes barrier
+  /// initialization to it. sm_80's cp.async and ldmatrix are generic.
+  bool hasAsyncProxy;
   bool lowered;        ///< cake-lower has a lowering for it
   /// CTAs a thread-block cluster may hold: portably, and with the launch's
   /// non-portable attribute (1: no clusters).

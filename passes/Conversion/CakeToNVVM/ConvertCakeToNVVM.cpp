@@ -55,10 +55,31 @@ LogicalResult KernelEmitter::emit() {
     return kernel.emitError("cake-derive must run before convert-cake-to-nvvm");
   const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
   if (!target || !target->lowered)
-    return kernel.emitError("convert-cake-to-nvvm lowers sm_90a and sm_100a "
-                            "kernels; ")
+    return kernel.emitError("convert-cake-to-nvvm lowers sm_80, sm_90a and "
+                            "sm_100a kernels; ")
            << kernel.getTarget().getArch() << " is not lowered yet";
+  // An op the target lacks would reach NVPTX's instruction selection,
+  // which aborts: refuse it here too (cake-verify's hw.arch-feature) for
+  // a module lowered without the verifier.
+  WalkResult missing = kernel.walk([&](Operation *op) {
+    auto mma = dyn_cast<MmaOp>(op);
+    bool lacks =
+        (isa<TmaLoadOp, TmaStoreOp>(op) && !target->hasTma) ||
+        (isa<TmemOp, TmemMmaOp, TmemLoadOp>(op) && !target->hasTcgen05) ||
+        (mma && mma.getKind() == MmaKind::wgmma && !target->hasWgmma) ||
+        (mma && mma.getKind() == MmaKind::tcgen05);
+    if (!lacks)
+      return WalkResult::advance();
+    op->emitError("convert-cake-to-nvvm: '")
+        << op->getName() << "' has no lowering on " << target->arch
+        << " (cake-verify reports it as hw.arch-feature)";
+    return WalkResult::interrupt();
+  });
+  if (missing.wasInterrupted())
+    return failure();
   hasTcgen05 = target->hasTcgen05;
+  hasTryWait = target->hasMbarrierTryWait;
+  hasAsyncProxy = target->hasAsyncProxy;
 
   // Signature: per global tensor (ptr, dims...), per scalar its value, then
   // one TMA descriptor pointer per derived descriptor.
@@ -274,7 +295,10 @@ LogicalResult KernelEmitter::emit() {
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(initIf.thenBlock()->getTerminator());
-    NVVM::FenceMbarrierInitOp::create(b, loc());
+    // Without the async proxy (sm_80) the CTA barrier below publishes the
+    // initialization to every reader.
+    if (hasAsyncProxy)
+      NVVM::FenceMbarrierInitOp::create(b, loc());
   }
   // Tensor memory: warp 0 allocates the CTA's columns; the barrier below
   // publishes their address (tcgen05 fences on both sides of it).

@@ -4,7 +4,8 @@
 // The state of the lowering of one derived cake.kernel to a gpu.func, and
 // one emitter per op family. The files of this folder implement it:
 // ConvertCakeToNVVM.cpp (the pass, the kernel's prologue, roles and the
-// dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, Tcgen05.cpp,
+// dispatch), Schedule.cpp, Pipes.cpp, Tma.cpp, Wgmma.cpp, MmaSync.cpp,
+// Tcgen05.cpp,
 // Fragments.cpp, Solve.cpp, Epilogue.cpp, Scalars.cpp, TopK.cpp, Gather.cpp
 // and SmemReduce.cpp.
 //
@@ -197,6 +198,8 @@ private:
   void releaseSlot(Value pipe, Value slot);
   void arriveEmpty(Value pipe, Value stage);
   void arriveOnce(Value barrier);
+  /// Waits for the completion of `barrier`'s phase of `parity` (i32).
+  void waitParity(Value barrier, Value parity);
   /// One arrival per warp on `barrier` in each of the cluster's `ctas`.
   void arriveInCluster(Value barrier, int64_t ctas);
   /// Releases held back until a wait_group retired their readers.
@@ -266,6 +269,10 @@ private:
   SmallVector<Value> fenceOperands(ArrayRef<Value> values);
   Value fenceAccumulator(Value acc);
   Value copyFragment(Value frag);
+  // mma.sync over ldmatrix (MmaSync.cpp): cake.mma mma_sync.
+  LogicalResult emitMmaSync(MmaOp op);
+  Value ldmatrixRowAddress(Value stageBase, int64_t rowBytes,
+                           int64_t swizzleBits, Value row, Value chunk);
   Value emitRegisterAWgmma(MmaOp op, Value acc, ArrayRef<Value> aRegs,
                            Value descB, int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);
@@ -407,6 +414,8 @@ private:
   int64_t tmemAllocation = 0, tmemSlot = 0; // columns; shared-memory offset
   Value tmemBase;                           // i32: the allocation's address
   bool hasTcgen05 = false;                  // the target's
+  bool hasTryWait = true;    // mbarrier.try_wait, else a test_wait loop
+  bool hasAsyncProxy = true; // fence.proxy.async, fence.mbarrier_init
   Value smemBase, tid, warp;
   RoleState *role = nullptr;
   Block *entryBlock = nullptr; // allocas go here so LLVM promotes them

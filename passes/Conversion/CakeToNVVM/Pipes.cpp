@@ -30,7 +30,10 @@ std::optional<LogicalResult> KernelEmitter::emitPipeOp(Operation &op) {
     return emitRelease(r);
   if (isa<FenceProxyAsyncOp>(op)) {
     // Order this thread's generic-proxy shared-memory writes before
-    // the async proxy (TMA, wgmma) reads them.
+    // the async proxy (TMA, wgmma) reads them. A target without one
+    // (sm_80) reads them through the generic proxy: nothing to order.
+    if (!hasAsyncProxy)
+      return success();
     NVVM::FenceProxyOp::create(
         b, loc(),
         NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
@@ -80,14 +83,14 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
     enterLeader();
   Value bar = smemAt(arith::AddIOp::create(
       b, loc(), i32c(producer ? info.empty : info.full), stageOff));
-  NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity, i32c(10000000));
+  waitParity(bar, parity);
   // The other side's tensor-memory work (MMAs into the stage, loads out of
   // it) is ordered before this side's.
   if (info.tmem)
     fenceTmem(/*before=*/false);
   // cp.async writes through the generic proxy: a reader of a gathered
   // stage orders them before its wgmma (async proxy) reads.
-  if (!producer && info.gathered)
+  if (!producer && info.gathered && hasAsyncProxy)
     NVVM::FenceProxyOp::create(
         b, loc(), NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
@@ -100,6 +103,26 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   }
   map.map(op->getResult(0), stage);
   return success();
+}
+
+void KernelEmitter::waitParity(Value bar, Value parity) {
+  if (hasTryWait) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc(), bar, parity,
+                                          i32c(10000000));
+    return;
+  }
+  // sm_80: mbarrier.test_wait does not suspend; poll it (labels inside
+  // braces are local to the block, so the loop may be emitted many times).
+  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), bar);
+  LLVM::InlineAsmOp::create(
+      b, loc(), TypeRange{}, ValueRange{addr, parity},
+      "{\n.reg .pred done;\nwait:\n"
+      "mbarrier.test_wait.parity.shared.b64 done, [$0], $1;\n"
+      "@!done bra.uni wait;\n}",
+      "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
 }
 
 LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {

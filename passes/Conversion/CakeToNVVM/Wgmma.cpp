@@ -24,7 +24,7 @@ using namespace mlir::cake::nvvm;
 
 std::optional<LogicalResult> KernelEmitter::emitMmaOp(Operation &op) {
   if (auto m = dyn_cast<MmaOp>(op))
-    return emitMma(m);
+    return m.getKind() == MmaKind::mma_sync ? emitMmaSync(m) : emitMma(m);
   return std::nullopt;
 }
 

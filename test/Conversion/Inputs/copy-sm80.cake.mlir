@@ -1,4 +1,4 @@
-// examples/tma_copy.cake.mlir retargeted to sm_80 (not lowered yet):
+// examples/tma_copy.cake.mlir retargeted to sm_80, which has no TMA:
 // the input of test/Conversion/lower-unsupported.test.
 cake.kernel @tma_copy_bf16(%In: !cake.global<?x?xbf16>, %Out: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_80">,

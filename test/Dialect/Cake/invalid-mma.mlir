@@ -160,7 +160,7 @@ cake.kernel @rs_tf32() attributes {target = #cake.target<"sm_90a">, schedule = #
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %a = cake.frag.zero : !cake.frag<64x32xf32>
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma on f16 or bf16, got wgmma on 'f32'}}
+    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma or mma_sync on f16 or bf16, got wgmma on 'f32'}}
     %r = cake.mma wgmma %a, %b[%s], %z : !cake.frag<64x32xf32>, !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
@@ -174,8 +174,8 @@ cake.kernel @rs_sync() attributes {target = #cake.target<"sm_90a">, schedule = #
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %a = cake.frag.zero : !cake.frag<64x64xbf16>
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma on f16 or bf16, got mma_sync on 'bf16'}}
-    %r = cake.mma mma_sync %a, %b[%s], %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-register-a] A from registers needs wgmma or mma_sync on f16 or bf16, got tcgen05 on 'bf16'}}
+    %r = cake.mma tcgen05 %a, %b[%s], %z : !cake.frag<64x64xbf16>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
 
@@ -217,7 +217,7 @@ cake.kernel @mn_tf32() attributes {target = #cake.target<"sm_90a">, schedule = #
   cake.role "r" warpgroups(1) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %z = cake.frag.zero : !cake.frag<64x32xf32>
-    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major B needs wgmma on f16 or bf16 (the transpose bit exists for 16-bit types only), got wgmma on 'f32'}}
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major B needs wgmma or mma_sync on f16 or bf16 (the transpose bit and ldmatrix.trans exist for 16-bit types only), got wgmma on 'f32'}}
     %r = cake.mma wgmma %a[%s], %b[%s] mn_major, %z : !cake.ring<2 x 64x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.frag<64x32xf32>
   }
 }
@@ -247,7 +247,7 @@ cake.kernel @mn_a_tf32() attributes {target = #cake.target<"sm_90a">, schedule =
   cake.role "r" warpgroups(1) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %z = cake.frag.zero : !cake.frag<32x32xf32>
-    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major A needs wgmma on f16 or bf16 (the transpose bit exists for 16-bit types only), got wgmma on 'f32'}}
+    // expected-error @+1 {{[hw.wgmma-transpose] an mn_major A needs wgmma or mma_sync on f16 or bf16 (the transpose bit and ldmatrix.trans exist for 16-bit types only), got wgmma on 'f32'}}
     %r = cake.mma wgmma %a[%s] mn_major, %b[%s], %z : !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.ring<2 x 32x32xf32, swizzle = 128>, !cake.frag<32x32xf32>
   }
 }
