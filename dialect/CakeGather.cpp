@@ -90,7 +90,8 @@ LogicalResult GatherOp::verify() {
               "bytes (16-byte pieces, a row's pieces on one warp)";
   if (!src.isDynamicDim(1) && (src.getShape()[1] * eltBytes) % kPieceBytes)
     return emitRuleError(*this, RuleId::HwGatherCopy)
-           << "the source's rows are " << src.getShape()[1] * eltBytes
+           << "the source's rows are "
+           << src.getShape()[src.getRank() - 1] * eltBytes
            << " bytes, not a multiple of 16: its rows could not be copied "
               "in 16-byte pieces (pad them)";
   return success();
@@ -98,13 +99,14 @@ LogicalResult GatherOp::verify() {
 
 int64_t CpAsyncLoadOp::getPieceBytes() {
   GlobalType src = getSrc().getType();
-  if (src.getRank() != 2)
+  if (src.getRank() != 2 && src.getRank() != 3)
     return 0;
   // A pitch known only at launch takes the widest piece; the kernel traps
   // where the pitch is not a whole number of them.
-  if (src.isDynamicDim(1))
+  int64_t inner = src.getRank() - 1;
+  if (src.isDynamicDim(inner))
     return 16;
-  int64_t pitch = src.getShape()[1] * getElementBytes(src.getElementType());
+  int64_t pitch = src.getShape()[inner] * getElementBytes(src.getElementType());
   for (int64_t piece : {16, 8, 4})
     if (pitch % piece == 0)
       return piece;
@@ -114,9 +116,15 @@ int64_t CpAsyncLoadOp::getPieceBytes() {
 LogicalResult CpAsyncLoadOp::verify() {
   GlobalType src = getSrc().getType();
   RingType dst = getDst().getType();
-  if (src.getRank() != 2)
+  if (src.getRank() != 2 && src.getRank() != 3)
     return emitRuleError(*this, RuleId::HwCpAsyncCopy)
-           << "copies a box of a rank-2 tensor, got rank " << src.getRank();
+           << "copies a box of a rank-2 tensor, or of a plane of a rank-3 "
+              "one, got rank "
+           << src.getRank();
+  if ((int64_t)getCoords().size() != src.getRank())
+    return emitRuleError(*this, RuleId::DataflowBoxShape)
+           << "expected " << src.getRank() << " coordinates for a rank-"
+           << src.getRank() << " tensor, got " << getCoords().size();
   if (dst.getRank() != 2)
     return emitRuleError(*this, RuleId::HwCpAsyncCopy)
            << "fills a rank-2 ring tile (rows x columns), got rank "
@@ -129,7 +137,8 @@ LogicalResult CpAsyncLoadOp::verify() {
   int64_t piece = getPieceBytes();
   if (!piece)
     return emitRuleError(*this, RuleId::HwCpAsyncCopy)
-           << "the source's rows are " << src.getShape()[1] * eltBytes
+           << "the source's rows are "
+           << src.getShape()[src.getRank() - 1] * eltBytes
            << " bytes, not a multiple of 4: no cp.async piece (16, 8 or 4 "
               "bytes) divides them (pad them)";
   int64_t rowBytes = dst.getShape()[1] * eltBytes;

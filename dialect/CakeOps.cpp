@@ -739,10 +739,11 @@ LogicalResult MmaOp::verify() {
   if (!isValidAccumulator(in, acc.getElementType()))
     return emitRuleError(*this, RuleId::HwWgmmaShape)
            << in << " operands cannot accumulate into " << acc.getElementType();
-  // wgmma's immediate operand scale (-1) exists for f16 and bf16 only.
-  if (getNegate() && (getKind() != MmaKind::wgmma || !(in.isF16() || in.isBF16())))
+  // wgmma's immediate operand scale (-1) exists for f16 and bf16 only;
+  // mma.sync's A is negated by its sign bits, in the same types.
+  if (getNegate() && (!registerForms || !sixteenBit))
     return emitRuleError(*this, RuleId::HwWgmmaShape)
-           << "negate needs wgmma on f16 or bf16 operands, got "
+           << "negate needs wgmma or mma_sync on f16 or bf16 operands, got "
            << stringifyMmaKind(getKind()) << " on " << in;
 
   // The tile must be a whole number of hardware instructions. Every family

@@ -115,7 +115,9 @@ def Cake_CpAsyncLoadOp : Cake_Op<"cp_async.load"> {
   let summary = "copy a tile into a ring stage with cp.async, where TMA cannot";
   let description = [{
     Row `r` of the stage's R×C tile receives the columns
-    [`column`, `column` + C) of row `row` + r of the rank-2 global `src`,
+    [`column`, `column` + C) of row `row` + r of the global `src` (rank 2,
+    or rank 3 with a first coordinate that selects the plane, as
+    `cake.tma.load`'s outer coordinates do: a batch, a head),
     in the ring's swizzle, so a wgmma reads it as it reads a TMA-filled
     stage; rows past `src`'s and columns past its row are zero-filled, as
     TMA fills them. This is the box copy of `cake.tma.load` for tensors the
@@ -133,7 +135,7 @@ def Cake_CpAsyncLoadOp : Cake_Op<"cp_async.load"> {
     async proxy (wgmma) reads the stage. The barrier counts, the swizzled
     addresses and the split of the pieces over the threads are derived.
 
-    Contracts [hw.cp-async-copy]: the source has rank 2 and a row pitch
+    Contracts [hw.cp-async-copy]: the source has rank 2 or 3 and a row pitch
     that is a multiple of 4 bytes (a dynamic pitch, such as a GEMM
     operand's K, takes 16-byte pieces and traps when the kernel runs unless
     it is a multiple of 16 bytes); the ring's rows are 16 to 512
@@ -147,14 +149,18 @@ def Cake_CpAsyncLoadOp : Cake_Op<"cp_async.load"> {
       : !cake.global<?x100xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
     ```
   }];
-  let arguments = (ins Cake_GlobalType:$src, Index:$row, Index:$column,
+  let arguments = (ins Cake_GlobalType:$src, Variadic<Index>:$coords,
                        Cake_RingType:$dst, Cake_StageType:$stage);
   let assemblyFormat = [{
-    $src `[` $row `,` $column `]` `->` $dst `[` $stage `]`
+    $src `[` $coords `]` `->` $dst `[` $stage `]`
     attr-dict `:` qualified(type($src)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The tile's first row and column: the last two coordinates. A rank-3
+    /// source's first coordinate selects the plane they index.
+    Value getRow() { return getCoords()[getCoords().size() - 2]; }
+    Value getColumn() { return getCoords().back(); }
     /// The bytes of one cp.async piece: 16, 8 or 4, the largest dividing
     /// the source's row pitch (0 where no piece does).
     int64_t getPieceBytes();

@@ -38,7 +38,7 @@ void KernelEmitter::trapUnlessPieceAligned(const TensorParams &tp, Value column,
                                            int64_t eltBytes,
                                            int64_t pieceBytes) {
   Type i64 = b.getI64Type();
-  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims[1]);
+  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims.back());
   Value pitch = arith::MulIOp::create(b, loc(), cols, i64c(eltBytes));
   Value colBytes = arith::MulIOp::create(b, loc(), column, i64c(eltBytes));
   Value either = arith::OrIOp::create(b, loc(), pitch, colBytes);
@@ -80,7 +80,7 @@ KernelEmitter::RowPieces KernelEmitter::rowPieces(const TensorParams &tp,
       arith::MulIOp::create(b, loc(), piece, i32c(pieceBytes / eltBytes)));
   rp.colElt = arith::AddIOp::create(b, loc(), column, pieceCol);
   // Bytes of this lane's piece inside the source's row (0 to the piece).
-  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims[1]);
+  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims.back());
   Value left = arith::SubIOp::create(b, loc(), cols, rp.colElt);
   Value leftBytes = arith::MulIOp::create(b, loc(), left, i64c(eltBytes));
   Value clampHi = arith::MinSIOp::create(b, loc(), leftBytes, i64c(pieceBytes));
@@ -92,7 +92,7 @@ KernelEmitter::RowPieces KernelEmitter::rowPieces(const TensorParams &tp,
 void KernelEmitter::copyPiece(const TensorParams &tp, const RowPieces &rp,
                               Value row, Value srcRow, Value inRange) {
   Type i64 = b.getI64Type();
-  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims[1]);
+  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims.back());
   Value bytes =
       arith::SelectOp::create(b, loc(), inRange, rp.colBytes, i32c(0));
   // An empty piece still needs a valid address: the row's start.
@@ -305,7 +305,19 @@ LogicalResult KernelEmitter::emitCpAsyncLoad(CpAsyncLoadOp op) {
       b, loc(), i64, map.lookupOrDefault(op.getColumn()));
   Value row0 = arith::IndexCastOp::create(b, loc(), i64,
                                           map.lookupOrDefault(op.getRow()));
-  Value srcRows = arith::IndexCastOp::create(b, loc(), i64, tp.dims[0]);
+  int64_t rank = op.getCoords().size();
+  Value srcRows = arith::IndexCastOp::create(b, loc(), i64, tp.dims[rank - 2]);
+  // A rank-3 source: the first coordinate selects a plane, which the
+  // copies address from; a plane past the tensor's is all zeros, as TMA
+  // fills it.
+  Value planeBase = tp.ptr, planeOk;
+  if (Value plane = planeOffset(tp, op.getCoords())) {
+    Value planeElts = arith::IndexCastOp::create(b, loc(), i64, plane);
+    planeOk = outerInBounds(tp, op.getCoords(), 2);
+    Value safe = arith::SelectOp::create(b, loc(), planeOk, planeElts, i64c(0));
+    planeBase = LLVM::GEPOp::create(b, loc(), globalPtrTy(), tp.elementType,
+                                    tp.ptr, ValueRange{safe});
+  }
   // hw.cp-async-copy at run time: the column offset is a whole number of
   // pieces (the pitch is, by the op verifier).
   trapUnlessPieceAligned(tp, column, eltBytes, pieceBytes);
@@ -329,13 +341,13 @@ LogicalResult KernelEmitter::emitCpAsyncLoad(CpAsyncLoadOp op) {
   // swizzle periods (8 lines of 128 bytes) leaves in the same place of the
   // pattern. Precomputing each step's addresses would hold 2 registers a
   // step across the copy loop, more than a load role's 40.
-  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims[1]);
+  Value cols = arith::IndexCastOp::create(b, loc(), i64, tp.dims.back());
   Value srcRow0 = arith::AddIOp::create(
       b, loc(), row0, arith::ExtUIOp::create(b, loc(), i64, laneRow));
   Value laneElt = arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), srcRow0, cols), rp.colElt);
   Value laneSrc = LLVM::GEPOp::create(b, loc(), globalPtrTy(), tp.elementType,
-                                      tp.ptr, ValueRange{laneElt});
+                                      planeBase, ValueRange{laneElt});
   int64_t swizzleBits = swizzleBitsOf(rt.getSwizzle());
   auto placeInTile = [&](Value row) {
     Value rowOffset = arith::MulIOp::create(b, loc(), row, i32c(rp.rowBytes));
@@ -363,6 +375,8 @@ LogicalResult KernelEmitter::emitCpAsyncLoad(CpAsyncLoadOp op) {
         arith::AddIOp::create(b, loc(), srcRow0, i64c(s * rowsPerStep));
     Value inRange = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
                                           srcRow, srcRows);
+    if (planeOk)
+      inRange = arith::AndIOp::create(b, loc(), inRange, planeOk);
     Value bytes =
         arith::SelectOp::create(b, loc(), inRange, rp.colBytes, i32c(0));
     Value full = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,

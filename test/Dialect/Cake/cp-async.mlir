@@ -51,3 +51,30 @@ cake.kernel @dynamic_pitch(%X: !cake.global<?x?xbf16>)
     }
   }
 }
+
+// A plane of a rank-3 tensor (a batch, a head): the first coordinate
+// selects it.
+// CHECK-LABEL: cake.kernel @plane
+// CHECK: cake.cp_async.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}] : !cake.global<?x?x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+cake.kernel @plane(%X: !cake.global<?x?x64xbf16>)
+    attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+  %x = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %x : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(2) {
+    %N = cake.dim %X, 1 : !cake.global<?x?x64xbf16>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    cake.tiles (%n) in (%N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.cp_async.load %X[%c1, %n, %c0] -> %x[%s] : !cake.global<?x?x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warps(1) {
+    %N = cake.dim %X, 1 : !cake.global<?x?x64xbf16>
+    cake.tiles (%n) in (%N) {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
+  }
+}

@@ -132,21 +132,21 @@ cake.kernel @negate_fp8() attributes {target = #cake.target<"sm_90a">, schedule 
   cake.role "r" warpgroups(1) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{[hw.wgmma-shape] negate needs wgmma on f16 or bf16 operands, got wgmma on 'f8E4M3FN'}}
+    // expected-error @+1 {{[hw.wgmma-shape] negate needs wgmma or mma_sync on f16 or bf16 operands, got wgmma on 'f8E4M3FN'}}
     %r = cake.mma wgmma negate %a[%s], %a[%s], %z : !cake.ring<2 x 64x128xf8E4M3FN, swizzle = 128>, !cake.ring<2 x 64x128xf8E4M3FN, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
 
 // -----
 
-cake.kernel @negate_mma_sync() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+cake.kernel @negate_tcgen05() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
   %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
   cake.role "r" warps(4) {
     %s = cake.pipe.wait %p : !cake.pipe<2>
     %z = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{[hw.wgmma-shape] negate needs wgmma on f16 or bf16 operands, got mma_sync on 'bf16'}}
-    %r = cake.mma mma_sync negate %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.wgmma-shape] negate needs wgmma or mma_sync on f16 or bf16 operands, got tcgen05 on 'bf16'}}
+    %r = cake.mma tcgen05 negate %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
   }
 }
 
