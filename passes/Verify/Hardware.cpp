@@ -136,9 +136,9 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
       return;
     }
     if (mma.getKind() == MmaKind::mma_sync) {
-      // What MmaSync.cpp lowers: ldmatrix of K-major 16-bit ring tiles,
-      // m16n8k16 into f32. (Register A, mn_major and negate are wgmma's
-      // alone: the op verifier refuses them for mma_sync.)
+      // What MmaSync.cpp lowers: m16n8k16 on 16-bit operands into f32,
+      // read with ldmatrix (.trans for mn_major) or, for A, from registers;
+      // the op verifier checks those forms as it does wgmma's.
       Type in = mma.getAElementType();
       if (!(in.isF16() || in.isBF16()) ||
           !mma.getAcc().getType().getElementType().isF32()) {
@@ -172,8 +172,7 @@ bool verify::checkTargetLowered(KernelFacts &f) {
   emitRuleError(f.kernel, RuleId::HwArchFeature)
       << "cake-lower has no " << f.target->arch
       << " lowering yet (sm_80, sm_90a and sm_100a only); the kernel would "
-         "verify "
-         "but not lower";
+         "verify but not lower";
   return false;
 }
 

@@ -27,9 +27,8 @@ using namespace mlir::cake;
 using namespace mlir::cake::nvvm;
 
 /// The shared-memory address a lane gives ldmatrix: row `row` (i32, in the
-/// stage's tile) and the 16-byte chunk
-/// `chunk` (i32) of that row, under the ring's swizzle (as TMA and
-/// cake.cp_async.load wrote it).
+/// stage's tile) and the 16-byte chunk `chunk` (i32) of that row, under
+/// the ring's swizzle (as TMA and cake.cp_async.load wrote it).
 Value KernelEmitter::ldmatrixRowAddress(Value stageBase, int64_t rowBytes,
                                         int64_t swizzleBits, Value row,
                                         Value chunk) {
