@@ -235,3 +235,45 @@ cake.kernel @tf32_mma_sync_on_ampere() attributes {target = #cake.target<"sm_80"
     cake.pipe.release %p, %s : !cake.pipe<2>
   }
 }
+
+// -----
+
+// mma_sync keeps the wgmma accumulator layout, so it runs in warpgroups(n)
+// roles too (hw.warpgroup-alignment); the near miss is hw-lowered.mlir's
+// bf16_mma_sync_on_ampere, a warpgroups(1) role.
+cake.kernel @mma_sync_in_warps() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warps(4) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.warpgroup-alignment] mma_sync in role "use", which is not a warpgroups(n) role}}
+    %r = cake.mma mma_sync %a[%s], %a[%s], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
+
+// -----
+
+// ldmatrix reads rows that span the ring's swizzle, as wgmma's descriptors
+// do (hw.mma-smem-descriptor): 64-byte rows under the 128-byte swizzle are
+// refused.
+cake.kernel @mma_sync_narrow_rows() attributes {target = #cake.target<"sm_80">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x32xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %s = cake.pipe.acquire %p : !cake.pipe<2>
+    cake.pipe.commit %p, %s : !cake.pipe<2>
+  }
+  cake.role "use" warpgroups(1) {
+    %s = cake.pipe.wait %p : !cake.pipe<2>
+    %z = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[hw.mma-smem-descriptor] mma_sync operands must be K-major rows that span exactly the swizzle width; got 64-byte rows with swizzle 128}}
+    %r = cake.mma mma_sync %a[%s], %a[%s], %z : !cake.ring<2 x 64x32xbf16, swizzle = 128>, !cake.ring<2 x 64x32xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+    cake.pipe.release %p, %s : !cake.pipe<2>
+  }
+}
