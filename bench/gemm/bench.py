@@ -8,6 +8,12 @@ torch.matmul in fp32, every element written), then all timed with CUDA
 events, interleaved over several rounds (median of 20 launches per round,
 median round reported, with the spread across rounds). Prints a table and writes JSON results.
 
+Split-K bundles ("splitk" in the entry: A, B, an f32 workspace W and the
+index arguments J, S, Kc; examples/gemm-variants/gemm_splitk_*) run on
+shapes with fewer output tiles than --sms, once per split count in
+--splits: each timed call zeroes W, launches the kernel and rounds W into
+C (torch's copy kernel), so the row's time is all that C = A·Bᵀ costs.
+
 usage: bench.py --runtime DIR/libcake_runtime.so --bundle B.json [...]
                 [--shapes 8192x8192x8192,...] [--out results.json]
 """
@@ -22,6 +28,17 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+from cake.runtime import scalar_arg  # noqa: E402
+
+
+def split_plan(M, N, K, tile, splits):
+    """(J, S, Kc) of a split-K launch: Kc a multiple of 64 and no slice
+    empty (S shrinks to ceil(K / Kc)); None when S would be 1."""
+    kc = -(-(-(-K // splits)) // 64) * 64
+    s = -(-K // kc)
+    if s < 2:
+        return None
+    return -(-N // tile) * s, s, kc
 
 
 def main():
@@ -32,6 +49,10 @@ def main():
                    "2048x2048x2048,4000x3000x2000,128x256x64")
     p.add_argument("--out", default="")
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--splits", default="2,3,4,6,8",
+                   help="split counts for split-K bundles")
+    p.add_argument("--sms", type=int, default=132,
+                   help="split-K runs where the output tiles are fewer")
     args = p.parse_args()
 
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
@@ -44,7 +65,10 @@ def main():
         if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
             sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
         # Label by file name: variants of one kernel share an entry name.
-        bundles.append((os.path.basename(path).removesuffix(".json"), h))
+        with open(path) as f:
+            splitk = "splitk" in json.load(f)["entry"]
+        bundles.append((os.path.basename(path).removesuffix(".json"), h,
+                        splitk))
 
     stream = torch.cuda.current_stream().cuda_stream
     rows, failures = [], 0
@@ -64,14 +88,40 @@ def main():
         checked = {"cuBLAS (torch.matmul)": dict(
             rel_err=float((torch.matmul(A, B.T).float() - ref).norm()
                           / ref.norm()))}
-        for name, h in bundles:
+        runs = []
+        for name, h, splitk in bundles:
+            if not splitk:
+                runs.append((name, h, None))
+                continue
+            tiles = -(-M // 128) * -(-N // 128)
+            if tiles >= args.sms:
+                continue
+            for s in sorted({int(x) for x in args.splits.split(",")}):
+                plan = split_plan(M, N, K, 128, s)
+                if plan and all(p[2] != plan for p in runs):
+                    runs.append((f"{name} S={plan[1]}", h, plan))
+        for name, h, plan in runs:
             C = torch.full((M, N), float("nan"), device="cuda",
                            dtype=torch.bfloat16)
-            cargs = (CakeRtArg * 3)(tensor_arg(A), tensor_arg(B), tensor_arg(C))
+            if plan is None:
+                cargs = (CakeRtArg * 3)(tensor_arg(A), tensor_arg(B),
+                                        tensor_arg(C))
 
-            def launch(h=h, cargs=cargs):
-                if rt.cakeRtLaunch(h, cargs, 3, ctypes.c_void_p(stream)) != 0:
-                    raise RuntimeError(rt.cakeRtLastError().decode())
+                def launch(h=h, cargs=cargs):
+                    if rt.cakeRtLaunch(h, cargs, 3,
+                                       ctypes.c_void_p(stream)) != 0:
+                        raise RuntimeError(rt.cakeRtLastError().decode())
+            else:
+                W = torch.empty(M, N, device="cuda", dtype=torch.float32)
+                cargs = (CakeRtArg * 6)(tensor_arg(A), tensor_arg(B),
+                                        tensor_arg(W), *map(scalar_arg, plan))
+
+                def launch(h=h, cargs=cargs, W=W, C=C):
+                    W.zero_()
+                    if rt.cakeRtLaunch(h, cargs, 6,
+                                       ctypes.c_void_p(stream)) != 0:
+                        raise RuntimeError(rt.cakeRtLastError().decode())
+                    C.copy_(W)
 
             launch()
             torch.cuda.synchronize()

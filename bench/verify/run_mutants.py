@@ -48,6 +48,16 @@ def knn_shapes(base):
     """(search shapes, build shapes) that dispatch.py sends to `base`; a
     search shape (Q, M, D, unfused) with unfused set needs the form that
     takes the norms below FUSED_MAX_Q queries."""
+    if base.startswith("knn_merge_"):
+        # the second step of every search whose corpus is split (the
+        # checks below search with k = 10)
+        if base != "knn_merge_k10":
+            return [], []
+        for q in SEARCH_Q:
+            for m in SEARCH_M:
+                if dispatch.choose(q, m, 128, 10, 132)[1] > 1:
+                    return [(q, m, 128, False)], []
+        return [], []
     d = int(re.search(r"_d(\d+)", base).group(1))
     dtype = "f16" if "_f16_" in base else "bf16"
     if base.startswith("row_norms_"):

@@ -61,7 +61,8 @@ std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
     return key + ")";
   }
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
-          arith::CeilDivUIOp, arith::MinUIOp, arith::MaxUIOp>(def)) {
+          arith::CeilDivUIOp, arith::RemUIOp, arith::MinUIOp, arith::MaxUIOp>(
+          def)) {
     auto l = indexKey(def->getOperand(0), kernel);
     auto r = indexKey(def->getOperand(1), kernel);
     if (!l || !r)

@@ -278,7 +278,7 @@ cake.kernel @trip_unproven(%A: !cake.global<?x?xbf16>) attributes {target = #cak
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
-    %h = arith.remui %K, %c1 : index
+    %h = arith.shrui %K, %c1 : index
     // expected-note @+1 {{the count depends on this op}}
     scf.for %k = %c0 to %h step %c1 {
       %s = cake.pipe.acquire %p : !cake.pipe<2>
@@ -1204,7 +1204,7 @@ cake.kernel @trip_unproven_trusted(%A: !cake.global<?x?xbf16>) attributes {targe
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
-    %h = arith.remui %K, %c1 : index
+    %h = arith.shrui %K, %c1 : index
     scf.for %k = %c0 to %h step %c1 {
       %s = cake.pipe.acquire %p : !cake.pipe<2>
       cake.pipe.commit %p, %s : !cake.pipe<2>
@@ -1267,5 +1267,35 @@ cake.kernel @barrier_unproven(%W: !cake.global<?xi32>) attributes {target = #cak
   // expected-note @+1 {{hint:}}
   cake.role "b" warpgroups(1) {
     cake.barrier.sync id(5) threads(256)
+  }
+}
+
+// -----
+
+// Near miss of @trip_unproven: bounds from arith.remui of keyed values (a
+// split-K slice, examples/gemm-variants/gemm_splitk_*) key alike in both
+// roles, so the counts are proven equal.
+cake.kernel @trip_remui(%A: !cake.global<?x?xbf16>, %S: index) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %h = arith.remui %K, %S : index
+    scf.for %k = %c0 to %h step %c1 {
+      %s = cake.pipe.acquire %p : !cake.pipe<2>
+      cake.pipe.commit %p, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %h = arith.remui %K, %S : index
+    scf.for %k = %c0 to %h step %c1 {
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+    }
   }
 }
