@@ -6,7 +6,14 @@ For every shape and every bundle: fresh random bf16 inputs (never zeros),
 C poisoned with NaN, one checked launch (||out - ref|| / ||ref|| against
 torch.matmul in fp32, every element written), then all timed with CUDA
 events, interleaved over several rounds (median of 20 launches per round,
-median round reported, with the spread across rounds). Prints a table and writes JSON results.
+median round reported, with the spread across rounds). Prints a table and
+writes JSON results.
+
+FP8 bundles (A and B float8 e4m3, then the scales Sa and Sb as one-element
+f32 tensors, then C bf16; examples/gemm-variants/gemm_e4m3_*) run beside
+torch._scaled_mm (cuBLASLt) on e4m3 inputs drawn as 16·N(0, 1) rounded to
+e4m3 and per-tensor scales in [0.01, 0.135), checked against the fp32
+product of the same e4m3 values times sa·sb.
 
 Split-K bundles ("splitk" in the entry: A, B, an f32 workspace W and the
 index arguments J, S, Kc; examples/gemm-variants/gemm_splitk_*) run on
@@ -16,6 +23,7 @@ C (torch's copy kernel), so the row's time is all that C = A·Bᵀ costs.
 
 usage: bench.py --runtime DIR/libcake_runtime.so --bundle B.json [...]
                 [--shapes 8192x8192x8192,...] [--out results.json]
+                [--splits 2,3,4] [--rounds 5]
 """
 import argparse
 import ctypes
@@ -39,6 +47,97 @@ def split_plan(M, N, K, tile, splits):
     if s < 2:
         return None
     return -(-N // tile) * s, s, kc
+
+
+def inputs(kind, M, N, K):
+    """A, B, the extra kernel arguments, the fp32 reference and the peer."""
+    if kind == "bf16":
+        A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+        B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+        return (A, B, [], A.float() @ B.float().T, "cuBLAS (torch.matmul)",
+                lambda: torch.matmul(A, B.T))
+    # e4m3 with per-tensor scales, as torch._scaled_mm takes them: values
+    # spread over e4m3's range, scales that bring the product back.
+    e4m3 = torch.float8_e4m3fn
+    A = (torch.randn(M, K, device="cuda") * 16).to(e4m3)
+    B = (torch.randn(N, K, device="cuda") * 16).to(e4m3)
+    sa = torch.rand(1, device="cuda") / 8 + 0.01
+    sb = torch.rand(1, device="cuda") / 8 + 0.01
+    ref = (A.float() @ B.float().T) * (sa * sb)
+    Bt = B.T  # column-major, the layout _scaled_mm's second operand needs
+    return (A, B, [sa, sb], ref, "torch._scaled_mm (cuBLASLt)",
+            lambda: torch._scaled_mm(A, Bt, scale_a=sa, scale_b=sb,
+                                     out_dtype=torch.bfloat16))
+
+
+def run_shape(rt, stream, args, kind, group, M, N, K, rows):
+    """Checks and times one shape's group of bundles beside their peer;
+    appends the rows, returns the number of failed checks."""
+    A, B, extra, ref, peer, peer_fn = inputs(kind, M, N, K)
+    flops = 2.0 * M * N * K
+    kernels = {peer: peer_fn}
+    checked = {peer: dict(rel_err=float((peer_fn().float() - ref).norm()
+                                        / ref.norm()))}
+    failures = 0
+    runs = []
+    for b in group:
+        if not b["splitk"]:
+            runs.append((b["name"], b["h"], None))
+            continue
+        tiles = -(-M // 128) * -(-N // 128)
+        if tiles >= args.sms:
+            continue
+        for s in sorted({int(x) for x in args.splits.split(",")}):
+            plan = split_plan(M, N, K, 128, s)
+            if plan and all(p[2] != plan for p in runs):
+                runs.append((f"{b['name']} S={plan[1]}", b["h"], plan))
+    for name, h, plan in runs:
+        C = torch.full((M, N), float("nan"), device="cuda",
+                       dtype=torch.bfloat16)
+        if plan is None:
+            ts = [A, B, *extra, C]
+            cargs = (CakeRtArg * len(ts))(*map(tensor_arg, ts))
+
+            def launch(h=h, cargs=cargs):
+                if rt.cakeRtLaunch(h, cargs, len(cargs),
+                                   ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+        else:
+            W = torch.empty(M, N, device="cuda", dtype=torch.float32)
+            cargs = (CakeRtArg * 6)(tensor_arg(A), tensor_arg(B),
+                                    tensor_arg(W), *map(scalar_arg, plan))
+
+            def launch(h=h, cargs=cargs, W=W, C=C):
+                W.zero_()
+                if rt.cakeRtLaunch(h, cargs, 6, ctypes.c_void_p(stream)) != 0:
+                    raise RuntimeError(rt.cakeRtLastError().decode())
+                C.copy_(W)
+
+        launch()
+        torch.cuda.synchronize()
+        unwritten = int(torch.isnan(C).sum())
+        rel = float((C.float() - ref).norm() / ref.norm())
+        ok = unwritten == 0 and rel <= 1e-2
+        failures += not ok
+        kernels[name] = launch
+        checked[name] = dict(rel_err=rel, unwritten=unwritten, ok=ok)
+    # Interleave the kernels over several rounds so clock and power drift
+    # hits all of them alike; report the median round.
+    times = {name: [] for name in kernels}
+    for _ in range(args.rounds):
+        for name, fn in kernels.items():
+            times[name].append(time_ms(fn, iters=20, warmup=3))
+    t_peer = sorted(times[peer])[args.rounds // 2]
+    for name in kernels:
+        t = sorted(times[name])[args.rounds // 2]
+        row = dict(shape=f"{M}x{N}x{K}", dtype=kind, kernel=name, ms=t,
+                   tflops=flops / t / 1e9, peer=peer,
+                   spread=(max(times[name]) - min(times[name])) / t)
+        row.update(checked[name])
+        if name != peer:
+            row["vs_peer"] = t_peer / t
+        rows.append(row)
+    return failures
 
 
 def main():
@@ -66,9 +165,10 @@ def main():
             sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
         # Label by file name: variants of one kernel share an entry name.
         with open(path) as f:
-            splitk = "splitk" in json.load(f)["entry"]
-        bundles.append((os.path.basename(path).removesuffix(".json"), h,
-                        splitk))
+            meta = json.load(f)
+        kind = "e4m3" if meta["args"][0]["element"] == "f8E4M3FN" else "bf16"
+        bundles.append(dict(name=os.path.basename(path).removesuffix(".json"),
+                            h=h, splitk="splitk" in meta["entry"], kind=kind))
 
     stream = torch.cuda.current_stream().cuda_stream
     rows, failures = [], 0
@@ -80,77 +180,15 @@ def main():
     del W
     for shape in args.shapes.split(","):
         M, N, K = (int(x) for x in shape.split("x"))
-        A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        B = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
-        ref = A.float() @ B.float().T
-        flops = 2.0 * M * N * K
-        kernels = {"cuBLAS (torch.matmul)": lambda: torch.matmul(A, B.T)}
-        checked = {"cuBLAS (torch.matmul)": dict(
-            rel_err=float((torch.matmul(A, B.T).float() - ref).norm()
-                          / ref.norm()))}
-        runs = []
-        for name, h, splitk in bundles:
-            if not splitk:
-                runs.append((name, h, None))
-                continue
-            tiles = -(-M // 128) * -(-N // 128)
-            if tiles >= args.sms:
-                continue
-            for s in sorted({int(x) for x in args.splits.split(",")}):
-                plan = split_plan(M, N, K, 128, s)
-                if plan and all(p[2] != plan for p in runs):
-                    runs.append((f"{name} S={plan[1]}", h, plan))
-        for name, h, plan in runs:
-            C = torch.full((M, N), float("nan"), device="cuda",
-                           dtype=torch.bfloat16)
-            if plan is None:
-                cargs = (CakeRtArg * 3)(tensor_arg(A), tensor_arg(B),
-                                        tensor_arg(C))
-
-                def launch(h=h, cargs=cargs):
-                    if rt.cakeRtLaunch(h, cargs, 3,
-                                       ctypes.c_void_p(stream)) != 0:
-                        raise RuntimeError(rt.cakeRtLastError().decode())
-            else:
-                W = torch.empty(M, N, device="cuda", dtype=torch.float32)
-                cargs = (CakeRtArg * 6)(tensor_arg(A), tensor_arg(B),
-                                        tensor_arg(W), *map(scalar_arg, plan))
-
-                def launch(h=h, cargs=cargs, W=W, C=C):
-                    W.zero_()
-                    if rt.cakeRtLaunch(h, cargs, 6,
-                                       ctypes.c_void_p(stream)) != 0:
-                        raise RuntimeError(rt.cakeRtLastError().decode())
-                    C.copy_(W)
-
-            launch()
-            torch.cuda.synchronize()
-            unwritten = int(torch.isnan(C).sum())
-            rel = float((C.float() - ref).norm() / ref.norm())
-            ok = unwritten == 0 and rel <= 1e-2
-            failures += not ok
-            kernels[name] = launch
-            checked[name] = dict(rel_err=rel, unwritten=unwritten, ok=ok,
-                                 keep=C)
-        # Interleave the kernels over several rounds so clock and power
-        # drift hits all of them alike; report the median round.
-        times = {name: [] for name in kernels}
-        for _ in range(args.rounds):
-            for name, fn in kernels.items():
-                times[name].append(time_ms(fn, iters=20, warmup=3))
-        t_cublas = sorted(times["cuBLAS (torch.matmul)"])[args.rounds // 2]
-        for name in kernels:
-            t = sorted(times[name])[args.rounds // 2]
-            row = dict(shape=shape, kernel=name, ms=t, tflops=flops / t / 1e9,
-                       spread=(max(times[name]) - min(times[name])) / t)
-            row.update({k: v for k, v in checked[name].items() if k != "keep"})
-            if name != "cuBLAS (torch.matmul)":
-                row["vs_cublas"] = t_cublas / t
-            rows.append(row)
+        for kind in ("bf16", "e4m3"):
+            group = [b for b in bundles if b["kind"] == kind]
+            if group:
+                failures += run_shape(rt, stream, args, kind, group, M, N, K,
+                                      rows)
     print(f"{'shape':>16} {'kernel':>32} {'ms':>9} {'TFLOP/s':>8} "
-          f"{'spread':>7} {'rel_err':>9} {'vs cuBLAS':>9}")
+          f"{'spread':>7} {'rel_err':>9} {'vs peer':>9}")
     for r in rows:
-        vs = f"{r['vs_cublas']:.3f}x" if "vs_cublas" in r else ""
+        vs = f"{r['vs_peer']:.3f}x" if "vs_peer" in r else ""
         flag = "" if r.get("ok", True) else "  FAIL"
         print(f"{r['shape']:>16} {r['kernel']:>32} {r['ms']:9.4f} "
               f"{r['tflops']:8.1f} {r['spread']:7.1%} {r['rel_err']:9.2e} "

@@ -104,6 +104,10 @@ static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
     return NVVM::WGMMATypes::f32;
   if (t.isTF32())
     return NVVM::WGMMATypes::tf32;
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::WGMMATypes::e5m2;
   return failure();
 }
 
