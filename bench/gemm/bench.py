@@ -15,6 +15,11 @@ torch._scaled_mm (cuBLASLt) on e4m3 inputs drawn as 16·N(0, 1) rounded to
 e4m3 and per-tensor scales in [0.01, 0.135), checked against the fp32
 product of the same e4m3 values times sa·sb.
 
+--table DIR adds a row per shape for the GEMM table: the kernel and split
+that python/cake/gemm_dispatch.py chooses, from the bundles
+scripts/device-pack-gemm wrote to DIR (with --table, --bundle is
+optional).
+
 Split-K bundles ("splitk" in the entry: A, B, an f32 workspace W and the
 index arguments J, S, Kc; examples/gemm-variants/gemm_splitk_*) run on
 shapes with fewer output tiles than --sms, once per split count in
@@ -23,7 +28,7 @@ C (torch's copy kernel), so the row's time is all that C = A·Bᵀ costs.
 
 usage: bench.py --runtime DIR/libcake_runtime.so --bundle B.json [...]
                 [--shapes 8192x8192x8192,...] [--out results.json]
-                [--splits 2,3,4] [--rounds 5]
+                [--splits 2,3,4] [--rounds 5] [--table .device/gemm]
 """
 import argparse
 import ctypes
@@ -37,16 +42,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
 from cake.runtime import scalar_arg  # noqa: E402
-
-
-def split_plan(M, N, K, tile, splits):
-    """(J, S, Kc) of a split-K launch: Kc a multiple of 64 and no slice
-    empty (S shrinks to ceil(K / Kc)); None when S would be 1."""
-    kc = -(-(-(-K // splits)) // 64) * 64
-    s = -(-K // kc)
-    if s < 2:
-        return None
-    return -(-N // tile) * s, s, kc
+from cake import gemm_dispatch  # noqa: E402
 
 
 def inputs(kind, M, N, K):
@@ -70,9 +66,10 @@ def inputs(kind, M, N, K):
                                      out_dtype=torch.bfloat16))
 
 
-def run_shape(rt, stream, args, kind, group, M, N, K, rows):
-    """Checks and times one shape's group of bundles beside their peer;
-    appends the rows, returns the number of failed checks."""
+def run_shape(rt, stream, args, kind, group, table, M, N, K, rows):
+    """Checks and times one shape's group of bundles (and the table's
+    choice) beside their peer; appends the rows, returns the number of
+    failed checks."""
     A, B, extra, ref, peer, peer_fn = inputs(kind, M, N, K)
     flops = 2.0 * M * N * K
     kernels = {peer: peer_fn}
@@ -88,9 +85,13 @@ def run_shape(rt, stream, args, kind, group, M, N, K, rows):
         if tiles >= args.sms:
             continue
         for s in sorted({int(x) for x in args.splits.split(",")}):
-            plan = split_plan(M, N, K, 128, s)
+            plan = gemm_dispatch.split_plan(M, N, K, s)
             if plan and all(p[2] != plan for p in runs):
                 runs.append((f"{b['name']} S={plan[1]}", b["h"], plan))
+    if table:
+        name, plan = gemm_dispatch.choose(M, N, K, dtype=kind, sms=args.sms)
+        label = f"table: {name}" + (f" S={plan[1]}" if plan else "")
+        runs.append((label, table[name], plan))
     for name, h, plan in runs:
         C = torch.full((M, N), float("nan"), device="cuda",
                        dtype=torch.bfloat16)
@@ -143,7 +144,9 @@ def run_shape(rt, stream, args, kind, group, M, N, K, rows):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runtime", required=True)
-    p.add_argument("--bundle", action="append", required=True)
+    p.add_argument("--bundle", action="append", default=[])
+    p.add_argument("--table", default="",
+                   help="the GEMM table's bundles (scripts/device-pack-gemm)")
     p.add_argument("--shapes", default="8192x8192x8192,4096x4096x4096,"
                    "2048x2048x2048,4000x3000x2000,128x256x64")
     p.add_argument("--out", default="")
@@ -170,6 +173,17 @@ def main():
         bundles.append(dict(name=os.path.basename(path).removesuffix(".json"),
                             h=h, splitk="splitk" in meta["entry"], kind=kind))
 
+    table = {}
+    if args.table:
+        for name in gemm_dispatch.VARIANTS:
+            h = ctypes.c_void_p()
+            path = os.path.join(args.table, name + ".json")
+            if rt.cakeRtBundleLoad(path.encode(), ctypes.byref(h)) != 0:
+                sys.exit(f"load {path}: {rt.cakeRtLastError().decode()}")
+            table[name] = h
+    if not bundles and not table:
+        p.error("nothing to run: give --bundle or --table")
+
     stream = torch.cuda.current_stream().cuda_stream
     rows, failures = [], 0
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
@@ -182,9 +196,9 @@ def main():
         M, N, K = (int(x) for x in shape.split("x"))
         for kind in ("bf16", "e4m3"):
             group = [b for b in bundles if b["kind"] == kind]
-            if group:
-                failures += run_shape(rt, stream, args, kind, group, M, N, K,
-                                      rows)
+            if group or table:
+                failures += run_shape(rt, stream, args, kind, group, table,
+                                      M, N, K, rows)
     print(f"{'shape':>16} {'kernel':>32} {'ms':>9} {'TFLOP/s':>8} "
           f"{'spread':>7} {'rel_err':>9} {'vs peer':>9}")
     for r in rows:
