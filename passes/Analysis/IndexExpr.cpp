@@ -10,6 +10,7 @@
 #include "cake/Analysis/IndexExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
@@ -72,9 +73,103 @@ std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
   return std::nullopt;
 }
 
+std::optional<std::string> mlir::cake::loopCountKey(Operation *loop,
+                                                    KernelOp kernel) {
+  if (auto f = dyn_cast<scf::ForOp>(loop)) {
+    auto lb = indexKey(f.getLowerBound(), kernel);
+    auto ub = indexKey(f.getUpperBound(), kernel);
+    auto st = indexKey(f.getStep(), kernel);
+    if (!lb || !ub || !st)
+      return std::nullopt;
+    return "trip(" + *lb + ".." + *ub + " by " + *st + ")";
+  }
+  if (auto t = dyn_cast<TilesOp>(loop)) {
+    // Slices of the CTA's tiles run different counts of tiles (3 tiles:
+    // 2 and 1 for slices of 2), so each is its own factor.
+    std::string key = "tiles";
+    if (auto [k, n] = t.getSliceOrWhole(); n > 1)
+      key += "[" + std::to_string(k) + "/" + std::to_string(n) + "]";
+    return key;
+  }
+  return std::nullopt;
+}
+
+static std::optional<bool> constantBool(Value v) {
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    if (auto b = dyn_cast<BoolAttr>(c.getValue()))
+      return b.getValue();
+  return std::nullopt;
+}
+
+std::optional<bool> mlir::cake::firstFlagInit(Operation *loop, unsigned index) {
+  Value init, yielded;
+  if (auto f = dyn_cast<scf::ForOp>(loop)) {
+    if (index >= f.getInitArgs().size())
+      return std::nullopt;
+    init = f.getInitArgs()[index];
+    yielded = f.getBody()->getTerminator()->getOperand(index);
+  } else if (auto t = dyn_cast<TilesOp>(loop)) {
+    if (index >= t.getInits().size())
+      return std::nullopt;
+    init = t.getInits()[index];
+    Operation *term = t.getBody().front().getTerminator();
+    if (!term || index >= term->getNumOperands())
+      return std::nullopt;
+    yielded = term->getOperand(index);
+  } else {
+    return std::nullopt;
+  }
+  std::optional<bool> i = constantBool(init), y = constantBool(yielded);
+  if (!i || !y || *i == *y)
+    return std::nullopt;
+  return *i;
+}
+
+std::optional<FirstFlagUse> mlir::cake::asFirstFlag(Value cond) {
+  bool negated = false;
+  // Peel xor with true (either operand).
+  while (auto x = cond.getDefiningOp<arith::XOrIOp>()) {
+    if (constantBool(x.getRhs()) == true)
+      cond = x.getLhs();
+    else if (constantBool(x.getLhs()) == true)
+      cond = x.getRhs();
+    else
+      return std::nullopt;
+    negated = !negated;
+  }
+  if (auto arg = dyn_cast<BlockArgument>(cond)) {
+    Operation *loop = arg.getOwner()->getParentOp();
+    unsigned first = isa<scf::ForOp>(loop) ? 1
+                     : isa<TilesOp>(loop)
+                         ? cast<TilesOp>(loop).getCoordinates().size()
+                         : 0;
+    if (!first || arg.getArgNumber() < first)
+      return std::nullopt;
+    unsigned index = arg.getArgNumber() - first;
+    if (!firstFlagInit(loop, index))
+      return std::nullopt;
+    return FirstFlagUse{cond, loop, index, /*isResult=*/false, negated};
+  }
+  auto res = dyn_cast<OpResult>(cond);
+  if (!res || !isa<scf::ForOp, TilesOp>(res.getOwner()) ||
+      !firstFlagInit(res.getOwner(), res.getResultNumber()))
+    return std::nullopt;
+  return FirstFlagUse{cond, res.getOwner(), res.getResultNumber(),
+                      /*isResult=*/true, negated};
+}
+
 std::optional<std::pair<std::string, bool>>
 mlir::cake::conditionKey(Value cond, KernelOp kernel) {
   using Key = std::pair<std::string, bool>;
+  // A first-iteration flag after its loop: the init unless the loop ran.
+  if (auto use = asFirstFlag(cond); use && use->isResult) {
+    auto loop = loopCountKey(use->loop, kernel);
+    if (!loop)
+      return std::nullopt;
+    bool init = *firstFlagInit(use->loop, use->index);
+    // cond = ran ? !init : init, i.e. ran xor init (then xor negated).
+    return Key{"ran(" + *loop + ")", init != use->negated};
+  }
   if (isa<BlockArgument>(cond)) {
     auto k = indexKey(cond, kernel);
     return k ? std::optional<Key>(Key{*k, false}) : std::nullopt;

@@ -32,8 +32,30 @@ int timesRun(Operation &op, int unroll) {
   return unroll;
 }
 
+/// The value of each first-iteration flag (cake/Analysis/IndexExpr.h) in
+/// the iteration being flattened, and of each loop's flag after it ran.
+using FlagValues = llvm::DenseMap<Value, bool>;
+
+/// Sets the flags of `loop` for iteration `i` (the init in the first), or
+/// after its `n` iterations (`i` == n).
+void setFlags(Operation &loop, int i, int n, FlagValues &flags) {
+  Block &body = loop.getRegion(0).front();
+  unsigned first = isa<TilesOp>(loop)
+                       ? cast<TilesOp>(loop).getCoordinates().size()
+                       : 1; // scf.for's induction variable
+  for (unsigned k = 0; k + first < body.getNumArguments(); ++k) {
+    std::optional<bool> init = firstFlagInit(&loop, k);
+    if (!init)
+      continue;
+    if (i < n)
+      flags[body.getArgument(k + first)] = i == 0 ? *init : !*init;
+    else
+      flags[loop.getResult(k)] = n == 0 ? *init : !*init;
+  }
+}
+
 void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
-             int unroll, size_t cap) {
+             int unroll, size_t cap, FlagValues &flags) {
   for (Operation &op : block) {
     if (out.size() > cap)
       return;
@@ -47,19 +69,29 @@ void flatten(Block &block, KernelFacts &f, SmallVectorImpl<Event> &out,
       out.push_back({Event::Release, f.pipeIndex.lookup(r.getPipe()), &op});
     else if (auto bar = dyn_cast<BarrierSyncOp>(op))
       out.push_back({Event::Barrier, unsigned(bar.getId()), &op});
-    else if (isa<scf::ForOp, TilesOp>(op))
-      for (int i = 0, n = timesRun(op, unroll); i < n; ++i)
-        for (Region &r : op.getRegions())
-          for (Block &b : r)
-            flatten(b, f, out, unroll, cap);
-    else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      // A constant condition runs one branch; other scf.if are not
-      // followed (sync.trip-count-mismatch compares them path by path).
-      auto key = conditionKey(branch.getCondition(), f.kernel);
-      if (key && key->first == "true")
-        if (Block *taken =
-                key->second ? branch.elseBlock() : branch.thenBlock())
-          flatten(*taken, f, out, unroll, cap);
+    else if (isa<scf::ForOp, TilesOp>(op)) {
+      int n = timesRun(op, unroll);
+      for (int i = 0; i < n; ++i) {
+        setFlags(op, i, n, flags);
+        flatten(op.getRegion(0).front(), f, out, unroll, cap, flags);
+      }
+      setFlags(op, n, n, flags);
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      // A constant condition runs one branch, and so does a first-iteration
+      // flag's (its value known in each unrolled iteration); other scf.if
+      // are not followed (sync.trip-count-mismatch compares them path by
+      // path).
+      std::optional<bool> value;
+      if (auto use = asFirstFlag(branch.getCondition())) {
+        if (auto it = flags.find(use->flag); it != flags.end())
+          value = it->second != use->negated;
+      } else if (auto key = conditionKey(branch.getCondition(), f.kernel);
+                 key && key->first == "true") {
+        value = !key->second;
+      }
+      if (value)
+        if (Block *taken = *value ? branch.thenBlock() : branch.elseBlock())
+          flatten(*taken, f, out, unroll, cap, flags);
     }
   }
 }
@@ -71,7 +103,8 @@ bool verify::checkDeadlock(KernelFacts &f) {
   SmallVector<SmallVector<Event>> seqs;
   for (RoleOp role : f.roles) {
     seqs.emplace_back();
-    flatten(role.getBody().front(), f, seqs.back(), unroll, cap);
+    FlagValues flags;
+    flatten(role.getBody().front(), f, seqs.back(), unroll, cap, flags);
     if (seqs.back().size() > cap)
       return true; // too large to search: not reported
   }

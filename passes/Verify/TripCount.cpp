@@ -93,11 +93,24 @@ static void dropZeros(Count &c) {
     it = it->second == 0 ? c.erase(it) : std::next(it);
 }
 
+/// The scf.if on a first-iteration flag of `loop` directly in its body:
+/// how its branches count is the loop's business (countLoop).
+static bool onFirstFlagOf(scf::IfOp ifOp, Operation *loop) {
+  auto use = asFirstFlag(ifOp.getCondition());
+  return use && !use->isResult && use->loop == loop &&
+         ifOp->getParentOp() == loop;
+}
+
 Count verify::countOps(Block &block,
                        llvm::function_ref<bool(Operation *)> match,
                        KernelOp kernel, Operation *&unprovenAt,
                        ConditionSites *sites) {
   Count total;
+  auto matchesIn = [&](Operation &op) {
+    bool any = false;
+    op.walk([&](Operation *inner) { any |= match(inner); });
+    return any;
+  };
   for (Operation &op : block) {
     if (match(&op)) {
       total[""] += 1;
@@ -106,9 +119,10 @@ Count verify::countOps(Block &block,
     if (op.getNumRegions() == 0)
       continue;
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      bool any = false;
-      op.walk([&](Operation *inner) { any |= match(inner); });
-      if (!any)
+      if (!matchesIn(op))
+        continue;
+      // An scf.if on its loop's first-iteration flag: counted by the loop.
+      if (onFirstFlagOf(ifOp, block.getParentOp()))
         continue;
       auto key = conditionKey(ifOp.getCondition(), kernel);
       if (!key) {
@@ -141,48 +155,65 @@ Count verify::countOps(Block &block,
         }
       continue;
     }
-    std::string factor;
-    if (auto f = dyn_cast<scf::ForOp>(op)) {
-      // A loop of constant bounds counts as its trip count (2 for a loop
-      // over two channel halves), so that it matches straight-line code.
-      if (std::optional<int64_t> trips = constantTripCount(f)) {
-        for (Region &r : op.getRegions())
-          for (Block &b : r)
-            for (auto &[mono, coef] :
-                 countOps(b, match, kernel, unprovenAt, sites))
-              total[mono] += coef * *trips;
+    if (!isa<scf::ForOp, TilesOp>(op)) {
+      // scf.while and friends: the count depends on what Cake cannot key.
+      if (!isa<FragMapOp>(op) && matchesIn(op) && !unprovenAt)
+        unprovenAt = &op;
+      if (!isa<FragMapOp>(op))
         continue;
-      }
-      auto lb = indexKey(f.getLowerBound(), kernel);
-      auto ub = indexKey(f.getUpperBound(), kernel);
-      auto st = indexKey(f.getStep(), kernel);
-      if (!lb || !ub || !st) {
+      for (Region &r : op.getRegions())
+        for (Block &b : r)
+          for (auto &[mono, coef] :
+               countOps(b, match, kernel, unprovenAt, sites))
+            total[mono] += coef;
+      continue;
+    }
+    // A loop: its body `trips` times (a constant) or `factor` times (a
+    // key), and the branches on its first-iteration flag once and
+    // trips - 1 times: `once` is 1 when the loop runs at all.
+    std::optional<int64_t> trips = constantTripCount(&op);
+    std::string factor, once;
+    if (!trips) {
+      std::optional<std::string> key = loopCountKey(&op, kernel);
+      if (!key) {
         // Only a loop around what is counted makes the count unknown.
-        bool any = false;
-        op.walk([&](Operation *inner) { any |= match(inner); });
-        if (any && !unprovenAt)
+        if (matchesIn(op) && !unprovenAt)
           unprovenAt = &op;
         continue;
       }
-      factor = "trip(" + *lb + ".." + *ub + " by " + *st + ")";
-    } else if (auto t = dyn_cast<TilesOp>(op)) {
-      // Slices of the CTA's tiles run different counts of tiles (3 tiles:
-      // 2 and 1 for slices of 2), so each is its own factor.
-      factor = "tiles";
-      if (auto [k, n] = t.getSliceOrWhole(); n > 1)
-        factor += "[" + std::to_string(k) + "/" + std::to_string(n) + "]";
-    } else if (!isa<FragMapOp>(op)) {
-      // scf.while and friends: the count depends on what Cake cannot key.
-      bool any = false;
-      op.walk([&](Operation *inner) { any |= match(inner); });
-      if (any && !unprovenAt)
-        unprovenAt = &op;
-      continue;
+      factor = *key;
+      once = "[ran(" + *key + ")]";
     }
-    for (Region &r : op.getRegions())
-      for (Block &b : r)
-        for (auto &[mono, coef] : countOps(b, match, kernel, unprovenAt, sites))
-          total[mulMono(mono, factor)] += coef;
+    auto addTimes = [&](const Count &c, bool perIteration, int64_t sign) {
+      for (auto &[mono, coef] : c) {
+        if (trips)
+          total[mono] += sign * coef * (perIteration ? *trips : *trips > 0);
+        else
+          total[mulMono(mono, perIteration ? factor : once)] += sign * coef;
+      }
+    };
+    Block &body = op.getRegion(0).front();
+    addTimes(countOps(body, match, kernel, unprovenAt, sites), true, 1);
+    for (auto ifOp : body.getOps<scf::IfOp>()) {
+      if (!onFirstFlagOf(ifOp, &op) || !matchesIn(*ifOp))
+        continue;
+      auto use = asFirstFlag(ifOp.getCondition());
+      bool init = *firstFlagInit(&op, use->index);
+      // The branch taken in the first iteration, and in the others.
+      bool thenFirst = init != use->negated;
+      Block *first = thenFirst ? ifOp.thenBlock() : ifOp.elseBlock();
+      Block *rest = thenFirst ? ifOp.elseBlock() : ifOp.thenBlock();
+      if (!trips && sites && !sites->count(once))
+        (*sites)[once] = {&op,
+                          false}; // the loop: "runs" or "runs no iteration"
+      if (first)
+        addTimes(countOps(*first, match, kernel, unprovenAt, sites), false, 1);
+      if (rest) {
+        Count c = countOps(*rest, match, kernel, unprovenAt, sites);
+        addTimes(c, true, 1);
+        addTimes(c, false, -1);
+      }
+    }
   }
   dropZeros(total);
   return total;
@@ -206,10 +237,14 @@ static Count onPath(const Count &c,
     std::string rest;
     bool zero = false;
     for (const std::string &f : factorsOf(mono)) {
-      if (f[0] == '[')
+      if (f[0] == '[') {
         zero |= !assignment.at(f);
-      else
-        rest = mulMono(rest, f);
+        continue;
+      }
+      // A loop that runs no iteration on this path counts nothing.
+      auto ran = assignment.find("[ran(" + f + ")]");
+      zero |= ran != assignment.end() && !ran->second;
+      rest = mulMono(rest, f);
     }
     if (!zero)
       out[rest] += coef;
@@ -249,10 +284,15 @@ CountComparison verify::compareCounts(const Count &lhs, const Count &rhs,
     r.rhsOnPath = rr;
     for (const std::string &atom : atoms) {
       auto [op, negated] = sites.at(atom);
+      r.path += r.path.empty() ? "" : " and ";
+      if (!isa<scf::IfOp>(op)) { // a loop's [ran(...)]
+        r.path += "the loop" + where(op) +
+                  (assignment[atom] ? " runs" : " runs no iteration");
+        continue;
+      }
       bool then = assignment[atom] != negated;
-      r.path += std::string(r.path.empty() ? "" : " and ") + "the scf.if" +
-                where(op) + " takes its " + (then ? "then" : "else") +
-                " branch";
+      r.path += "the scf.if" + where(op) + " takes its " +
+                (then ? "then" : "else") + " branch";
     }
     return r;
   }

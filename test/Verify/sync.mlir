@@ -1299,3 +1299,79 @@ cake.kernel @trip_remui(%A: !cake.global<?x?xbf16>, %S: index) attributes {targe
     }
   }
 }
+
+// -----
+
+// Near miss: a consumer one tile behind (the GEMM whose load role sends the
+// previous tile's staged output, examples/gemm-variants/*_se): it waits
+// under the first-tile flag (every tile but the first) and after the loop
+// (when it ran), once per tile in all, against one commit per tile; with
+// one stage the simulation follows the flag tile by tile and finds no
+// deadlock.
+cake.kernel @trip_first_flag(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64, 64], group_m = 1>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "make" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.tma.load %A[%m, %n] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<1>
+    }
+  }
+  cake.role "lag" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %true = arith.constant true
+    %false = arith.constant false
+    %t = cake.tiles (%m, %n) in (%M, %N) iter_args(%first = %true) -> (i1) {
+      %more = arith.xori %first, %true : i1
+      scf.if %more {
+        %s = cake.pipe.wait %p : !cake.pipe<1>
+        cake.pipe.release %p, %s : !cake.pipe<1>
+      }
+      cake.tiles.yield %false : i1
+    }
+    %ran = arith.xori %t, %true : i1
+    scf.if %ran {
+      %s = cake.pipe.wait %p : !cake.pipe<1>
+      cake.pipe.release %p, %s : !cake.pipe<1>
+    }
+  }
+}
+
+// -----
+
+// The same with the lagging wait under the first tile's branch: it runs
+// once when the loop runs, against one commit per tile.
+cake.kernel @trip_first_flag_wrong_branch(%A: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.persistent<tile = [64, 64], group_m = 1>} {
+  %a = cake.ring : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  // expected-error @+4 {{[sync.trip-count-mismatch] role "lag" waits 1 times on pipe #0 but role "make" commits tiles times on the path where the loop at line 1369 runs}}
+  // expected-note @+4 {{producer role "make"}}
+  // expected-note @+12 {{consumer role "lag"}}
+  // expected-note @+1 {{hint: both roles must run the same loops}}
+  %p = cake.pipe %a : !cake.ring<1 x 64x64xbf16, swizzle = 128>
+  cake.role "make" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    cake.tiles (%m, %n) in (%M, %N) {
+      %s = cake.pipe.acquire %p : !cake.pipe<1>
+      cake.tma.load %A[%m, %n] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<1 x 64x64xbf16, swizzle = 128>
+      cake.pipe.commit %p, %s : !cake.pipe<1>
+    }
+  }
+  cake.role "lag" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %true = arith.constant true
+    %false = arith.constant false
+    %t = cake.tiles (%m, %n) in (%M, %N) iter_args(%first = %true) -> (i1) {
+      scf.if %first {
+        %s = cake.pipe.wait %p : !cake.pipe<1>
+        cake.pipe.release %p, %s : !cake.pipe<1>
+      }
+      cake.tiles.yield %false : i1
+    }
+  }
+}

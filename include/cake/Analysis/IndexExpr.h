@@ -34,9 +34,35 @@ std::optional<std::string> indexKey(Value v, KernelOp kernel);
 /// integer comparisons of index keys (a predicate and its inverse share
 /// one key, as do swapped operands: `a sge b` is `not (a slt b)`, `a sgt b`
 /// is `b slt a`), and xor with true. A constant is the key "true", negated
-/// when false. None otherwise.
+/// when false. A loop's first-iteration flag after the loop (its result)
+/// is "ran(<loop count key>)": it differs from its init exactly when the
+/// loop ran. None otherwise.
 std::optional<std::pair<std::string, bool>> conditionKey(Value cond,
                                                          KernelOp kernel);
+
+/// The count key of a loop whose trip count has one: an scf.for's
+/// "trip(lb..ub by st)" over keyed bounds, a cake.tiles' "tiles" (with its
+/// slice, "tiles[k/n]"). sync.trip-count-mismatch counts a loop's body
+/// this many times.
+std::optional<std::string> loopCountKey(Operation *loop, KernelOp kernel);
+
+/// Whether iter_arg `index` of `loop` (an scf.for or a cake.tiles) is a
+/// first-iteration flag: a constant i1 init that every iteration yields
+/// negated, so it holds the init in the first iteration only (a rotated
+/// loop's "first tile" flag). Returns the init.
+std::optional<bool> firstFlagInit(Operation *loop, unsigned index);
+
+/// `cond` as a first-iteration flag: the flag (the block argument, or the
+/// loop's result after the loop), its loop, the iter_arg's index, and
+/// whether `cond` is the flag's negation (xor with true). None for other
+/// values.
+struct FirstFlagUse {
+  Value flag;
+  Operation *loop;
+  unsigned index;
+  bool isResult, negated;
+};
+std::optional<FirstFlagUse> asFirstFlag(Value cond);
 
 /// Index values known from a problem (one shape per kernel argument):
 /// cake.dim of an argument, constants and integer arithmetic on them. Tile
