@@ -94,7 +94,7 @@ static void dropZeros(Count &c) {
 }
 
 /// The scf.if on a first-iteration flag of `loop` directly in its body:
-/// how its branches count is the loop's business (countLoop).
+/// its branches are counted with the loop (once, and trips - 1 times).
 static bool onFirstFlagOf(scf::IfOp ifOp, Operation *loop) {
   auto use = asFirstFlag(ifOp.getCondition());
   return use && !use->isResult && use->loop == loop &&
