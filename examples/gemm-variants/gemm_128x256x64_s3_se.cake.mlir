@@ -1,7 +1,10 @@
 // The 128×256 GEMM of examples/gemm_ws_persistent.cake.mlir with its
 // epilogue through shared memory, the TMA store issued by the load role.
 //
-// cake-stage-epilogue adds a one-warp store role, which makes 416 threads:
+// This is what `cake-opt --cake-stage-epilogue="into=load"
+// --cake-set-stages="pipe=0 stages=3"` makes of gemm_ws_persistent, written
+// out. cake-stage-epilogue without `into` adds a one-warp store role, which
+// makes 416 threads:
 // their launch baseline of 128 registers cannot hold a 64×256 accumulator
 // for one wgmma (resource.fragment-registers). Here the load warpgroup,
 // idle once its copies are issued, sends the tiles instead: in each tile

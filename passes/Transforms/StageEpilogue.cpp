@@ -80,6 +80,8 @@ struct StageEpiloguePass
     SmemWriteOp::create(b, loc, store.getValue(), ring, s);
     FenceProxyAsyncOp::create(b, loc);
     PipeCommitOp::create(b, loc, pipe, s);
+    if (!intoRole.empty())
+      return sendFromRole(store, ring, pipe, role, tiles);
     // The store role: the same tiles, from the same extents.
     b.setInsertionPointAfter(role);
     auto i32 = IntegerType::get(ctx, 32);
@@ -128,6 +130,88 @@ struct StageEpiloguePass
                        /*derived=*/TmaCopyAttr());
     PipeReleaseOp::create(b, loc, pipe, t);
     TilesYieldOp::create(b, loc);
+    store.erase();
+    return success();
+  }
+
+  /// The stages sent by an existing role (`into`), one tile behind: its
+  /// tile loop carries a first-tile flag and the previous tile's corner,
+  /// and after issuing a tile's work (its copies) waits for the previous
+  /// tile's stage and stores it; the last tile's follows the loop. The
+  /// sync rules count these waits through the flag (once per tile).
+  LogicalResult sendFromRole(StoreOp store, Value ring, Value pipe,
+                             RoleOp mathRole, TilesOp mathTiles) {
+    auto kernel = store->getParentOfType<KernelOp>();
+    auto emit = [&]() {
+      return store.emitError("cake-stage-epilogue: into=\"")
+             << intoRole << "\": ";
+    };
+    RoleOp sender;
+    for (auto r : kernel.getBody().front().getOps<RoleOp>())
+      if (r.getName() == intoRole)
+        sender = r;
+    if (!sender)
+      return emit() << "the kernel has no role of that name";
+    if (sender == mathRole)
+      return emit() << "the role that computes the tile cannot also wait "
+                       "for its own stage";
+    auto loops = sender.getBody().front().getOps<TilesOp>();
+    if (!llvm::hasSingleElement(loops))
+      return emit() << "the role needs exactly one cake.tiles loop";
+    TilesOp old = *loops.begin();
+    if (old.getCoordinates().size() != 2 ||
+        old.getSliceOrWhole() != mathTiles.getSliceOrWhole())
+      return emit() << "its tile loop must walk the same 2-D tiles (and "
+                       "slice) as role \""
+                    << mathRole.getName() << "\"";
+    Location loc = store.getLoc();
+    OpBuilder b(old);
+    Type i1 = b.getI1Type(), index = b.getIndexType();
+    Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    // The loop again, carrying (first, previous m, previous n) after what
+    // it carried.
+    unsigned carried = old.getInits().size();
+    SmallVector<Value> inits(old.getInits());
+    inits.append({yes, zero, zero});
+    SmallVector<Type> types(old.getResultTypes());
+    types.append({i1, index, index});
+    auto loop = TilesOp::create(b, old.getLoc(), types, old.getExtents(), inits,
+                                old.getSliceAttr(), old.getDerivedAttr());
+    loop.getBody().takeBody(old.getBody());
+    Block &body = loop.getBody().front();
+    Value first = body.addArgument(i1, loc);
+    Value pm = body.addArgument(index, loc);
+    Value pn = body.addArgument(index, loc);
+    auto send = [&](Value m, Value n) {
+      Value t = PipeWaitOp::create(b, loc, pipe);
+      TmaStoreOp::create(b, loc, ring, t, store.getDst(), ValueRange{m, n},
+                         /*reduce=*/nullptr, /*derived=*/TmaCopyAttr());
+      PipeReleaseOp::create(b, loc, pipe, t);
+    };
+    // Before the yield: the previous tile's stage, on every tile but the
+    // first.
+    Operation *yield = body.getTerminator();
+    b.setInsertionPoint(yield);
+    Value more = arith::XOrIOp::create(b, loc, first, yes);
+    auto later = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(later.thenBlock());
+    send(pm, pn);
+    b.setInsertionPoint(yield);
+    SmallVector<Value> next(yield->getOperands());
+    next.append({no, body.getArgument(0), body.getArgument(1)});
+    TilesYieldOp::create(b, loc, next);
+    yield->erase();
+    for (unsigned i = 0; i < carried; ++i)
+      old.getResult(i).replaceAllUsesWith(loop.getResult(i));
+    old.erase();
+    // After the loop: the last tile's, when there was one.
+    b.setInsertionPointAfter(loop);
+    Value ran = arith::XOrIOp::create(b, loc, loop.getResult(carried), yes);
+    auto last = scf::IfOp::create(b, loc, ran, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(last.thenBlock());
+    send(loop.getResult(carried + 1), loop.getResult(carried + 2));
     store.erase();
     return success();
   }

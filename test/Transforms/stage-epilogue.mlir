@@ -48,3 +48,35 @@
 // KMEANS-NOT: cake.smem.write
 // KMEANS:     cake.store
 // KMEANS-NOT: cake.smem.write
+
+// into=load: the 128 x 256 GEMM's load warpgroup sends the stages, one tile
+// behind (no store warp, so 384 threads and the accumulator fits); with
+// three operand stages the staging tile fits too. Its tile loop carries
+// the first-tile flag and the previous corner, and the sync rules count
+// its waits through the flag (examples/gemm-variants/gemm_128x256x64_s3_se
+// is this, written out).
+// RUN: cake-opt --cake-stage-epilogue="into=load" --cake-set-stages="pipe=0 stages=3" --cake-verify %cake_src/examples/gemm_ws_persistent.cake.mlir | FileCheck %s --check-prefix=INTO
+// RUN: cake-opt --cake-stage-epilogue="into=load" --cake-set-stages="pipe=0 stages=3" --cake-verify --cake-lower %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null
+// INTO:      %[[RING:.*]] = cake.ring : !cake.ring<1 x 128x256xbf16, swizzle = 0>
+// INTO-NEXT: %[[PIPE:.*]] = cake.pipe %[[RING]]
+// INTO:      cake.role "load" warpgroups(1) regs(40) {
+// INTO:      %[[T:.*]]:3 = cake.tiles (%[[M:.*]], %[[N:.*]]) in (%{{.*}}, %{{.*}}) iter_args(%[[FIRST:.*]] = %true, %[[PM:.*]] = %c0{{.*}}, %[[PN:.*]] = %c0{{.*}}) -> (i1, index, index) {
+// INTO:      cake.tma.load
+// INTO:      %[[MORE:.*]] = arith.xori %[[FIRST]], %true
+// INTO-NEXT: scf.if %[[MORE]] {
+// INTO-NEXT:   %[[S:.*]] = cake.pipe.wait %[[PIPE]]
+// INTO-NEXT:   cake.tma.store %[[RING]][%[[S]]] -> %arg2[%[[PM]], %[[PN]]]
+// INTO-NEXT:   cake.pipe.release %[[PIPE]], %[[S]]
+// INTO:      cake.tiles.yield %false, %[[M]], %[[N]] : i1, index, index
+// INTO:      %[[RAN:.*]] = arith.xori %[[T]]#0, %true
+// INTO-NEXT: scf.if %[[RAN]] {
+// INTO-NEXT:   %[[L:.*]] = cake.pipe.wait %[[PIPE]]
+// INTO-NEXT:   cake.tma.store %[[RING]][%[[L]]] -> %arg2[%[[T]]#1, %[[T]]#2]
+// INTO:      cake.role "mma" warpgroups(2) regs(232)
+// INTO:      cake.smem.write
+// INTO-NOT:  cake.role "store"
+// The role named must exist and must not be the one that computes the tile.
+// RUN: not cake-opt --cake-stage-epilogue="into=nobody" %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTO-NONE
+// INTO-NONE: error: cake-stage-epilogue: into="nobody": the kernel has no role of that name
+// RUN: not cake-opt --cake-stage-epilogue="into=mma" %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTO-SELF
+// INTO-SELF: error: cake-stage-epilogue: into="mma": the role that computes the tile cannot also wait for its own stage

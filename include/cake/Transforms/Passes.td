@@ -414,8 +414,21 @@ def StageEpilogue : Pass<"cake-stage-epilogue", "::mlir::ModuleOp"> {
     tile; other stores stay. The new ring needs shared memory
     (resource.smem-capacity may then ask for fewer stages elsewhere).
 
+    `into` names an existing role to send the stages instead (a GEMM's
+    load warpgroup, idle once its copies are issued): a new warp would
+    make 416 threads, whose launch baseline of 128 registers cannot hold
+    a 64x256 accumulator for one wgmma. That role's tile loop then
+    carries a first-tile flag and the previous tile's corner; after a
+    tile's copies it waits for the previous tile's stage and stores it,
+    and the last tile's follows the loop. One stage suffices: the math
+    role needs it back only after the sender has issued the next tile's
+    copies, and so the store. The sync rules count the sender's waits
+    through the flag, once per tile.
+
     ```
     $ cake-opt --cake-stage-epilogue="stages=1" \
+        --cake-set-stages="pipe=0 stages=3" --cake-verify gemm.cake.mlir
+    $ cake-opt --cake-stage-epilogue="into=load" \
         --cake-set-stages="pipe=0 stages=3" --cake-verify gemm.cake.mlir
     ```
   }];
@@ -423,6 +436,7 @@ def StageEpilogue : Pass<"cake-stage-epilogue", "::mlir::ModuleOp"> {
     Option<"stages", "stages", "unsigned", /*default=*/"1", "depth of the staging ring">,
     Option<"swizzle", "swizzle", "unsigned", /*default=*/"0", "the staging ring's swizzle: 0, 32, 64 or 128">,
     Option<"storeName", "store-name", "std::string", /*default=*/"\"store\"", "the new store role's name">,
+    Option<"intoRole", "into", "std::string", /*default=*/"\"\"", "an existing role that sends the stages, one tile behind (default: a new store role)">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
