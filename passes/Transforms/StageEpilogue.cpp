@@ -66,6 +66,14 @@ struct StageEpiloguePass
                              frag.getElementType(), int64_t(swizzle));
     if (!ringType)
       return failure();
+    // The sending role, checked before anything is rewritten.
+    TilesOp senderTiles;
+    if (!intoRole.empty()) {
+      FailureOr<TilesOp> found = findSender(store, role, tiles);
+      if (failed(found))
+        return failure();
+      senderTiles = *found;
+    }
     // The ring and its pipe, before the roles.
     OpBuilder b(role);
     Operation *firstRole = *kernel.getBody().front().getOps<RoleOp>().begin();
@@ -80,8 +88,8 @@ struct StageEpiloguePass
     SmemWriteOp::create(b, loc, store.getValue(), ring, s);
     FenceProxyAsyncOp::create(b, loc);
     PipeCommitOp::create(b, loc, pipe, s);
-    if (!intoRole.empty())
-      return sendFromRole(store, ring, pipe, role, tiles);
+    if (senderTiles)
+      return sendFromRole(store, ring, pipe, senderTiles);
     // The store role: the same tiles, from the same extents.
     b.setInsertionPointAfter(role);
     auto i32 = IntegerType::get(ctx, 32);
@@ -134,13 +142,11 @@ struct StageEpiloguePass
     return success();
   }
 
-  /// The stages sent by an existing role (`into`), one tile behind: its
-  /// tile loop carries a first-tile flag and the previous tile's corner,
-  /// and after issuing a tile's work (its copies) waits for the previous
-  /// tile's stage and stores it; the last tile's follows the loop. The
-  /// sync rules count these waits through the flag (once per tile).
-  LogicalResult sendFromRole(StoreOp store, Value ring, Value pipe,
-                             RoleOp mathRole, TilesOp mathTiles) {
+  /// The tile loop of the role named by `into`, which sends the stages:
+  /// another role than the one computing the tile, with one cake.tiles
+  /// walking the same 2-D tiles (and slice).
+  FailureOr<TilesOp> findSender(StoreOp store, RoleOp mathRole,
+                                TilesOp mathTiles) {
     auto kernel = store->getParentOfType<KernelOp>();
     auto emit = [&]() {
       return store.emitError("cake-stage-epilogue: into=\"")
@@ -158,12 +164,23 @@ struct StageEpiloguePass
     auto loops = sender.getBody().front().getOps<TilesOp>();
     if (!llvm::hasSingleElement(loops))
       return emit() << "the role needs exactly one cake.tiles loop";
-    TilesOp old = *loops.begin();
-    if (old.getCoordinates().size() != 2 ||
-        old.getSliceOrWhole() != mathTiles.getSliceOrWhole())
+    TilesOp loop = *loops.begin();
+    if (loop.getCoordinates().size() != 2 ||
+        loop.getSliceOrWhole() != mathTiles.getSliceOrWhole())
       return emit() << "its tile loop must walk the same 2-D tiles (and "
                        "slice) as role \""
                     << mathRole.getName() << "\"";
+    return loop;
+  }
+
+  /// The stages sent by an existing role (`into`), one tile behind: its
+  /// tile loop `old` carries a first-tile flag and the previous tile's
+  /// corner, and after issuing a tile's work (its copies) waits for the
+  /// previous tile's stage and stores it; the last tile's follows the
+  /// loop. The sync rules count these waits through the flag (once per
+  /// tile).
+  LogicalResult sendFromRole(StoreOp store, Value ring, Value pipe,
+                             TilesOp old) {
     Location loc = store.getLoc();
     OpBuilder b(old);
     Type i1 = b.getI1Type(), index = b.getIndexType();
