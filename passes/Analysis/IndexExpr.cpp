@@ -94,6 +94,14 @@ std::optional<std::string> mlir::cake::loopCountKey(Operation *loop,
   return std::nullopt;
 }
 
+MutableArrayRef<BlockArgument> mlir::cake::loopIterArgs(Operation *loop) {
+  if (auto f = dyn_cast<scf::ForOp>(loop))
+    return f.getRegionIterArgs();
+  if (auto t = dyn_cast<TilesOp>(loop))
+    return t.getRegionIterArgs();
+  return {};
+}
+
 static std::optional<bool> constantBool(Value v) {
   if (auto c = v.getDefiningOp<arith::ConstantOp>())
     if (auto b = dyn_cast<BoolAttr>(c.getValue()))
@@ -139,13 +147,11 @@ std::optional<FirstFlagUse> mlir::cake::asFirstFlag(Value cond) {
   }
   if (auto arg = dyn_cast<BlockArgument>(cond)) {
     Operation *loop = arg.getOwner()->getParentOp();
-    unsigned first = isa<scf::ForOp>(loop) ? 1
-                     : isa<TilesOp>(loop)
-                         ? cast<TilesOp>(loop).getCoordinates().size()
-                         : 0;
-    if (!first || arg.getArgNumber() < first)
+    MutableArrayRef<BlockArgument> carried = loopIterArgs(loop);
+    auto it = llvm::find(carried, arg);
+    if (it == carried.end())
       return std::nullopt;
-    unsigned index = arg.getArgNumber() - first;
+    unsigned index = it - carried.begin();
     if (!firstFlagInit(loop, index))
       return std::nullopt;
     return FirstFlagUse{cond, loop, index, /*isResult=*/false, negated};
@@ -168,7 +174,7 @@ mlir::cake::conditionKey(Value cond, KernelOp kernel) {
       return std::nullopt;
     bool init = *firstFlagInit(use->loop, use->index);
     // cond = ran ? !init : init, i.e. ran xor init (then xor negated).
-    return Key{"ran(" + *loop + ")", init != use->negated};
+    return Key{loopRanKey(*loop), init != use->negated};
   }
   if (isa<BlockArgument>(cond)) {
     auto k = indexKey(cond, kernel);

@@ -39,16 +39,12 @@ using FlagValues = llvm::DenseMap<Value, bool>;
 /// Sets the flags of `loop` for iteration `i` (the init in the first), or
 /// after its `n` iterations (`i` == n).
 void setFlags(Operation &loop, int i, int n, FlagValues &flags) {
-  Block &body = loop.getRegion(0).front();
-  unsigned first = isa<TilesOp>(loop)
-                       ? cast<TilesOp>(loop).getCoordinates().size()
-                       : 1; // scf.for's induction variable
-  for (unsigned k = 0; k + first < body.getNumArguments(); ++k) {
+  for (auto [k, arg] : llvm::enumerate(loopIterArgs(&loop))) {
     std::optional<bool> init = firstFlagInit(&loop, k);
     if (!init)
       continue;
     if (i < n)
-      flags[body.getArgument(k + first)] = i == 0 ? *init : !*init;
+      flags[arg] = i == 0 ? *init : !*init;
     else
       flags[loop.getResult(k)] = n == 0 ? *init : !*init;
   }

@@ -155,17 +155,16 @@ Count verify::countOps(Block &block,
         }
       continue;
     }
+    if (isa<FragMapOp>(op)) { // its body runs per element, not per hand-off
+      for (auto &[mono, coef] :
+           countOps(op.getRegion(0).front(), match, kernel, unprovenAt, sites))
+        total[mono] += coef;
+      continue;
+    }
     if (!isa<scf::ForOp, TilesOp>(op)) {
       // scf.while and friends: the count depends on what Cake cannot key.
-      if (!isa<FragMapOp>(op) && matchesIn(op) && !unprovenAt)
+      if (matchesIn(op) && !unprovenAt)
         unprovenAt = &op;
-      if (!isa<FragMapOp>(op))
-        continue;
-      for (Region &r : op.getRegions())
-        for (Block &b : r)
-          for (auto &[mono, coef] :
-               countOps(b, match, kernel, unprovenAt, sites))
-            total[mono] += coef;
       continue;
     }
     // A loop: its body `trips` times (a constant) or `factor` times (a
@@ -182,7 +181,7 @@ Count verify::countOps(Block &block,
         continue;
       }
       factor = *key;
-      once = "[ran(" + *key + ")]";
+      once = "[" + loopRanKey(*key) + "]";
     }
     auto addTimes = [&](const Count &c, bool perIteration, int64_t sign) {
       for (auto &[mono, coef] : c) {
@@ -242,7 +241,7 @@ static Count onPath(const Count &c,
         continue;
       }
       // A loop that runs no iteration on this path counts nothing.
-      auto ran = assignment.find("[ran(" + f + ")]");
+      auto ran = assignment.find("[" + loopRanKey(f) + "]");
       zero |= ran != assignment.end() && !ran->second;
       rest = mulMono(rest, f);
     }

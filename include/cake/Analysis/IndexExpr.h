@@ -46,6 +46,17 @@ std::optional<std::pair<std::string, bool>> conditionKey(Value cond,
 /// this many times.
 std::optional<std::string> loopCountKey(Operation *loop, KernelOp kernel);
 
+/// The key of "the loop of count key `loopKey` ran at least once", the
+/// condition a first-iteration flag tests after its loop.
+inline std::string loopRanKey(const std::string &loopKey) {
+  return "ran(" + loopKey + ")";
+}
+
+/// The block arguments an scf.for or a cake.tiles carries from iteration
+/// to iteration (after the induction variable or the tile coordinates);
+/// none for other ops.
+MutableArrayRef<BlockArgument> loopIterArgs(Operation *loop);
+
 /// Whether iter_arg `index` of `loop` (an scf.for or a cake.tiles) is a
 /// first-iteration flag: a constant i1 init that every iteration yields
 /// negated, so it holds the init in the first iteration only (a rotated
