@@ -11,7 +11,11 @@ counts the pairs of families whose measured times differ by more than 2%
 that the model orders the same way. Variants that only change the
 lowering (_ch, _nofma, _fp...) are left out: the model does not see them.
 
-usage: rank_kmeans_families.py RESULTS.json [...] [--cake-opt BIN]
+With --ptxas, each kernel is first lowered to PTX and compiled by ptxas
+(-v), and its registers and spill bytes reach the model as the kernel's
+`cake.ptxas` attribute, as cake-evolve's ptxas check passes them.
+
+usage: rank_kmeans_families.py RESULTS.json [...] [--cake-opt BIN] [--ptxas]
 (docs/cost-model.md, revision 3: results-h200-2026-11-30-run10-chain.json
 and results-h200-2026-11-30-overlap.json)
 """
@@ -58,11 +62,44 @@ def source(tmp, cake_opt, dtype, d, batched, family):
     return path if os.path.exists(path) else None
 
 
+def with_ptxas_facts(tmp, cake_opt, path):
+    """A copy of the kernel at `path`, in `tmp`, with `cake.ptxas` set from
+    ptxas -v on its lowered PTX."""
+    ptx = subprocess.run(
+        f"'{cake_opt}' --cake-verify --cake-lower=format=ptx '{path}' | "
+        f"'{os.path.join(os.path.dirname(cake_opt), 'cake-translate')}' "
+        "--cake-to-ptx", shell=True, check=True, capture_output=True,
+        text=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+        f.write(ptx)
+    cuda = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+    arch = re.search(r"\.target (\w+)", ptx).group(1)
+    log = subprocess.run([os.path.join(cuda, "bin", "ptxas"), f"-arch={arch}",
+                          "-v", f.name, "-o", "/dev/null"], check=True,
+                         capture_output=True, text=True).stderr
+    os.unlink(f.name)
+    regs = max(int(x) for x in re.findall(r"Used (\d+) registers", log))
+    st = max(int(x) for x in re.findall(r"(\d+) bytes spill stores", log))
+    ld = max(int(x) for x in re.findall(r"(\d+) bytes spill loads", log))
+    text = open(path).read()
+    at = text.index("attributes {", text.index("cake.kernel"))
+    facts = (f"cake.ptxas = {{registers = {regs}, spill_stores = {st}, "
+             f"spill_loads = {ld}}}, ")
+    out = os.path.join(tmp, f"ptxas{len(os.listdir(tmp))}_"
+                       + os.path.basename(path))
+    with open(out, "w") as f:
+        f.write(text[:at + len("attributes {")] + facts +
+                text[at + len("attributes {"):])
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("results", nargs="+")
     p.add_argument("--cake-opt",
                    default=os.path.join(ROOT, "build", "bin", "cake-opt"))
+    p.add_argument("--ptxas", action="store_true",
+                   help="give the model ptxas's registers and spills")
     a = p.parse_args()
     measured = {}
     for f in a.results:
@@ -72,6 +109,7 @@ def main():
                 if fam == "base" or FAMILY.match(fam):
                     measured.setdefault(key, {})[fam] = t
     tmp = tempfile.mkdtemp(prefix="cake-rank-")
+    facts = {}
     agree = total = 0
     for (B, N, D, K, dtype), fams in sorted(measured.items()):
         shapes = (f"{B}x{N}x{D},{B}x{K}x{D},{B}x{K},{B}x{N}" if B > 1
@@ -81,6 +119,10 @@ def main():
             path = source(tmp, a.cake_opt, dtype, D, B > 1, fam)
             if not path:
                 continue
+            if a.ptxas:
+                if path not in facts:
+                    facts[path] = with_ptxas_facts(tmp, a.cake_opt, path)
+                path = facts[path]
             r = subprocess.run([a.cake_opt, path, "-o", "/dev/null",
                                 f"--cake-cost=shapes={shapes} json=-"],
                                capture_output=True, text=True)

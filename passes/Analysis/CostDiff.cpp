@@ -37,6 +37,7 @@ Terms flatten(const CostReport &r) {
   t.add("schedule.ctas", double(r.ctas), false);
   t.add("schedule.ctas_per_sm", double(r.ctasPerSm), false);
   t.add("schedule.tiles_per_cta", double(r.tilesPerCta), false);
+  t.add("schedule.registers", double(r.registers), false);
   for (const RoleCost &x : r.roles) {
     std::string p = "roles." + x.name;
     t.add(p + ".warps", double(x.warps), false);
@@ -47,6 +48,7 @@ Terms flatten(const CostReport &r) {
     t.add(p + ".per_tile_ns.store", x.storeNs, true);
     t.add(p + ".per_tile_ns.handoff", x.syncNs, true);
     t.add(p + ".per_tile_ns.copy", x.copyNs, true);
+    t.add(p + ".per_tile_ns.spill", x.spillNs, true);
   }
   for (const PipeCost &x : r.pipes) {
     std::string p = "pipes." + x.name;

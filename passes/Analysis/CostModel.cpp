@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -121,6 +122,7 @@ private:
   double rangeCost(Block::iterator begin, Block::iterator end, double mult,
                    bool record);
   LogicalResult walkRole(RoleOp role, RoleWork &w);
+  void chargeSpills(std::deque<RoleWork> &roles);
   LogicalResult tripCount(scf::ForOp loop, double &trips);
   LogicalResult failure_ = success();
   bool inOverlap = false; ///< inside an overlapped epilogue loop
@@ -546,6 +548,64 @@ double overlapped(double a, double b) {
                       1.0 / kOverlapNorm);
 }
 
+/// Reads `cake.ptxas` from the kernel into `facts`; a malformed one is an
+/// error at the kernel.
+static LogicalResult readPtxasFacts(KernelOp kernel, PtxasFacts &facts) {
+  Attribute attr = kernel->getAttr(kPtxasAttrName);
+  if (!attr)
+    return success();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto get = [&](StringRef name, int64_t &out) {
+    auto i = dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
+    out = i ? i.getInt() : -1;
+    return i && out >= 0;
+  };
+  if (!dict || dict.size() != 3 || !get("registers", facts.registers) ||
+      !get("spill_stores", facts.spillStores) ||
+      !get("spill_loads", facts.spillLoads) || facts.registers < 1 ||
+      facts.registers > 255)
+    return kernel.emitError("cake-cost: ")
+           << kPtxasAttrName
+           << " must be {registers = N, spill_stores = S, spill_loads = L} "
+              "as ptxas -v reports them (N in 1..255, S and L >= 0)";
+  facts.present = true;
+  return success();
+}
+
+/// The registers ptxas spilled, charged to the role whose fragments need
+/// the most registers (ptxas reports the kernel's function, not a role;
+/// the role with the most live fragments is where it runs short). Each
+/// spilled byte is stored and reloaded once per step of that role's loop
+/// (its pipes' steps per tile; once per tile without a pipe), by each of
+/// its threads, through L1 at the shared-memory rate (one array on
+/// Hopper). Neither the once-per-step nor the rate is measured yet.
+void Interpreter::chargeSpills(std::deque<RoleWork> &roles) {
+  const PtxasFacts &ptxas = report.ptxas;
+  double bytes = double(ptxas.spillStores + ptxas.spillLoads);
+  if (!ptxas.present || bytes <= 0 || roles.empty())
+    return;
+  RoleWork *spiller = nullptr;
+  int64_t most = -1;
+  auto role = roles.begin();
+  for (RoleOp r : kernel.getBody().front().getOps<RoleOp>()) {
+    int64_t regs = estimateRoleRegisters(r);
+    if (regs > most) {
+      most = regs;
+      spiller = &*role;
+    }
+    ++role;
+  }
+  double steps = 1;
+  for (auto &entry : pipes)
+    if (entry.second.holder == spiller)
+      steps = std::max(steps, entry.second.steps);
+  double perSmShare = 1.0 / double(std::max<int64_t>(report.ctasPerSm, 1));
+  RoleCost &c = spiller->cost;
+  c.spillBytes = bytes * double(c.warps * 32) * steps;
+  c.spillNs = c.spillBytes / (cal.smemGBpsPerSm * perSmShare);
+  spiller->serialNs += c.spillNs;
+}
+
 LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
   work = &w;
   roleWarps = role.getNumWarps();
@@ -645,6 +705,9 @@ LogicalResult Interpreter::run() {
   int64_t threads = warps.totalWarps * 32;
   int64_t smem = computeSharedMemoryLayout(kernel).totalBytes;
   bool persistent = isa<PersistentAttr>(kernel.getSchedule());
+  PtxasFacts &ptxas = report.ptxas;
+  if (failed(readPtxasFacts(kernel, ptxas)))
+    return failure();
   int64_t ctasPerSm = 1;
   if (!persistent) {
     bool budgets = false;
@@ -653,12 +716,19 @@ LogicalResult Interpreter::run() {
       budgets |= bool(r.getRegs());
       ctaRegisters += r.getNumWarps() * 32 * estimateRoleRegisters(r);
     });
+    // ptxas compiles the whole CTA to one register count, allocated per
+    // warp in units of 256 (8 per thread): what ptxas reported decides
+    // rather than the fragments' estimate, which does not see what else
+    // ptxas keeps live.
+    if (ptxas.present)
+      ctaRegisters =
+          warps.totalWarps * llvm::alignTo(ptxas.registers * 32, 256);
     int64_t bySmem =
         smem > 0 ? target->smemPerSM / (smem + target->smemReservedPerBlock)
                  : 32;
     int64_t byThreads = threads > 0 ? target->maxThreadsPerSM / threads : 32;
     // Budgets launch the warps at the baseline, which fills the register
-    // file; without them, what the fragments need decides.
+    // file; without them, what the registers need decides.
     int64_t byRegs =
         budgets ? 1
                 : (ctaRegisters > 0 ? target->registersPerSM / ctaRegisters
@@ -671,6 +741,14 @@ LogicalResult Interpreter::run() {
   }
   int64_t sms = cal.smCount;
   report.ctasPerSm = ctasPerSm;
+  if (ptxas.present) {
+    report.registers = ptxas.registers;
+    report.registersFromPtxas = true;
+  } else {
+    kernel.walk([&](RoleOp r) {
+      report.registers = std::max(report.registers, estimateRoleRegisters(r));
+    });
+  }
   report.tiles = tiles;
   report.ctas = persistent ? std::min(tiles, sms) : tiles;
   int64_t slots = persistent ? report.ctas : sms * ctasPerSm;
@@ -684,6 +762,8 @@ LogicalResult Interpreter::run() {
     if (failed(walkRole(role, roles.back())))
       return failure();
   }
+
+  chargeSpills(roles);
 
   // Steady-state time of one tile: the slowest of the consumers' serial
   // compute, the tensor cores shared by all roles, the copies, and each
@@ -703,8 +783,8 @@ LogicalResult Interpreter::run() {
     double compute = mmaT + serialAlu;
     if (pingPong && c.warps >= 8)
       compute = mmaT + serialAlu / double(c.warps / 4);
-    consumer = std::max(consumer, compute + c.storeNs + c.syncNs);
-    w.timeNs = compute + c.storeNs + c.syncNs;
+    consumer = std::max(consumer, compute + c.storeNs + c.syncNs + c.spillNs);
+    w.timeNs = compute + c.storeNs + c.syncNs + c.spillNs;
     tensor += c.mmaNs;
     smemT += c.smemNs;
     copy = std::max(copy, c.copyNs);
@@ -715,11 +795,12 @@ LogicalResult Interpreter::run() {
     report.tmaBytes += c.copyBytes * tiles;
     report.smemReadBytes += w.smemBytes * tiles;
   }
-  double sync = 0;
+  double sync = 0, spill = 0;
   for (const RoleCost &c : report.roles) {
     alu = std::max({alu, c.aluNs, c.mufuNs});
     store = std::max(store, c.storeNs);
     sync = std::max(sync, c.syncNs);
+    spill = std::max(spill, c.spillNs);
   }
   double latencyBound = 0, refillBound = 0, exposedRefill = 0;
   int index = 0;
@@ -845,6 +926,9 @@ LogicalResult Interpreter::run() {
   add("epilogue-alu", n * alu, "frag.map / argmin / reduce / convert ops");
   add("store", n * store, "register -> global and shared-memory stores");
   add("handoff", n * sync, "per-step stage hand-offs around the mma");
+  if (ptxas.present)
+    add("local-memory", n * spill,
+        "registers ptxas spilled, stored and reloaded per loop step");
   add("tma", n * copy, "TMA copies between shared memory and L2");
   add("l2", l2Ns, "TMA bytes through L2 to the SMs, all SMs together");
   add("hbm", hbmNs, "HBM reads after L2 reuse, plus stores");
@@ -863,6 +947,12 @@ LogicalResult Interpreter::run() {
     report.notes.push_back("calibration '" + cal.path +
                            "' holds datasheet figures, not measurements "
                            "(uncalibrated)");
+  if (ptxas.present)
+    report.notes.push_back(
+        "registers from ptxas (cake.ptxas): " +
+        std::to_string(ptxas.registers) + " per thread, " +
+        std::to_string(ptxas.spillStores + ptxas.spillLoads) +
+        " bytes of spill stores and loads");
   if (extrapolatedMma)
     report.notes.push_back("the calibration has no tensor-core rate for an "
                            "operand type used here; a 16-bit rate was scaled");

@@ -78,7 +78,11 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
      << r.ctasPerSm << " per SM), " << r.tilesPerCta
      << " tiles on the busiest CTA slot, "
      << llvm::format("wave efficiency %.1f%%", 100 * eff) << ", "
-     << timeString(r.tileNs) << " per tile\n";
+     << timeString(r.tileNs) << " per tile";
+  if (r.registers > 0)
+    os << ", " << r.registers << " registers per thread ("
+       << (r.registersFromPtxas ? "ptxas" : "fragment estimate") << ")";
+  os << "\n";
   os << "  memory: HBM " << bytesString(r.hbmBytes) << ", TMA "
      << bytesString(r.tmaBytes);
   if (r.tmaBytes > 0)
@@ -103,6 +107,9 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
       os << " store " << timeString(role.storeNs);
     if (role.syncNs > 0)
       os << " handoff " << timeString(role.syncNs);
+    if (role.spillNs > 0)
+      os << " spill " << timeString(role.spillNs) << " ("
+         << bytesString(role.spillBytes) << ")";
     if (role.copyNs <= 0 && role.mmaNs <= 0 && role.aluNs <= 0 &&
         role.storeNs <= 0 && role.syncNs <= 0)
       os << " idle";
@@ -159,6 +166,18 @@ std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
     cJSON_AddNumberToObject(s, "ctas_per_sm", double(r.ctasPerSm));
     cJSON_AddNumberToObject(s, "tiles_per_cta", double(r.tilesPerCta));
     cJSON_AddNumberToObject(s, "tile_ns", r.tileNs);
+    if (r.registers > 0) {
+      cJSON_AddNumberToObject(s, "registers", double(r.registers));
+      cJSON_AddStringToObject(s, "registers_from",
+                              r.registersFromPtxas ? "ptxas"
+                                                   : "fragment estimate");
+    }
+    if (r.ptxas.present) {
+      cJSON *x = cJSON_AddObjectToObject(o, "ptxas");
+      cJSON_AddNumberToObject(x, "registers", double(r.ptxas.registers));
+      cJSON_AddNumberToObject(x, "spill_stores", double(r.ptxas.spillStores));
+      cJSON_AddNumberToObject(x, "spill_loads", double(r.ptxas.spillLoads));
+    }
     cJSON *w = cJSON_AddObjectToObject(o, "work");
     cJSON_AddNumberToObject(w, "flops", r.flops);
     cJSON_AddNumberToObject(w, "alu_ops", r.aluOps);
@@ -179,6 +198,10 @@ std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
       cJSON_AddNumberToObject(t, "store", x.storeNs);
       cJSON_AddNumberToObject(t, "handoff", x.syncNs);
       cJSON_AddNumberToObject(t, "copy", x.copyNs);
+      if (x.spillNs > 0) {
+        cJSON_AddNumberToObject(t, "spill", x.spillNs);
+        cJSON_AddNumberToObject(e, "spill_bytes_per_tile", x.spillBytes);
+      }
       cJSON_AddItemToArray(roles, e);
     }
     cJSON *pipes = cJSON_AddArrayToObject(o, "pipes");

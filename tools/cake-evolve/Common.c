@@ -53,10 +53,33 @@ MlirContext createContext(Buffer *diagnostics) {
 MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
                                  const char *shapes, Buffer *report,
                                  double *ns) {
+  return predictWithPtxas(ctx, ir, shapes, NULL, report, ns);
+}
+
+MlirLogicalResult predictWithPtxas(MlirContext ctx, const Buffer *ir,
+                                   const char *shapes, const char *ptxasFacts,
+                                   Buffer *report, double *ns) {
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreate(ir->data, ir->length));
   if (mlirModuleIsNull(module))
     return mlirLogicalResultFailure();
+  if (ptxasFacts) {
+    MlirAttribute facts =
+        mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(ptxasFacts));
+    if (mlirAttributeIsNull(facts)) {
+      mlirModuleDestroy(module);
+      return mlirLogicalResultFailure();
+    }
+    /* Every kernel of the module: ptxas reported the candidate's one. */
+    for (MlirOperation op =
+             mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+      if (name.length == 11 && !strncmp(name.data, "cake.kernel", 11))
+        mlirOperationSetDiscardableAttributeByName(
+            op, mlirStringRefCreateFromCString("cake.ptxas"), facts);
+    }
+  }
   MlirLogicalResult r = mlirCakeEstimateCost(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString(shapes),
       mlirStringRefCreateFromCString(""), 1, appendCallback, report, ns);

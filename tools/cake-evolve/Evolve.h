@@ -24,11 +24,6 @@
 #define MAX_RULES 64
 #define MUTATE_TOP 8 /* candidates whose neighbours each round tries */
 #define MAX_GRID 100000000L
-/* Spill stores (bytes per thread) past which a candidate ranks below the
- * ones that do not spill: on the H200 a 4-byte spill cost nothing
- * measurable (the three-warpgroup k-means kernel, the fastest of k-means
- * run 13), 364 bytes made the four-warpgroup one 2x slower. */
-#define SPILL_DEMOTE_BYTES 64
 
 /* What the command line asked for (cake-evolve --help lists it). */
 typedef struct {
@@ -73,6 +68,13 @@ MlirContext createContext(Buffer *diagnostics);
  * report into `report` and the time into `*ns`. */
 MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
                           const char *shapes, Buffer *report, double *ns);
+/* The same with what ptxas reported on the kernel (`ptxasFacts`, the
+ * attribute `{registers = R, spill_stores = S, spill_loads = L}`) set as
+ * its cake.ptxas, from which the model takes occupancy and spills; null
+ * predicts as `predict` does. */
+MlirLogicalResult predictWithPtxas(MlirContext ctx, const Buffer *ir,
+                                   const char *shapes, const char *ptxasFacts,
+                                   Buffer *report, double *ns);
 
 /* Applies `pipeline` and then `lower` (a cake-lower pass with its options)
  * to the seed and parses the result; a null module if either fails, the
@@ -117,17 +119,23 @@ typedef struct {
   char pipeline[1024];
   double predictedNs;
   double pipeBoundNs; /* the pipes' stage cycles per tile, summed */
+  double busyNs;      /* the resources' busy times, summed */
   char bottleneck[32];
-  int compiled; /* 1: ptxas compiled it (registers, spillStores set) */
-  int registers, spillStores;
+  int compiled; /* 1: ptxas compiled it */
+  int checked;  /* 1: registers and spills known (compiled or inferred) */
+  int registers, spillStores, spillLoads;
   char signature[1024]; /* registerSignature(tactics), once checked */
 } Ranked;
 
 /* The tactics of a candidate that may change what a thread keeps in
  * registers (all but stages, schedule, raster and swizzle). */
 void registerSignature(const char *tactics, char *out, size_t size);
-/* qsort order: by predicted time, then by the pipes' stage cycles. */
+/* qsort order: by predicted time, then by the pipes' stage cycles, then
+ * by the resources' busy time summed, then by id. */
 int byPredicted(const void *a, const void *b);
+/* Which of those keys ordered two candidates predicted equal (null when
+ * their predictions differ). */
+const char *tieBrokenBy(const Ranked *x, const Ranked *y);
 
 /*===----------------------------------------------------------------------===*
  * Search.c: stages 1 and 2 (generate, verify, rank) and the summary
@@ -181,6 +189,10 @@ int searchQueue(Search *s);
 /* Stages 1 and 2 over the queue, mutation rounds included; every candidate
  * becomes a ledger line. Closes the ledger. */
 void searchRun(Search *s);
+/* A ranked candidate's prediction `ns` and its tie-break keys (pipes'
+ * bound, busy time) and bottleneck, from its cost report (one kernel's
+ * object of the JSON). */
+void rankedFromReport(Ranked *x, const cJSON *report, double ns);
 /* What stages 1 and 2 found (before the ptxas check). */
 void searchPrintSummary(const Search *s);
 /* The ranking as it stands, the best first, and the ledger's path. */
@@ -188,7 +200,7 @@ void searchPrintTop(const Search *s);
 void searchClose(Search *s);
 
 /*===----------------------------------------------------------------------===*
- * Ptxas.c: ptxas on the best ranked; spilling candidates move down
+ * Ptxas.c: ptxas on the best ranked; their registers and spills re-rank them
  *===----------------------------------------------------------------------===*/
 
 void ptxasRank(Search *s, int ptxasTop);

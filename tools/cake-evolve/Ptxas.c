@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /*===- Ptxas.c - ptxas on the best ranked candidates ----------------------===*\
 |*                                                                            *|
-|* The cost model does not see register spills (it has no register            *|
-|* allocator): ptxas compiles the best ranked candidates until K compile      *|
-|* without spilling, and those that spill, or do not compile, move to the     *|
-|* end of the ranking.                                                        *|
+|* The cost model has no register allocator: ptxas compiles the best ranked   *|
+|* candidates, and what it reports (registers per thread, spill bytes)        *|
+|* reaches the model as the kernel's cake.ptxas, which re-predicts them with  *|
+|* ptxas's occupancy and the spills' local-memory traffic. The ranking is     *|
+|* then sorted again, until the top K are all compiled. Candidates that do    *|
+|* not compile move to the end.                                               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -117,10 +119,44 @@ done:
   free(ptx.data);
 }
 
-/* ptxas on the best ranked, until `ptxasTop` compile without spilling (at
- * most 8 times as many tries: grid neighbours that differ only in stages or
- * schedule spill alike): a candidate that spills, or does not compile,
- * moves to the end of the ranking. */
+/* Re-predicts `r` with ptxas's registers and spills (cake.ptxas). On
+ * failure the prediction stays as it was. */
+static int repredict(Search *s, Ranked *r) {
+  DiagnosticSink sink = {cJSON_CreateArray(), ""};
+  Buffer verified = {0}, report = {0};
+  MlirLogicalResult v = mlirCakeRunPipelineOnSource(
+      s->ctx, mlirStringRefCreateFromCString(s->seed),
+      mlirStringRefCreateFromCString(s->options->seedPath),
+      mlirStringRefCreateFromCString(r->pipeline), onDiagnostic, &sink,
+      appendCallback, &verified);
+  cJSON_Delete(sink.diagnostics);
+  char facts[160];
+  snprintf(facts, sizeof facts,
+           "{registers = %d : i64, spill_stores = %d : i64, "
+           "spill_loads = %d : i64}",
+           r->registers, r->spillStores, r->spillLoads);
+  double ns = 0;
+  int ok = mlirLogicalResultIsSuccess(v) &&
+           mlirLogicalResultIsSuccess(predictWithPtxas(
+               s->ctx, &verified, s->options->shapes, facts, &report, &ns));
+  if (ok) {
+    cJSON *rep = cJSON_Parse(report.data);
+    rankedFromReport(r, cJSON_GetArrayItem(rep, 0), ns);
+    cJSON_Delete(rep);
+  }
+  free(verified.data);
+  free(report.data);
+  return ok;
+}
+
+/* ptxas on the best ranked until the first `ptxasTop` of the ranking have
+ * all been compiled (at most 8 times as many compiles): each one checked is
+ * re-predicted with its registers and spills and the ranking sorted again,
+ * so that a candidate that spills drops by what its spills cost in the
+ * model rather than to the end. A grid neighbour with the same register
+ * signature (it differs only in stages, schedule, raster or swizzle) takes
+ * the registers of one compiled before, without another compile. A
+ * candidate that does not compile moves to the end. */
 void ptxasRank(Search *s, int ptxasTop) {
   const char *ledgerPath = s->options->ledgerPath;
   Ranked *ranked = s->ranked;
@@ -129,56 +165,67 @@ void ptxasRank(Search *s, int ptxasTop) {
   if (!append)
     fprintf(stderr, "cake-evolve: cannot append the ptxas check to '%s'\n",
             ledgerPath);
-  long k = 0, tried = 0, kept = 0, demoted = 0, inferred = 0;
+  long tried = 0, inferred = 0, demoted = 0, spilling = 0, shown = 0;
   int unavailable = 0;
-  while (kept < ptxasTop && k < numRanked - demoted &&
-         tried < 8L * ptxasTop) {
-    /* A neighbour of a candidate that spilled (same register
-     * signature) moves down without another compile. */
-    registerSignature(ranked[k].tactics, ranked[k].signature,
-                      sizeof ranked[k].signature);
-    int known = 0;
-    for (long j = numRanked - demoted; j < numRanked && !known; ++j) {
-      known = ranked[j].compiled &&
-              !strcmp(ranked[k].signature, ranked[j].signature);
-      if (known) {
-        ranked[k].registers = ranked[j].registers;
-        ranked[k].spillStores = ranked[j].spillStores;
-      }
-    }
+  while (tried < 8L * ptxasTop) {
+    qsort(ranked, (size_t)(numRanked - demoted), sizeof *ranked, byPredicted);
+    long k = 0;
+    while (k < ptxasTop && k < numRanked - demoted && ranked[k].checked)
+      ++k;
+    if (k == ptxasTop || k == numRanked - demoted)
+      break;
+    Ranked *r = &ranked[k];
+    registerSignature(r->tactics, r->signature, sizeof r->signature);
+    const Ranked *like = NULL;
+    for (long j = 0; j < numRanked - demoted && !like; ++j)
+      if (ranked[j].compiled && !strcmp(r->signature, ranked[j].signature))
+        like = &ranked[j];
     PtxasInfo info = {0};
-    if (known) {
+    if (like) {
       info.ok = 1;
-      info.registers = ranked[k].registers;
-      info.spillStores = ranked[k].spillStores;
+      info.registers = like->registers;
+      info.spillStores = like->spillStores;
+      info.spillLoads = like->spillLoads;
       ++inferred;
     } else {
-      ptxasCheck(s->ctx, s->seed, s->options->seedPath, ranked[k].pipeline,
-                 &info);
+      ptxasCheck(s->ctx, s->seed, s->options->seedPath, r->pipeline, &info);
       ++tried;
     }
     /* ptxas missing, or failing on the very first (best-ranked)
      * candidate: most likely the toolkit, not the candidates; better no
      * check than demoting the best of them. */
     if (!info.ok && (strstr(info.error, "cannot run") ||
-                     (tried == 1 && kept == 0 && demoted == 0 &&
+                     (tried == 1 && k == 0 && demoted == 0 &&
                       strstr(info.error, "ptxas failed")))) {
       printf("  ptxas check skipped: %s\n", info.error);
       unavailable = 1;
       break;
     }
+    double before = r->predictedNs;
+    int repredicted = 0;
+    if (info.ok) {
+      r->checked = 1;
+      r->compiled = !like;
+      r->registers = info.registers;
+      r->spillStores = info.spillStores;
+      r->spillLoads = info.spillLoads;
+      repredicted = repredict(s, r);
+    }
     cJSON *line = cJSON_CreateObject();
-    cJSON_AddStringToObject(line, "id", ranked[k].id);
+    cJSON_AddStringToObject(line, "id", r->id);
     cJSON_AddStringToObject(line, "stage", "compiled");
     cJSON *px = cJSON_AddObjectToObject(line, "ptxas");
-    if (known) {
-      cJSON_AddStringToObject(px, "like", "a spilling candidate of the "
-                                          "same register signature");
-      cJSON_AddNumberToObject(px, "spill_stores", info.spillStores);
-    } else if (info.ok) {
+    if (info.ok) {
+      if (like)
+        cJSON_AddStringToObject(px, "like", like->id);
       cJSON_AddNumberToObject(px, "registers", info.registers);
       cJSON_AddNumberToObject(px, "spill_stores", info.spillStores);
       cJSON_AddNumberToObject(px, "spill_loads", info.spillLoads);
+      if (repredicted)
+        cJSON_AddNumberToObject(line, "predicted_ns", r->predictedNs);
+      else
+        cJSON_AddStringToObject(line, "cost_error",
+                                "the model refused the ptxas facts");
     } else {
       cJSON_AddStringToObject(px, "error", info.error);
     }
@@ -187,37 +234,31 @@ void ptxasRank(Search *s, int ptxasTop) {
       fprintf(append, "%s\n", text);
     cJSON_free(text);
     cJSON_Delete(line);
-    ranked[k].compiled = info.ok && !known;
-    ranked[k].registers = info.registers;
-    ranked[k].spillStores = info.spillStores;
-    if (info.ok && info.spillStores <= SPILL_DEMOTE_BYTES) {
-      ++kept;
-      ++k;
+    if (info.ok) {
+      if (info.spillStores + info.spillLoads > 0) {
+        ++spilling;
+        if (shown++ < 4)
+          printf("  ptxas: %s spills %d + %d bytes at %d registers: "
+                 "predicted %.1f -> %.1f us: %s\n",
+                 r->id, info.spillStores, info.spillLoads, info.registers,
+                 before / 1e3, r->predictedNs / 1e3, r->tactics);
+      }
       continue;
     }
-    if (demoted >= 4 || known)
-      ; /* the first four are shown; the count below has the rest */
-    else if (info.ok)
-      printf("  ptxas: %s spills %d bytes at %d registers (moved to the "
-             "end; proposed calibration: the cost model does not see "
-             "spills): %s\n",
-             ranked[k].id, info.spillStores, info.registers,
-             ranked[k].tactics);
-    else
+    if (shown++ < 4)
       printf("  ptxas: %s verified but %s (moved to the end; proposed "
              "rule): %s\n",
-             ranked[k].id, info.error, ranked[k].tactics);
-    Ranked moved = ranked[k];
-    memmove(&ranked[k], &ranked[k + 1],
-            (size_t)(numRanked - k - 1) * sizeof *ranked);
+             r->id, info.error, r->tactics);
+    Ranked moved = *r;
+    memmove(r, r + 1, (size_t)(numRanked - k - 1) * sizeof *ranked);
     ranked[numRanked - 1] = moved;
     ++demoted;
   }
   if (append)
     fclose(append);
   if (!unavailable)
-    printf("  ptxas on the best ranked: %ld compiled, %ld kept, %ld moved "
-           "to the end (spills over %d bytes or no cubin; %ld of them "
-           "like a spilling one, not compiled)\n",
-           tried, kept, demoted, SPILL_DEMOTE_BYTES, inferred);
+    printf("  ptxas on the best ranked: %ld compiled, %ld like a compiled "
+           "neighbour, %ld spill (re-predicted with their spills), %ld "
+           "moved to the end (no cubin)\n",
+           tried, inferred, spilling, demoted);
 }

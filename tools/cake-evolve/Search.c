@@ -193,26 +193,12 @@ static void evaluateCandidate(Search *s, long c) {
         cJSON_AddNumberToObject(line, "predicted_ns", ns);
         cJSON *rep = cJSON_Parse(report.data);
         const cJSON *first = cJSON_GetArrayItem(rep, 0);
-        const cJSON *b = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(first, "bottleneck"),
-            "resource");
         Ranked *x = &s->ranked[s->numRanked++];
         snprintf(x->id, sizeof x->id, "%s", id);
         x->point = point;
         snprintf(x->tactics, sizeof x->tactics, "%.1000s", tacticList.data);
         snprintf(x->pipeline, sizeof x->pipeline, "%.1000s", pipeline.data);
-        x->predictedNs = ns;
-        x->pipeBoundNs = 0;
-        const cJSON *pipe;
-        cJSON_ArrayForEach(pipe, cJSON_GetObjectItemCaseSensitive(
-                                     first, "pipes")) {
-          const cJSON *bound =
-              cJSON_GetObjectItemCaseSensitive(pipe, "bound_per_tile_ns");
-          if (cJSON_IsNumber(bound))
-            x->pipeBoundNs += bound->valuedouble;
-        }
-        snprintf(x->bottleneck, sizeof x->bottleneck, "%s",
-                 cJSON_IsString(b) ? b->valuestring : "?");
+        rankedFromReport(x, first, ns);
         cJSON_AddStringToObject(line, "bottleneck", x->bottleneck);
         cJSON_Delete(rep);
       }
@@ -226,6 +212,33 @@ static void evaluateCandidate(Search *s, long c) {
   free(pipeline.data);
   free(tacticList.data);
   free(output.data);
+}
+
+void rankedFromReport(Ranked *x, const cJSON *report, double ns) {
+  x->predictedNs = ns;
+  x->pipeBoundNs = 0;
+  x->busyNs = 0;
+  const cJSON *resource;
+  cJSON_ArrayForEach(resource,
+                     cJSON_GetObjectItemCaseSensitive(report, "resources")) {
+    const cJSON *busy = cJSON_GetObjectItemCaseSensitive(resource, "ns");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(resource, "name");
+    /* The launch is the same for every candidate. */
+    if (cJSON_IsNumber(busy) && cJSON_IsString(name) &&
+        strcmp(name->valuestring, "launch"))
+      x->busyNs += busy->valuedouble;
+  }
+  const cJSON *pipe;
+  cJSON_ArrayForEach(pipe, cJSON_GetObjectItemCaseSensitive(report, "pipes")) {
+    const cJSON *bound =
+        cJSON_GetObjectItemCaseSensitive(pipe, "bound_per_tile_ns");
+    if (cJSON_IsNumber(bound))
+      x->pipeBoundNs += bound->valuedouble;
+  }
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(report, "bottleneck"), "resource");
+  snprintf(x->bottleneck, sizeof x->bottleneck, "%s",
+           cJSON_IsString(b) ? b->valuestring : "?");
 }
 
 /* A mutation round: the neighbours (one tactic value moved by one) of the
@@ -301,11 +314,16 @@ void searchPrintTop(const Search *s) {
   for (long k = 0; k < s->numRanked && k < s->options->top; ++k) {
     const Ranked *r = &s->ranked[k];
     char regs[64] = "";
-    if (r->compiled)
-      snprintf(regs, sizeof regs, ", %d registers, %d bytes spilled",
-               r->registers, r->spillStores);
-    printf("  #%ld %s %.1f us (%s%s): %s\n", k + 1, r->id,
-           r->predictedNs / 1e3, r->bottleneck, regs, r->tactics);
+    if (r->checked)
+      snprintf(regs, sizeof regs, ", %d registers, %d + %d bytes spilled",
+               r->registers, r->spillStores, r->spillLoads);
+    const char *tie = k > 0 ? tieBrokenBy(&s->ranked[k - 1], r) : NULL;
+    char tieText[96] = "";
+    if (tie)
+      snprintf(tieText, sizeof tieText, "; tied with #%ld, after it by %s", k,
+               tie);
+    printf("  #%ld %s %.1f us (%s%s%s): %s\n", k + 1, r->id,
+           r->predictedNs / 1e3, r->bottleneck, regs, tieText, r->tactics);
   }
   printf("  ledger: %s\n", s->options->ledgerPath);
 }

@@ -135,11 +135,30 @@ void registerSignature(const char *tactics, char *out, size_t size) {
  * fastest (their stage cycles per tile summed): where the consumer's path
  * bounds the tile, the model gives deeper rings no credit (a stage count
  * below the path's length does not change its prediction), and the GPU
- * still runs a ring that can fill ahead faster. */
+ * still runs a ring that can fill ahead faster. Then the one that keeps
+ * the SM's units busy for less in all (the resources' busy times summed:
+ * the same time with more slack). Only candidates equal in all three fall
+ * back to the grid's order (their ids), so that a ranking never depends on
+ * the order candidates were evaluated in. */
 int byPredicted(const void *a, const void *b) {
   const Ranked *x = a, *y = b;
   if (x->predictedNs != y->predictedNs)
     return (x->predictedNs > y->predictedNs) -
            (x->predictedNs < y->predictedNs);
-  return (x->pipeBoundNs > y->pipeBoundNs) - (x->pipeBoundNs < y->pipeBoundNs);
+  if (x->pipeBoundNs != y->pipeBoundNs)
+    return (x->pipeBoundNs > y->pipeBoundNs) -
+           (x->pipeBoundNs < y->pipeBoundNs);
+  if (x->busyNs != y->busyNs)
+    return (x->busyNs > y->busyNs) - (x->busyNs < y->busyNs);
+  return strcmp(x->id, y->id);
+}
+
+const char *tieBrokenBy(const Ranked *x, const Ranked *y) {
+  if (x->predictedNs != y->predictedNs)
+    return NULL;
+  if (x->pipeBoundNs != y->pipeBoundNs)
+    return "the pipes' stage cycles";
+  if (x->busyNs != y->busyNs)
+    return "the units' busy time";
+  return "the grid's order (equal in every term)";
 }

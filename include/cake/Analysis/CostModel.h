@@ -104,7 +104,23 @@ struct RoleCost {
   /// The part of aluNs inside loops whose epilogue overlaps the wgmmas
   /// (isOverlappedEpilogueLoop): it runs beside mmaNs, not after it.
   double overlapAluNs = 0;
-  double flops = 0, aluOps = 0, storeBytes = 0, copyBytes = 0;
+  /// Local-memory traffic of the registers ptxas spilled (cake.ptxas), on
+  /// the role's path: stored and reloaded once per step of its loop.
+  double spillNs = 0;
+  double flops = 0, aluOps = 0, storeBytes = 0, copyBytes = 0, spillBytes = 0;
+};
+
+/// The kernel attribute by which ptxas's report on the kernel's code reaches
+/// the model: `cake.ptxas = {registers = 96, spill_stores = 220,
+/// spill_loads = 204}` (ptxas -v's "Used N registers" and its spill bytes;
+/// cake-evolve's ptxas check sets it). The model then takes occupancy from
+/// the registers instead of its fragment estimate, and charges the spills.
+inline constexpr llvm::StringLiteral kPtxasAttrName = "cake.ptxas";
+
+/// What ptxas reported, as the model uses it.
+struct PtxasFacts {
+  bool present = false;
+  int64_t registers = 0, spillStores = 0, spillLoads = 0;
 };
 
 /// One pipe's stage cycle per tile.
@@ -129,6 +145,11 @@ struct CostReport {
   std::vector<CostResource> resources;
   // Schedule.
   int64_t tiles = 0, ctas = 0, ctasPerSm = 0, tilesPerCta = 0;
+  /// Registers per thread that decided the CTAs per SM: ptxas's
+  /// (cake.ptxas) or the fragment estimate's (the CTA's largest role).
+  int64_t registers = 0;
+  bool registersFromPtxas = false;
+  PtxasFacts ptxas;
   double tileNs = 0; ///< one tile on one CTA, steady state
   // Work and traffic over the whole kernel.
   double flops = 0, aluOps = 0, tmaBytes = 0, hbmBytes = 0, storeBytes = 0,
