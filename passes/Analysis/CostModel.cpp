@@ -905,7 +905,13 @@ LogicalResult Interpreter::run() {
   double fill = cal.pipeRoundTripNs;
   if (!report.pipes.empty())
     fill += pipes.front().second.copyNs;
-  double body = fill + double(report.tilesPerCta) * tile;
+  // A grid kernel starts a CTA per tile, and each fills its pipes afresh:
+  // with one CTA per SM nothing else runs while it does, so every tile
+  // pays the fill; a persistent CTA (or a second CTA on the SM) hides all
+  // but the first.
+  bool refillsPerTile = !persistent && report.ctasPerSm == 1;
+  double body = refillsPerTile ? double(report.tilesPerCta) * (fill + tile)
+                               : fill + double(report.tilesPerCta) * tile;
   double device = overlapped(body, std::max(hbmNs, l2Ns) + fill);
   // A launch costs at least what a one-tile kernel costs through the
   // runtime (host-bound for small kernels).
@@ -932,8 +938,12 @@ LogicalResult Interpreter::run() {
   add("tma", n * copy, "TMA copies between shared memory and L2");
   add("l2", l2Ns, "TMA bytes through L2 to the SMs, all SMs together");
   add("hbm", hbmNs, "HBM reads after L2 reuse, plus stores");
-  add("pipeline-latency", n * stall + fill,
-      "stage round trips not hidden by the stages in flight, plus fill");
+  add("pipeline-latency", n * stall + (refillsPerTile ? n : 1.0) * fill,
+      refillsPerTile ? "stage round trips not hidden by the stages in "
+                       "flight, plus a fill per tile (a CTA per tile, one "
+                       "per SM)"
+                     : "stage round trips not hidden by the stages in "
+                       "flight, plus fill");
   add("launch", cal.launchNs, "per-launch cost through the runtime");
   // The bottleneck is the busiest resource.
   for (const CostResource &r : report.resources)
