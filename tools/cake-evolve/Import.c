@@ -46,13 +46,24 @@ static void writeLine(FILE *ledger, cJSON *line) {
 /* The candidate's predicted time from its ledger line of stages 1 and 2
  * (the first with its id); 0 if it was not ranked. */
 static double predictionOf(const char *ledgerText, const char *id) {
+  /* The last of its lines with a prediction: the ptxas check's
+   * re-prediction comes after stage 2's. */
   char key[96];
   snprintf(key, sizeof key, "{\"id\":\"%.64s\"", id);
-  const char *line = ledgerText ? strstr(ledgerText, key) : NULL;
-  const char *p = line ? strstr(line, "\"predicted_ns\":") : NULL;
-  const char *eol = line ? strchr(line, '\n') : NULL;
-  return p && (!eol || p < eol) ? strtod(p + strlen("\"predicted_ns\":"), NULL)
-                                : 0;
+  double predicted = 0;
+  for (const char *line = ledgerText ? strstr(ledgerText, key) : NULL; line;
+       line = strstr(line + 1, key)) {
+    const char *p = strstr(line, "\"predicted_ns\":");
+    const char *eol = strchr(line, '\n');
+    if (p && (!eol || p < eol))
+      predicted = strtod(p + strlen("\"predicted_ns\":"), NULL);
+  }
+  return predicted;
+}
+
+static int byDouble(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
 }
 
 void appendMeasurements(const cJSON *doc, const char *ledgerText,
@@ -165,8 +176,42 @@ void reportMeasurements(const cJSON *doc, const char *ledgerText) {
       if (pred[i] < pred[bestP])
         bestP = i;
     }
-    printf("  cost model on this run: Kendall tau %.3f, top-1 regret %.1f%%\n",
-           kendall(pred, meas, m), 100 * (meas[bestP] / meas[bestM] - 1));
+    /* Candidates predicted equal first: the regret is the mean over them
+     * (what a pick among them costs on average), not the first's in the
+     * file's order. */
+    int firsts = 0, tied = 0, pairs = m * (m - 1) / 2;
+    double regret = 0;
+    for (int i = 0; i < m; ++i) {
+      if (pred[i] == pred[bestP]) {
+        ++firsts;
+        regret += meas[i] / meas[bestM] - 1;
+      }
+      for (int j = i + 1; j < m; ++j)
+        tied += pred[i] == pred[j];
+    }
+    regret /= firsts;
+    /* The best measured among the predicted top 8 (all of a tie at the
+     * eighth place count), and the median absolute error. */
+    double *sorted = malloc((size_t)m * sizeof *sorted);
+    memcpy(sorted, pred, (size_t)m * sizeof *sorted);
+    qsort(sorted, (size_t)m, sizeof *sorted, byDouble);
+    double eighth = sorted[m < 8 ? m - 1 : 7], bestTop8 = 0;
+    for (int i = 0; i < m; ++i) {
+      if (pred[i] <= eighth && (!bestTop8 || meas[i] < bestTop8))
+        bestTop8 = meas[i];
+      sorted[i] = fabs(pred[i] - meas[i]) / meas[i];
+    }
+    qsort(sorted, (size_t)m, sizeof *sorted, byDouble);
+    double medianError =
+        m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    free(sorted);
+    printf("  cost model on this run: Kendall tau %.3f, top-1 regret %.1f%%",
+           kendall(pred, meas, m), 100 * regret);
+    if (firsts > 1)
+      printf(" (mean over %d predicted equal first)", firsts);
+    printf("\n  predicted equal: %d of %d pairs; best of the predicted top "
+           "8: %.3f of the fastest; median absolute error %.1f%%\n",
+           tied, pairs, meas[bestM] / bestTop8, 100 * medianError);
     printf("  fastest measured: %s %.1f us\n", ids[bestM], meas[bestM] / 1e3);
     if (seedNs > 0)
       printf("  the seed: %.1f us; the fastest candidate is %.2fx faster\n",
