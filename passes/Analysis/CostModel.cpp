@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <unordered_set>
 
@@ -124,15 +125,69 @@ private:
   LogicalResult walkRole(RoleOp role, RoleWork &w);
   void chargeSpills(std::deque<RoleWork> &roles);
   LogicalResult tripCount(scf::ForOp loop, double &trips);
+  std::optional<double> meanTripsOverTiles(scf::ForOp loop);
   LogicalResult failure_ = success();
   bool inOverlap = false; ///< inside an overlapped epilogue loop
 };
+
+/// The trip count of `loop`, whose bounds depend on the coordinates of the
+/// tile (a split reduction's slice, a causal mask's diagonal), averaged
+/// over the tiles: the model charges every tile the mean. Coordinates take
+/// each tile's offset (index × the schedule's tile size); past 2^16 tiles,
+/// an even sample of them. None if the bounds depend on something else.
+std::optional<double> Interpreter::meanTripsOverTiles(scf::ForOp loop) {
+  if (!currentTiles)
+    return std::nullopt;
+  Block &body = currentTiles.getBody().front();
+  llvm::DenseMap<Value, unsigned> masks;
+  unsigned mask = tileCoordinateMask(loop.getLowerBound(), &body, masks) |
+                  tileCoordinateMask(loop.getUpperBound(), &body, masks) |
+                  tileCoordinateMask(loop.getStep(), &body, masks);
+  auto coords = currentTiles.getCoordinates();
+  auto sizes = kernel.getTileShape();
+  if (!mask || coords.size() != sizes.size())
+    return std::nullopt;
+  llvm::SmallVector<int64_t> counts;
+  int64_t combos = 1;
+  for (auto [d, extent] : llvm::enumerate(currentTiles.getExtents())) {
+    auto e = eval.eval(extent);
+    if (!e || sizes[d] <= 0)
+      return std::nullopt;
+    counts.push_back(mask & (1u << d)
+                         ? std::max<int64_t>(1, (*e + sizes[d] - 1) / sizes[d])
+                         : 1);
+    combos = llvm::checkedMul(combos, counts.back())
+                 .value_or(std::numeric_limits<int64_t>::max());
+  }
+  int64_t samples = std::min<int64_t>(combos, int64_t(1) << 16);
+  double sum = 0;
+  for (int64_t k = 0; k < samples; ++k) {
+    int64_t rest = samples == combos ? k : k * (combos / samples);
+    IndexEvaluator at(shapes);
+    for (auto [d, c] : llvm::enumerate(coords)) {
+      at.bind(c, (rest % counts[d]) * sizes[d]);
+      rest /= counts[d];
+    }
+    auto lb = at.eval(loop.getLowerBound());
+    auto ub = at.eval(loop.getUpperBound());
+    auto step = at.eval(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    if (*ub > *lb)
+      sum += double((*ub - *lb + *step - 1) / *step);
+  }
+  return sum / double(samples);
+}
 
 LogicalResult Interpreter::tripCount(scf::ForOp loop, double &trips) {
   auto lb = eval.eval(loop.getLowerBound());
   auto ub = eval.eval(loop.getUpperBound());
   auto step = eval.eval(loop.getStep());
   if (!lb || !ub || !step || *step <= 0) {
+    if (auto mean = meanTripsOverTiles(loop)) {
+      trips = *mean;
+      return success();
+    }
     bool loaded = loop.getLowerBound().getDefiningOp<ScalarLoadOp>() ||
                   loop.getUpperBound().getDefiningOp<ScalarLoadOp>();
     if (loaded)

@@ -86,6 +86,9 @@ public:
   /// The value of `v`, or none if it is not known from the shapes.
   std::optional<int64_t> eval(Value v);
 
+  /// Takes `v` (a tile coordinate, say) to be `value` from now on.
+  void bind(Value v, int64_t value) { memo[v] = value; }
+
 private:
   std::optional<int64_t> compute(Value v);
 
