@@ -173,8 +173,11 @@ std::optional<double> Interpreter::meanTripsOverTiles(scf::ForOp loop) {
     auto step = at.eval(loop.getStep());
     if (!lb || !ub || !step || *step <= 0)
       return std::nullopt;
+    std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+    if (*ub > *lb && !span)
+      return std::nullopt; // more than 2^63 - 1 apart: tripCount says so
     if (*ub > *lb)
-      sum += double((*ub - *lb + *step - 1) / *step);
+      sum += double(*span / *step + (*span % *step != 0));
   }
   return sum / double(samples);
 }
@@ -603,6 +606,9 @@ double overlapped(double a, double b) {
                       1.0 / kOverlapNorm);
 }
 
+/// Local memory a thread may have (512 KiB): no spill count is larger.
+constexpr int64_t kMaxLocalBytes = 512 * 1024;
+
 /// Reads `cake.ptxas` from the kernel into `facts`; a malformed one is an
 /// error at the kernel.
 static LogicalResult readPtxasFacts(KernelOp kernel, PtxasFacts &facts) {
@@ -618,11 +624,13 @@ static LogicalResult readPtxasFacts(KernelOp kernel, PtxasFacts &facts) {
   if (!dict || dict.size() != 3 || !get("registers", facts.registers) ||
       !get("spill_stores", facts.spillStores) ||
       !get("spill_loads", facts.spillLoads) || facts.registers < 1 ||
-      facts.registers > 255)
+      facts.registers > 255 || facts.spillStores > kMaxLocalBytes ||
+      facts.spillLoads > kMaxLocalBytes)
     return kernel.emitError("cake-cost: ")
            << kPtxasAttrName
            << " must be {registers = N, spill_stores = S, spill_loads = L} "
-              "as ptxas -v reports them (N in 1..255, S and L >= 0)";
+              "as ptxas -v reports them (N in 1..255, S and L in 0.."
+           << kMaxLocalBytes << ")";
   facts.present = true;
   return success();
 }
