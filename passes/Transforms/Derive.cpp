@@ -162,14 +162,17 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       for (Value r : pipe.getRings())
         txBytes += cast<RingType>(r.getType()).getTileBytes();
       // One arrival per consumer warp releases a stage; a role that reads
-      // it with tcgen05.mma releases it with one tcgen05.commit.
+      // it with tcgen05.mma releases it with one tcgen05.commit, and a copy
+      // role (a TMA store of a staged epilogue), which runs on its leader
+      // alone, with that one warp's arrival.
       int64_t consumerWarps = 0;
       for (Operation *user : pipe->getUsers())
         if (isa<PipeWaitOp>(user))
           if (auto role = user->getParentOfType<RoleOp>()) {
             bool tcgen05 = false;
             role.walk([&](TmemMmaOp) { tcgen05 = true; });
-            consumerWarps = tcgen05 ? 1 : role.getNumWarps();
+            consumerWarps =
+                tcgen05 || isCopyOnlyRole(role) ? 1 : role.getNumWarps();
           }
       // A stage filled by TMA completes with its bytes after one armed
       // arrival; one filled by stores, with an arrival per producer warp

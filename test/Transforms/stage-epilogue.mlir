@@ -75,6 +75,16 @@
 // INTO:      cake.role "mma" warpgroups(2) regs(232)
 // INTO:      cake.smem.write
 // INTO-NOT:  cake.role "store"
+// The load role is a copy role: it runs on its leader alone, so one
+// arrival (not one per warp of its warpgroup) releases the staged output.
+// Counted as 4, the second tile's acquire of the stage waited forever: on
+// the H200 the kernel hung from two tiles per CTA on (2026-12-05).
+// RUN: cake-opt --cake-stage-epilogue="into=load" --cake-set-stages="pipe=0 stages=3" --cake-verify --cake-derive %cake_src/examples/gemm_ws_persistent.cake.mlir | FileCheck %s --check-prefix=INTO-COUNT
+// INTO-COUNT: cake.pipe %{{.*}} {derived = #cake.pipe_barriers<full = {{[0-9]+}}, empty = {{[0-9]+}}, full_count = 1, empty_count = 8, tx_bytes = 49152>}
+// INTO-COUNT: cake.pipe %{{.*}} {derived = #cake.pipe_barriers<full = {{[0-9]+}}, empty = {{[0-9]+}}, full_count = 8, empty_count = 1, tx_bytes = 65536>}
+// Near miss: a copy role of one warp (the default store role) counts 1 too.
+// RUN: cake-opt --cake-stage-epilogue --cake-set-stages="pipe=0 stages=4" --cake-set-regs="role=mma regs=168" --cake-verify --cake-derive %cake_src/examples/gemm-variants/gemm_128x128x64_s6.cake.mlir | FileCheck %s --check-prefix=STORE-COUNT
+// STORE-COUNT: full_count = 8, empty_count = 1, tx_bytes = 32768>
 // The role named must exist and must not be the one that computes the tile.
 // RUN: not cake-opt --cake-stage-epilogue="into=nobody" %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTO-NONE
 // INTO-NONE: error: cake-stage-epilogue: into="nobody": the kernel has no role of that name
