@@ -7,7 +7,8 @@
 |*      duplicates (same printed IR) are recorded and skipped;                *|
 |*   2. filter: cake-verify (rejections counted per rule id), then the cost   *|
 |*      model ranks the legal candidates; ptxas compiles the top ones         *|
-|*      (--ptxas-check K) and those whose registers spill move down;          *|
+|*      (--ptxas-check K), which the model predicts again with their          *|
+|*      registers and spills;                                                 *|
 |*   4. route: a ledger of JSON lines (one per candidate) and a summary.      *|
 |*   3. benchmark: --export DIR lowers the top candidates and the seed to     *|
 |*      bundles with a manifest; a measurement command (bench/cost/           *|
@@ -68,9 +69,11 @@ static void printHelp(FILE *out) {
       "append\n"
       "  --mutate ROUNDS         after the grid, ROUNDS rounds of the best %d\n"
       "                          candidates' neighbours\n"
-      "  --ptxas-check K         ptxas on the best ranked until K compile "
-      "without\n"
-      "                          spilling (default: --export-top with an "
+      "  --ptxas-check K         ptxas on the best ranked until the top K "
+      "are\n"
+      "                          compiled, each re-predicted with its "
+      "registers\n"
+      "                          and spills (default: --export-top with an "
       "export)\n"
       "Stage 3 (benchmark on this machine's GPU, unless --no-gpu):\n"
       "  --no-gpu                stop after stage 2 (no export, no "
