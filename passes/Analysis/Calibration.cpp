@@ -3,7 +3,8 @@
 //
 // Reads calibration/<gpu>.json (measured on the GPU by bench/calibrate, or
 // datasheet figures where no GPU was at hand), finds the file for a target,
-// and parses the problem shapes cake-cost is given.
+// parses the problem shapes cake-cost is given, and reads what ptxas
+// reported on a kernel (cake.ptxas).
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,4 +240,31 @@ bool mlir::cake::parseProblemShapes(llvm::StringRef text,
     shapes.push_back(std::move(shape));
   }
   return true;
+}
+
+/// Local memory a thread may have (512 KiB): no spill count is larger.
+constexpr int64_t kMaxLocalBytes = 512 * 1024;
+
+LogicalResult mlir::cake::readPtxasFacts(KernelOp kernel, PtxasFacts &facts) {
+  Attribute attr = kernel->getAttr(kPtxasAttrName);
+  if (!attr)
+    return success();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto get = [&](StringRef name, int64_t &out) {
+    auto i = dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
+    out = i ? i.getInt() : -1;
+    return i && out >= 0;
+  };
+  if (!dict || dict.size() != 3 || !get("registers", facts.registers) ||
+      !get("spill_stores", facts.spillStores) ||
+      !get("spill_loads", facts.spillLoads) || facts.registers < 1 ||
+      facts.registers > 255 || facts.spillStores > kMaxLocalBytes ||
+      facts.spillLoads > kMaxLocalBytes)
+    return kernel.emitError("cake-cost: ")
+           << kPtxasAttrName
+           << " must be {registers = N, spill_stores = S, spill_loads = L} "
+              "as ptxas -v reports them (N in 1..255, S and L in 0.."
+           << kMaxLocalBytes << ")";
+  facts.present = true;
+  return success();
 }

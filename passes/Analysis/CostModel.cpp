@@ -125,69 +125,19 @@ private:
   LogicalResult walkRole(RoleOp role, RoleWork &w);
   void chargeSpills(std::deque<RoleWork> &roles);
   LogicalResult tripCount(scf::ForOp loop, double &trips);
-  std::optional<double> meanTripsOverTiles(scf::ForOp loop);
   LogicalResult failure_ = success();
   bool inOverlap = false; ///< inside an overlapped epilogue loop
 };
-
-/// The trip count of `loop`, whose bounds depend on the coordinates of the
-/// tile (a split reduction's slice, a causal mask's diagonal), averaged
-/// over the tiles: the model charges every tile the mean. Coordinates take
-/// each tile's offset (index × the schedule's tile size); past 2^16 tiles,
-/// an even sample of them. None if the bounds depend on something else.
-std::optional<double> Interpreter::meanTripsOverTiles(scf::ForOp loop) {
-  if (!currentTiles)
-    return std::nullopt;
-  Block &body = currentTiles.getBody().front();
-  llvm::DenseMap<Value, unsigned> masks;
-  unsigned mask = tileCoordinateMask(loop.getLowerBound(), &body, masks) |
-                  tileCoordinateMask(loop.getUpperBound(), &body, masks) |
-                  tileCoordinateMask(loop.getStep(), &body, masks);
-  auto coords = currentTiles.getCoordinates();
-  auto sizes = kernel.getTileShape();
-  if (!mask || coords.size() != sizes.size())
-    return std::nullopt;
-  llvm::SmallVector<int64_t> counts;
-  int64_t combos = 1;
-  for (auto [d, extent] : llvm::enumerate(currentTiles.getExtents())) {
-    auto e = eval.eval(extent);
-    if (!e || sizes[d] <= 0)
-      return std::nullopt;
-    counts.push_back(mask & (1u << d)
-                         ? std::max<int64_t>(1, (*e + sizes[d] - 1) / sizes[d])
-                         : 1);
-    combos = llvm::checkedMul(combos, counts.back())
-                 .value_or(std::numeric_limits<int64_t>::max());
-  }
-  int64_t samples = std::min<int64_t>(combos, int64_t(1) << 16);
-  double sum = 0;
-  for (int64_t k = 0; k < samples; ++k) {
-    int64_t rest = samples == combos ? k : k * (combos / samples);
-    IndexEvaluator at(shapes);
-    for (auto [d, c] : llvm::enumerate(coords)) {
-      at.bind(c, (rest % counts[d]) * sizes[d]);
-      rest /= counts[d];
-    }
-    auto lb = at.eval(loop.getLowerBound());
-    auto ub = at.eval(loop.getUpperBound());
-    auto step = at.eval(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0)
-      return std::nullopt;
-    std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
-    if (*ub > *lb && !span)
-      return std::nullopt; // more than 2^63 - 1 apart: tripCount says so
-    if (*ub > *lb)
-      sum += double(*span / *step + (*span % *step != 0));
-  }
-  return sum / double(samples);
-}
 
 LogicalResult Interpreter::tripCount(scf::ForOp loop, double &trips) {
   auto lb = eval.eval(loop.getLowerBound());
   auto ub = eval.eval(loop.getUpperBound());
   auto step = eval.eval(loop.getStep());
   if (!lb || !ub || !step || *step <= 0) {
-    if (auto mean = meanTripsOverTiles(loop)) {
+    if (auto mean = currentTiles
+                        ? meanTripCountOverTiles(loop, currentTiles,
+                                                 kernel.getTileShape(), shapes)
+                        : std::nullopt) {
       trips = *mean;
       return success();
     }
@@ -604,35 +554,6 @@ double overlapped(double a, double b) {
   return m * std::pow(std::pow(a / m, kOverlapNorm) +
                           std::pow(b / m, kOverlapNorm),
                       1.0 / kOverlapNorm);
-}
-
-/// Local memory a thread may have (512 KiB): no spill count is larger.
-constexpr int64_t kMaxLocalBytes = 512 * 1024;
-
-/// Reads `cake.ptxas` from the kernel into `facts`; a malformed one is an
-/// error at the kernel.
-static LogicalResult readPtxasFacts(KernelOp kernel, PtxasFacts &facts) {
-  Attribute attr = kernel->getAttr(kPtxasAttrName);
-  if (!attr)
-    return success();
-  auto dict = dyn_cast<DictionaryAttr>(attr);
-  auto get = [&](StringRef name, int64_t &out) {
-    auto i = dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
-    out = i ? i.getInt() : -1;
-    return i && out >= 0;
-  };
-  if (!dict || dict.size() != 3 || !get("registers", facts.registers) ||
-      !get("spill_stores", facts.spillStores) ||
-      !get("spill_loads", facts.spillLoads) || facts.registers < 1 ||
-      facts.registers > 255 || facts.spillStores > kMaxLocalBytes ||
-      facts.spillLoads > kMaxLocalBytes)
-    return kernel.emitError("cake-cost: ")
-           << kPtxasAttrName
-           << " must be {registers = N, spill_stores = S, spill_loads = L} "
-              "as ptxas -v reports them (N in 1..255, S and L in 0.."
-           << kMaxLocalBytes << ")";
-  facts.present = true;
-  return success();
 }
 
 /// The registers ptxas spilled, charged to the role whose fragments need

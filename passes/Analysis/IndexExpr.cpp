@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
@@ -324,4 +325,51 @@ unsigned mlir::cake::tileCoordinateMask(Value v, Block *tilesBody,
   }
   memo[v] = mask;
   return mask;
+}
+
+std::optional<double> mlir::cake::meanTripCountOverTiles(
+    scf::ForOp loop, TilesOp tiles, llvm::ArrayRef<int64_t> sizes,
+    const std::vector<std::vector<int64_t>> &shapes) {
+  Block &body = tiles.getBody().front();
+  llvm::DenseMap<Value, unsigned> masks;
+  unsigned mask = tileCoordinateMask(loop.getLowerBound(), &body, masks) |
+                  tileCoordinateMask(loop.getUpperBound(), &body, masks) |
+                  tileCoordinateMask(loop.getStep(), &body, masks);
+  auto coords = tiles.getCoordinates();
+  if (!mask || coords.size() != sizes.size())
+    return std::nullopt;
+  IndexEvaluator eval(shapes);
+  llvm::SmallVector<int64_t> counts;
+  int64_t combos = 1;
+  for (auto [d, extent] : llvm::enumerate(tiles.getExtents())) {
+    auto e = eval.eval(extent);
+    if (!e || sizes[d] <= 0)
+      return std::nullopt;
+    counts.push_back(mask & (1u << d)
+                         ? std::max<int64_t>(1, (*e + sizes[d] - 1) / sizes[d])
+                         : 1);
+    combos = llvm::checkedMul(combos, counts.back())
+                 .value_or(std::numeric_limits<int64_t>::max());
+  }
+  int64_t samples = std::min<int64_t>(combos, int64_t(1) << 16);
+  double sum = 0;
+  for (int64_t k = 0; k < samples; ++k) {
+    int64_t rest = samples == combos ? k : k * (combos / samples);
+    IndexEvaluator at(shapes);
+    for (auto [d, c] : llvm::enumerate(coords)) {
+      at.bind(c, (rest % counts[d]) * sizes[d]);
+      rest /= counts[d];
+    }
+    auto lb = at.eval(loop.getLowerBound());
+    auto ub = at.eval(loop.getUpperBound());
+    auto step = at.eval(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+    if (*ub > *lb && !span)
+      return std::nullopt; // more than 2^63 - 1 apart: tripCount says so
+    if (*ub > *lb)
+      sum += double(*span / *step + (*span % *step != 0));
+  }
+  return sum / double(samples);
 }

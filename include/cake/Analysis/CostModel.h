@@ -123,6 +123,10 @@ struct PtxasFacts {
   int64_t registers = 0, spillStores = 0, spillLoads = 0;
 };
 
+/// Reads `cake.ptxas` from the kernel into `facts` (left absent without
+/// one); a malformed one is an error at the kernel.
+LogicalResult readPtxasFacts(KernelOp kernel, PtxasFacts &facts);
+
 /// One pipe's stage cycle per tile.
 struct PipeCost {
   std::string name; ///< "pipe #0"

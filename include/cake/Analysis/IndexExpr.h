@@ -13,6 +13,7 @@
 #define CAKE_ANALYSIS_INDEXEXPR_H
 
 #include "cake/Dialect/CakeDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -101,6 +102,17 @@ private:
 /// the masks of values already visited.
 unsigned tileCoordinateMask(Value v, Block *tilesBody,
                             llvm::DenseMap<Value, unsigned> &memo);
+
+/// The trip count of `loop` (inside `tiles`, of tile shape `sizes`), whose
+/// bounds depend on the tile's coordinates (a split reduction's slice, a
+/// causal mask's diagonal), averaged over the tiles: the cost model charges
+/// every tile the mean. Coordinates take each tile's offset (index × tile
+/// size); past 2^16 tiles, an even sample of them. None if the bounds
+/// depend on something else.
+std::optional<double>
+meanTripCountOverTiles(scf::ForOp loop, TilesOp tiles,
+                       llvm::ArrayRef<int64_t> sizes,
+                       const std::vector<std::vector<int64_t>> &shapes);
 
 } // namespace cake
 } // namespace mlir
