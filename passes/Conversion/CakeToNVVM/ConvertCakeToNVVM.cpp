@@ -321,6 +321,8 @@ LogicalResult KernelEmitter::emit() {
   for (RoleOp r : kernel.getBody().getOps<RoleOp>())
     if (failed(emitRole(r)))
       return failure();
+  if (failed(checkArrivals()))
+    return failure();
   // ... and no CTA exits (freeing its shared memory) while another may
   // still write a slice into it or arrive on its barriers; nor frees its
   // tensor memory before every role is done with it.

@@ -25,6 +25,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <optional>
 #include <tuple>
@@ -204,6 +205,16 @@ private:
   void arriveInCluster(Value barrier, int64_t ctas);
   /// Releases held back until a wait_group retired their readers.
   void releaseHeld(SmallVectorImpl<std::pair<Value, Value>> &held);
+  /// Records that the current role's code arrives `count` times on a
+  /// barrier of `pipe` (its empty one if `empty`) each time it passes here.
+  void noteArrivals(Value pipe, bool empty, int64_t count);
+  /// The warps of the current role that run an arrival: all of them, or
+  /// its leader's alone.
+  int64_t arrivingWarps() const;
+  /// Compares the arrivals the roles' code makes on each pipe barrier with
+  /// the count cake-derive gave the barrier: a disagreement would hang the
+  /// kernel (too few) or complete phases early (too many) on the GPU.
+  LogicalResult checkArrivals();
 
   // TMA copies (Tma.cpp).
   std::optional<LogicalResult> emitTmaOp(Operation &op);
@@ -409,6 +420,11 @@ private:
   llvm::DenseMap<Value, TensorParams> tensors;
   SmallVector<Value> descriptors; // !llvm.ptr, by derived index
   llvm::DenseMap<Value, PipeInfo> pipes;
+  /// (pipe, empty?) -> role -> the arrivals of each of the role's arrival
+  /// sites on that barrier (noteArrivals, checkArrivals).
+  llvm::MapVector<std::pair<Value, unsigned>,
+                  llvm::MapVector<Operation *, SmallVector<int64_t, 2>>>
+      arrivals;
   llvm::DenseMap<Value, RingInfo> rings;
   llvm::DenseMap<Value, TmemInfo> tmems;
   int64_t tmemAllocation = 0, tmemSlot = 0; // columns; shared-memory offset

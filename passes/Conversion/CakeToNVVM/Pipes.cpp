@@ -100,6 +100,7 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
     NVVM::MBarrierArriveExpectTxOp::create(
         b, loc(), Type(), full, i32c(info.txBytes), NVVM::MemScopeKind::CTA,
         /*relaxed=*/false, Value());
+    noteArrivals(pipe, /*empty=*/false, 1); // the leader's, armed
   }
   map.map(op->getResult(0), stage);
   return success();
@@ -143,17 +144,21 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   if (info.tmem) {
     NVVM::Tcgen05CommitOp::create(
         b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8), Value());
+    noteArrivals(c.getPipe(), /*empty=*/false, 1);
     return success();
   }
   if (acquire && isFilledByThreadCopies(acquire)) {
     NVVM::CpAsyncMBarrierArriveOp::create(
         b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8),
         /*noinc=*/true);
+    noteArrivals(c.getPipe(), /*empty=*/false,
+                 role->allLanes ? 32 * role->role.getNumWarps() : 1);
     return success();
   }
   // Stores filled the stage: one arrival per producer warp (the derived
   // full_count), after the warp converged.
   arriveOnce(stageAt(info.full, map.lookup(c.getStage()), 8));
+  noteArrivals(c.getPipe(), /*empty=*/false, arrivingWarps());
   return success();
 }
 
@@ -164,6 +169,7 @@ LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   if (role->tcgen05Issuer) {
     NVVM::Tcgen05CommitOp::create(b, loc(), stageAt(info.empty, stage, 8),
                                   Value());
+    noteArrivals(op.getPipe(), /*empty=*/true, 1);
     return success();
   }
   // This thread's tensor-memory loads are done before the producer's
@@ -215,9 +221,12 @@ void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   const PipeInfo &info = pipes[pipe];
   if (info.releaseCtas > 1) {
     arriveInCluster(stageAt(info.empty, stage, 8), info.releaseCtas);
+    // Each CTA's barrier hears from this role in every CTA of the cluster.
+    noteArrivals(pipe, /*empty=*/true, arrivingWarps() * info.releaseCtas);
     return;
   }
   arriveOnce(stageAt(info.empty, stage, 8));
+  noteArrivals(pipe, /*empty=*/true, arrivingWarps());
 }
 
 void KernelEmitter::arriveInCluster(Value barrier, int64_t ctas) {
@@ -264,6 +273,49 @@ void KernelEmitter::arriveOnce(Value barrier) {
     b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
   }
   NVVM::MBarrierArriveOp::create(b, loc(), Type(), barrier, Value());
+}
+
+int64_t KernelEmitter::arrivingWarps() const {
+  return role->allLanes ? role->role.getNumWarps() : 1;
+}
+
+void KernelEmitter::noteArrivals(Value pipe, bool empty, int64_t count) {
+  arrivals[{pipe, unsigned(empty)}][role->role].push_back(count);
+}
+
+LogicalResult KernelEmitter::checkArrivals() {
+  // Each role's arrival sites are the alternative places one hand-off is
+  // made (a release held for a wgmma, or made at once): they must agree,
+  // and the roles' arrivals together make the barrier's derived count.
+  for (auto &[key, byRole] : arrivals) {
+    auto [pipe, empty] = key;
+    const PipeInfo &info = pipes[pipe];
+    int64_t derived = empty ? info.emptyCount : info.fullCount;
+    int64_t total = 0;
+    std::string roles;
+    llvm::raw_string_ostream os(roles);
+    for (auto &[roleOp, counts] : byRole) {
+      StringRef name = cast<RoleOp>(roleOp).getName();
+      if (llvm::any_of(counts, [&](int64_t n) { return n != counts[0]; }))
+        return pipe.getDefiningOp()->emitError("convert-cake-to-nvvm: role '")
+               << name << "' arrives on the " << (empty ? "empty" : "full")
+               << " barrier with " << counts[0] << " and with "
+               << *llvm::find_if(counts,
+                                 [&](int64_t n) { return n != counts[0]; })
+               << " arrivals at different hand-offs";
+      total += counts[0];
+      os << (roles.empty() ? "" : ", ") << "'" << name << "' " << counts[0];
+    }
+    if (total != derived)
+      return pipe.getDefiningOp()->emitError("convert-cake-to-nvvm: the ")
+             << (empty ? "empty" : "full") << " barrier of this pipe expects "
+             << derived << " arrivals a phase (cake-derive's "
+             << (empty ? "empty_count" : "full_count")
+             << ") but the lowered roles make " << total << " (" << roles
+             << "); the kernel would "
+             << (total < derived ? "hang" : "hand stages over early");
+  }
+  return success();
 }
 
 void KernelEmitter::releaseHeld(
