@@ -73,6 +73,14 @@ Operation *mlir::cake::firstAllLanesOp(RoleOp role) {
 
 bool mlir::cake::isCopyOnlyRole(RoleOp role) { return !firstAllLanesOp(role); }
 
+bool mlir::cake::holdsRowPerThread(RoleOp role) {
+  if (role.getWarpgroups() != 1)
+    return false;
+  bool reads = false;
+  role.walk([&](TmemLoadOp) { reads = true; });
+  return reads;
+}
+
 RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {
   RoleWarps w;
   for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {

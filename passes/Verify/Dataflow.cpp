@@ -431,6 +431,23 @@ bool verify::checkStoreCoverage(KernelFacts &f) {
   return ok;
 }
 
+/// Whether the lowering takes `op`'s fragments held a row a thread
+/// (tcgen05.ld's layout): made by tmem.load, a load of a line or a splat,
+/// combined element by element or along the thread's row, stored, carried.
+static bool lowersRowPerThread(Operation *op) {
+  if (auto argmin = dyn_cast<FragArgminOp>(op))
+    return !argmin.getPacked();
+  if (auto reduce = dyn_cast<FragReduceOp>(op))
+    return isa<FloatType>(reduce.getInput().getType().getElementType());
+  // Loads of lines (a row's value, a broadcast line); tiles come from
+  // tensor memory.
+  if (auto load = dyn_cast<LoadOp>(op))
+    return llvm::is_contained(load.getType().getShape(), 1);
+  return isa<TmemLoadOp, FragConvertOp, FragMapOp, FragSplatOp, FragZeroOp,
+             FragIotaOp, StoreOp, scf::ForOp, scf::YieldOp, scf::IfOp, TilesOp,
+             TilesYieldOp>(op);
+}
+
 /// dataflow.fragment-layout
 bool verify::checkFragmentLayout(KernelFacts &f) {
   bool ok = true;
@@ -440,6 +457,7 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
   // targets with tensor memory, tcgen05.ld's row-a-thread layout too.
   // Reported once per role and fragment type, at its first definition.
   llvm::DenseSet<std::pair<Operation *, Type>> reported;
+  llvm::DenseSet<Operation *> badOps;
   f.kernel.walk([&](Operation *op) {
     auto role = op->getParentOfType<RoleOp>();
     if (!role)
@@ -472,6 +490,44 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
       if (isa<TmemLoadOp>(op) &&
           (!f.target->hasTcgen05 || !role.getWarpgroups()))
         continue;
+      // A warpgroup that reads tensor memory holds every fragment a row a
+      // thread: 128 x N (a row), 128 x 1 (its value), 1 x N (the line).
+      if (f.target->hasTcgen05 && holdsRowPerThread(role)) {
+        bool held =
+            (m == 128 && (n == 1 || n % 8 == 0)) || (m == 1 && n % 8 == 0);
+        Operation *bad = lowersRowPerThread(op) ? nullptr : op;
+        for (Operation *user : v.getUsers())
+          if (!bad && !lowersRowPerThread(user))
+            bad = user;
+        if (!held) {
+          emitRuleError(op, RuleId::DataflowFragmentLayout)
+              << "fragment " << m << "x" << n << " has no register layout in "
+              << DiagRole{role.getName()}
+              << ", which reads tensor memory and holds a row a thread "
+                 "(tcgen05.ld's layout): expected 128xN, 128x1 or 1xN, N a "
+                 "multiple of 8";
+        } else if (bad && badOps.insert(bad).second) {
+          // Once per op, whichever of its fragments leads to it.
+          InFlightDiagnostic d =
+              emitRuleError(bad, RuleId::DataflowFragmentLayout)
+              << "fragment " << m << "x" << n << " of "
+              << DiagRole{role.getName()}
+              << " is held a row a thread (tcgen05.ld's layout), which "
+                 "tmem.load, loads of lines, maps, exact argmins, float "
+                 "reductions, "
+                 "stores and converts take; '"
+              << bad->getName() << "' is not lowered for it";
+          if (bad != op)
+            d.attachNote(op->getLoc()) << "the fragment defined here";
+        }
+        // A shape without a layout is reported once per type; an op not
+        // lowered for the layout once per op (badOps), whatever its types.
+        if (!held)
+          reported.insert({role, frag});
+        if (!held || bad)
+          ok = false;
+        continue;
+      }
       if (!role.getWarpgroups()) {
         bool mma = false;
         role.walk([&](MmaOp) { mma = true; });

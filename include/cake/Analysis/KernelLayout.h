@@ -31,6 +31,11 @@ RoleWarps computeRoleWarps(KernelOp kernel);
 /// barriers, which count whole warps): one elected thread then issues its
 /// copies and hand-offs.
 bool isCopyOnlyRole(RoleOp role);
+/// True if the role holds its fragments one row a thread, as tcgen05.ld
+/// gives them: a warpgroups(1) role that reads tensor memory. Its 128 x N
+/// fragments hold a row's N values a thread, 128 x 1 its one value, and
+/// 1 x N all N (a broadcast line).
+bool holdsRowPerThread(RoleOp role);
 /// The first op that makes every thread of `role` run it (null for a copy
 /// role).
 Operation *firstAllLanesOp(RoleOp role);

@@ -30,6 +30,7 @@
 
 #include "KernelEmitter.h"
 #include "cake/Analysis/Handoffs.h"
+#include "cake/Analysis/KernelLayout.h"
 #include "cake/Analysis/MmaChains.h"
 #include "cake/Target/TargetInfo.h"
 
@@ -401,6 +402,7 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   state.leader = arith::AndIOp::create(b, loc(), firstWarp, firstLane);
   state.allLanes = placed->getLanes() == RoleLanes::all;
   r.walk([&](TmemMmaOp) { state.tcgen05Issuer = true; });
+  state.rowPerThread = holdsRowPerThread(r);
   if (failed(startWarpgroupOrder(r)))
     return failure();
   if (!state.allLanes) {

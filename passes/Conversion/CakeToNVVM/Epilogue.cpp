@@ -102,6 +102,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     return failure();
   if (info->layout == FragLayout::Acc)
     return emitAccLoad(op, *info);
+  if (info->layout == FragLayout::Lane)
+    return op.emitError("loads of 128-row tiles held a row a thread are not "
+                        "lowered (tcgen05.ld fills them from tensor memory)");
   const TensorParams &tp = tensors[op.getSrc()];
   // The fragment runs along the innermost dimension; the outer coordinates
   // select one line of the tensor.
@@ -127,9 +130,15 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     return LLVM::LoadOp::create(b, loc(), type, ptr).getResult();
   };
   // Element k's offset from `start` in this thread: the wgmma accumulator
-  // layout's columns (pairs 8 apart) or rows (8 apart).
+  // layout's columns (pairs 8 apart) or rows (8 apart); in a role holding
+  // a row a thread, every column of a line, or the thread's row.
   bool col = info->layout == FragLayout::Col;
+  bool laneCol = info->layout == FragLayout::LaneCol;
   auto offsetOf = [&](int64_t k) -> Value {
+    if (laneCol)
+      return i32c(int32_t(k));
+    if (info->layout == FragLayout::LaneRow)
+      return laneRow();
     if (col) {
       Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
       Value pair = arith::MulIOp::create(b, loc(), quad, i32c(2));
@@ -163,14 +172,14 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   // without masks, a column fragment's pairs as one vector load each
   // where the line's start keeps them aligned: the masks and 64-bit
   // compares were most of the k-means epilogue's integer work.
-  int64_t span = op.getType().getShape()[col ? 1 : 0];
+  int64_t span = op.getType().getShape()[col || laneCol ? 1 : 0];
   Value end = arith::AddIOp::create(
       b, loc(), start, arith::ConstantIndexOp::create(b, loc(), span));
   Value full =
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end, extent);
   if (lineOk)
     full = arith::AndIOp::create(b, loc(), lineOk, full);
-  bool pairs = col && info->count % 2 == 0;
+  bool pairs = (col || laneCol) && info->count % 2 == 0;
   if (pairs) {
     // The pair's address, not just its index: a caller's tensor may be a
     // view that starts off the vector's alignment.
@@ -378,9 +387,22 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
            << elt;
   Value lineBase = outerOffset(tp, op.getCoords());
   bool col = info.layout == FragLayout::Col;
+  bool laneRowOne = info.layout == FragLayout::LaneRow;
+  bool laneCol = info.layout == FragLayout::LaneCol;
   Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
   Value lineOk = outerInBounds(tp, op.getCoords(), 1), writer;
-  if (col) {
+  if (laneRowOne) {
+    // A row a thread: each thread writes its own.
+    writer = arith::ConstantIntOp::create(b, loc(), b.getI1Type(), 1);
+  } else if (laneCol) {
+    // Every thread holds the whole line: the role's first thread writes.
+    writer = arith::AndIOp::create(
+        b, loc(),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                              role->warpInRole, i32c(0)),
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, role->lane,
+                              i32c(0)));
+  } else if (col) {
     Value firstWarp = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                             role->warpInRole, i32c(0));
     Value firstQuad = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
@@ -393,15 +415,19 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
   if (lineOk)
     writer = arith::AndIOp::create(b, loc(), lineOk, writer);
   Value start = map.lookupOrDefault(op.getCoords().back());
-  Value first = col ? arith::MulIOp::create(b, loc(), quad, i32c(2)).getResult()
+  Value first = laneCol      ? i32c(0)
+                : laneRowOne ? laneRow()
+                : col
+                    ? arith::MulIOp::create(b, loc(), quad, i32c(2)).getResult()
                     : threadRow();
   Value val = map.lookup(op.getValue());
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
                      std::to_string(bits) + " [$1], $2; }";
   std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
   for (int64_t k = 0; k < info.count; ++k) {
-    // Element k: columns in pairs 8 apart, or rows 8 apart.
-    int64_t step = col ? 8 * (k / 2) + k % 2 : 8 * k;
+    // Element k: columns in pairs 8 apart, or rows 8 apart; a line held
+    // whole, column k.
+    int64_t step = laneCol ? k : col ? 8 * (k / 2) + k % 2 : 8 * k;
     Value pos = arith::AddIOp::create(
         b, loc(), start,
         arith::IndexCastOp::create(
@@ -437,7 +463,9 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   FailureOr<FragInfo> info = fragInfo(ft, op);
   if (failed(info))
     return failure();
-  if (info->layout == FragLayout::Row || info->layout == FragLayout::Col)
+  if (info->layout == FragLayout::Row || info->layout == FragLayout::Col ||
+      info->layout == FragLayout::LaneRow ||
+      info->layout == FragLayout::LaneCol)
     return emitLineStore(op, *info);
   if (info->layout == FragLayout::Lane)
     return emitLaneStore(op, *info);

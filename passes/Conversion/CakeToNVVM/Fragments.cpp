@@ -107,7 +107,24 @@ FailureOr<FragInfo> KernelEmitter::fragInfo(FragType type, Operation *where) {
   int64_t wgs = role->role.getNumWarps() / 4;
   int64_t m = type.getShape()[0], n = type.getShape()[1];
   FragInfo info;
-  if (m == 1 && n % 8 == 0) {
+  if (role->rowPerThread) {
+    // tcgen05.ld's layout: each thread holds one row of 128.
+    if (m == 128 && n == 1) {
+      info.layout = FragLayout::LaneRow;
+      info.count = 1;
+    } else if (m == 1 && n % 8 == 0) {
+      info.layout = FragLayout::LaneCol;
+      info.count = n;
+    } else if (m == 128 && n % 8 == 0) {
+      info.layout = FragLayout::Lane;
+      info.count = n;
+    } else {
+      return where->emitError("fragment ")
+             << m << "x" << n
+             << " has no register layout in a role holding a row a thread "
+                "(expected 128xN, 128x1 or 1xN with N a multiple of 8)";
+    }
+  } else if (m == 1 && n % 8 == 0) {
     info.layout = FragLayout::Col;
     info.count = n / 4;
   } else if (m == 64 * wgs && n == 1) {
@@ -157,6 +174,11 @@ static int64_t broadcastIndex(FragLayout out, FragLayout in, int64_t i) {
     return (i / 2) % 2;
   if (out == FragLayout::Acc && in == FragLayout::Col)
     return (i / 4) * 2 + i % 2;
+  // A row a thread: the thread's row value, or column i of the line.
+  if (out == FragLayout::Lane && in == FragLayout::LaneRow)
+    return 0;
+  if (out == FragLayout::Lane && in == FragLayout::LaneCol)
+    return i;
   return -1;
 }
 
@@ -238,10 +260,23 @@ LogicalResult KernelEmitter::emitIota(FragIotaOp op) {
   FailureOr<FragInfo> info = fragInfo(op.getType(), op);
   if (failed(info))
     return failure();
-  if (info->layout == FragLayout::Acc)
+  if (info->layout == FragLayout::Acc || info->layout == FragLayout::Lane)
     return op.emitError("frag.iota makes one row or one column");
   Value base =
       op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  if (info->layout == FragLayout::LaneRow ||
+      info->layout == FragLayout::LaneCol) {
+    // The thread's row, or every column of the line.
+    bool rowOne = info->layout == FragLayout::LaneRow;
+    Value out = LLVM::UndefOp::create(b, loc(), info->type);
+    for (int64_t i = 0; i < info->count; ++i) {
+      Value at = rowOne ? laneRow() : i32c(int32_t(i));
+      out = LLVM::InsertValueOp::create(
+          b, loc(), out, arith::AddIOp::create(b, loc(), base, at), i);
+    }
+    map.map(op.getResult(), out);
+    return success();
+  }
   Value l = role->lane, first;
   if (info->layout == FragLayout::Row) {
     Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
@@ -330,6 +365,8 @@ LogicalResult KernelEmitter::emitArgmin(FragArgminOp op) {
   FailureOr<FragInfo> io = fragInfo(op.getIndices().getType(), op);
   if (failed(in) || failed(vo) || failed(io))
     return failure();
+  if (in->layout == FragLayout::Lane)
+    return emitLaneArgmin(op);
   if (in->layout != FragLayout::Acc)
     return op.emitError("argmin of this fragment layout is not lowered yet");
   Type idxTy = op.getIndices().getType().getElementType();
@@ -413,6 +450,8 @@ LogicalResult KernelEmitter::emitReduce(FragReduceOp op) {
   if (failed(in) || failed(out))
     return failure();
   Type elt = op.getInput().getType().getElementType();
+  if (in->layout == FragLayout::Lane && isa<FloatType>(elt))
+    return emitLaneReduce(op);
   if (in->layout != FragLayout::Acc || !isa<FloatType>(elt))
     return op.emitError("this reduction is not lowered yet (float rows of an "
                         "accumulator-shaped fragment are)");

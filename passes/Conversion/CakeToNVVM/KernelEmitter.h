@@ -78,9 +78,11 @@ struct TmemInfo {
 };
 
 /// Which part of the wgmma accumulator layout a fragment occupies, or
-/// (sm_100a) tcgen05.ld's: a 128-row fragment of one warpgroup, thread t of
-/// warp w holding row 32 (w mod 4) + t, its N columns in order.
-enum class FragLayout { Acc, Row, Col, Lane };
+/// (sm_100a) tcgen05.ld's, in a role that holds rows one a thread
+/// (holdsRowPerThread): thread t of warp w holds row 32 (w mod 4) + t, of a
+/// 128 x N fragment its N columns in order (Lane), of a 128 x 1 its one
+/// value (LaneRow), and of a 1 x N line all N values (LaneCol).
+enum class FragLayout { Acc, Row, Col, Lane, LaneRow, LaneCol };
 /// True for an scf.if whose branches only compute on registers and memory
 /// (no wgmma, no hand-off): it may run while wgmma groups are in flight.
 bool isRegisterBranch(Operation &op);
@@ -99,6 +101,7 @@ struct RoleState {
   Value leader;                     // i1: lane 0 of the role's first warp
   bool allLanes = false;            // every thread runs the body
   bool tcgen05Issuer = false;       // issues cake.tmem.mma (its leader)
+  bool rowPerThread = false;        // fragments in tcgen05.ld's layout
   // (pipe, producer side?) -> !llvm.ptr alloca of i32: the hand-offs the
   // role has taken on that side. A role that fills its own pipe counts
   // its acquires and its waits apart.
@@ -268,6 +271,11 @@ private:
   LogicalResult emitTmemMma(TmemMmaOp op);
   LogicalResult emitTmemLoad(TmemLoadOp op);
   LogicalResult emitLaneStore(StoreOp op, const FragInfo &info);
+  /// The row of a 128-row tile thread t of warp w holds: 32 (w mod 4) + t.
+  Value laneRow();
+  /// Argmin and reductions along a row held by one thread.
+  LogicalResult emitLaneArgmin(FragArgminOp op);
+  LogicalResult emitLaneReduce(FragReduceOp op);
 
   // Rows of ring stages reduced (SmemReduce.cpp): cake.smem.reduce.
   std::optional<LogicalResult> emitSmemReduceOp(Operation &op);

@@ -251,9 +251,7 @@ LogicalResult KernelEmitter::emitLaneStore(StoreOp op, const FragInfo &info) {
   int64_t bits = elt.getIntOrFloatBitWidth();
   ValueRange coords = op.getCoords();
   Value plane = planeOffset(tp, coords);
-  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value quarterRow = arith::MulIOp::create(b, loc(), quarter, i32c(32));
-  Value threadRow = arith::AddIOp::create(b, loc(), quarterRow, role->lane);
+  Value threadRow = laneRow();
   Value row = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 2]),
       arith::IndexCastOp::create(b, loc(), b.getIndexType(), threadRow));
@@ -291,5 +289,78 @@ LogicalResult KernelEmitter::emitLaneStore(StoreOp op, const FragInfo &info) {
         LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
   }
+  return success();
+}
+
+Value KernelEmitter::laneRow() {
+  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value quarterRow = arith::MulIOp::create(b, loc(), quarter, i32c(32));
+  return arith::AddIOp::create(b, loc(), quarterRow, role->lane);
+}
+
+LogicalResult KernelEmitter::emitLaneArgmin(FragArgminOp op) {
+  // The thread holds its whole row: a scan of its N values, no shuffles.
+  if (op.getPacked())
+    return op.emitError("packed argmin is lowered for the wgmma accumulator "
+                        "layout only; a row held by one thread takes the "
+                        "exact form");
+  if (!op.getIndices().getType().getElementType().isInteger(32))
+    return op.emitError("argmin indices are lowered as i32 today");
+  Value row = map.lookup(op.getInput());
+  int64_t n = op.getInput().getType().getShape()[1];
+  Value best, bestCol;
+  for (int64_t j = 0; j < n; ++j) {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), row, j);
+    if (!best) {
+      best = v;
+      bestCol = i32c(0);
+      continue;
+    }
+    // Strictly less: the first (lowest) column wins ties. The column is an
+    // immediate of the select; the base is added once.
+    Value lt =
+        arith::CmpFOp::create(b, loc(), arith::CmpFPredicate::OLT, v, best);
+    best = arith::SelectOp::create(b, loc(), lt, v, best);
+    bestCol = arith::SelectOp::create(b, loc(), lt, i32c(int32_t(j)), bestCol);
+  }
+  Value base =
+      op.getBase() ? toI32(map.lookupOrDefault(op.getBase())) : i32c(0);
+  Value index = arith::AddIOp::create(b, loc(), base, bestCol);
+  auto one = [&](Value v, Type structTy) {
+    Value undef = LLVM::UndefOp::create(b, loc(), structTy);
+    return LLVM::InsertValueOp::create(b, loc(), undef, v, ArrayRef<int64_t>{0})
+        .getResult();
+  };
+  FailureOr<FragInfo> vo = fragInfo(op.getValues().getType(), op);
+  FailureOr<FragInfo> io = fragInfo(op.getIndices().getType(), op);
+  if (failed(vo) || failed(io))
+    return failure();
+  map.map(op.getValues(), one(best, vo->type));
+  map.map(op.getIndices(), one(index, io->type));
+  return success();
+}
+
+LogicalResult KernelEmitter::emitLaneReduce(FragReduceOp op) {
+  // Pairwise over the thread's row (a tree: no chain of dependent steps).
+  FailureOr<FragInfo> out = fragInfo(op.getResult().getType(), op);
+  if (failed(out))
+    return failure();
+  Value row = map.lookup(op.getInput());
+  int64_t n = op.getInput().getType().getShape()[1];
+  SmallVector<Value> level;
+  for (int64_t j = 0; j < n; ++j)
+    level.push_back(LLVM::ExtractValueOp::create(b, loc(), row, j));
+  while (level.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(combineFloats(op.getKind(), level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  Value undef = LLVM::UndefOp::create(b, loc(), out->type);
+  map.map(op.getResult(),
+          LLVM::InsertValueOp::create(b, loc(), undef, level.front(),
+                                      ArrayRef<int64_t>{0}));
   return success();
 }
