@@ -545,32 +545,6 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
       int64_t rows = 64 * (role.getNumWarps() / 4);
       bool laidOut = (m == 1 && n % 8 == 0) || (m == rows && n == 1) ||
                      (m == rows && n % 8 == 0);
-      // Where tcgen05.ld exists, one warpgroup may also hold 128 rows, one
-      // a thread (its .32x32b layout: warp w has lanes 32 (w mod 4) up),
-      // made by tmem.load and read by the ops lowered for it.
-      bool rowPerThread = !laidOut && f.target->hasTcgen05 &&
-                          role.getNumWarps() == 4 && m == 128 && n % 8 == 0;
-      if (rowPerThread) {
-        Operation *bad = isa<TmemLoadOp, FragConvertOp>(op) ? nullptr : op;
-        for (Operation *user : v.getUsers())
-          if (!bad && !isa<StoreOp, FragConvertOp>(user))
-            bad = user;
-        if (bad) {
-          InFlightDiagnostic d =
-              emitRuleError(bad, RuleId::DataflowFragmentLayout)
-              << "fragment " << m << "x" << n << " of "
-              << DiagRole{role.getName()}
-              << " is held one row a thread (tcgen05.ld's layout), which "
-                 "cake.tmem.load makes and only cake.store and "
-                 "cake.frag.convert read; '"
-              << bad->getName() << "' is not lowered for it";
-          if (bad != op)
-            d.attachNote(op->getLoc()) << "the fragment defined here";
-          reported.insert({role, frag});
-          ok = false;
-        }
-        continue;
-      }
       if (!laidOut) {
         InFlightDiagnostic d =
             emitRuleError(op, RuleId::DataflowFragmentLayout)

@@ -133,10 +133,6 @@ FailureOr<FragInfo> KernelEmitter::fragInfo(FragType type, Operation *where) {
   } else if (m == 64 * wgs && n % 8 == 0) {
     info.layout = FragLayout::Acc;
     info.count = n / 2;
-  } else if (hasTcgen05 && wgs == 1 && m == 128 && n % 8 == 0) {
-    // tcgen05.ld's layout: a thread's row, all its columns.
-    info.layout = FragLayout::Lane;
-    info.count = n;
   } else {
     return where->emitError("fragment ")
            << m << "x" << n << " has no register layout in a role of " << wgs
