@@ -415,6 +415,18 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     }
     return ns * mult;
   }
+  if (auto scatter = dyn_cast<ScatterOp>(op)) {
+    // Costed as a store of the same bytes: red.global.add's own rate (and
+    // its contention on equal keys) is not calibrated yet.
+    double bytes = fragBytes(scatter.getValue().getType());
+    double rate = cal.storeGBps / double(cal.smCount) * perSmShare;
+    double ns = bytes / rate;
+    if (record) {
+      work->cost.storeBytes += bytes * mult;
+      work->cost.storeNs += ns * mult;
+    }
+    return ns * mult;
+  }
   if (auto write = dyn_cast<SmemWriteOp>(op)) {
     // Registers into a ring stage (an epilogue staged for a TMA store).
     double bytes = fragBytes(write.getValue().getType());

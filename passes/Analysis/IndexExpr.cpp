@@ -49,6 +49,8 @@ std::optional<std::string> mlir::cake::indexKey(Value v, KernelOp kernel) {
         written |= s.getDst() == src;
       else if (auto t = dyn_cast<TmaStoreOp>(op))
         written |= t.getDst() == src;
+      else if (auto sc = dyn_cast<ScatterOp>(op))
+        written |= sc.getDst() == src;
     });
     auto t = indexKey(src, kernel);
     if (written || !t)

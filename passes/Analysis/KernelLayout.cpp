@@ -59,13 +59,12 @@ int64_t mlir::cake::valueRegisters(Type type, int64_t threads) {
 Operation *mlir::cake::firstAllLanesOp(RoleOp role) {
   Operation *first = nullptr;
   role.walk([&](Operation *op) {
-    if (!first &&
-        isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-            FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
-            FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
-            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKAdmitsOp, TopKStoreOp,
-            GatherOp, GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp, TmemLoadOp>(
-            op))
+    if (!first && isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
+                      FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
+                      FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp,
+                      SmemReadOp, BarrierSyncOp, TopKInitOp, TopKInsertOp,
+                      TopKAdmitsOp, TopKStoreOp, GatherOp, GatherIndicesOp,
+                      CpAsyncLoadOp, SmemReduceOp, TmemLoadOp, ScatterOp>(op))
       first = op;
   });
   return first;

@@ -966,5 +966,6 @@ def Cake_FragArgminOp : Cake_Op<"frag.argmin", [Pure]> {
 include "cake/Dialect/CakeTopK.td"
 include "cake/Dialect/CakeGather.td"
 include "cake/Dialect/CakeSmemReduce.td"
+include "cake/Dialect/CakeScatter.td"
 
 #endif // CAKE_OPS_TD

@@ -450,6 +450,7 @@ const KernelEmitter::FamilyEmitter KernelEmitter::kFamilyEmitters[] = {
     &KernelEmitter::emitSolveOp,      &KernelEmitter::emitMemoryOp,
     &KernelEmitter::emitTopKOp,       &KernelEmitter::emitGatherOp,
     &KernelEmitter::emitSmemReduceOp, &KernelEmitter::emitTmemOp,
+    &KernelEmitter::emitScatterOp,
 };
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {

@@ -277,6 +277,10 @@ private:
   LogicalResult emitLaneArgmin(FragArgminOp op);
   LogicalResult emitLaneReduce(FragReduceOp op);
 
+  // Stores keyed by a fragment (Scatter.cpp): cake.scatter.
+  std::optional<LogicalResult> emitScatterOp(Operation &op);
+  LogicalResult emitScatter(ScatterOp op);
+
   // Rows of ring stages reduced (SmemReduce.cpp): cake.smem.reduce.
   std::optional<LogicalResult> emitSmemReduceOp(Operation &op);
   LogicalResult emitSmemReduce(SmemReduceOp op);
