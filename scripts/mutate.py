@@ -6,7 +6,8 @@ Applies systematic mutations to valid kernels (drop a release, reorder an
 acquire and its commit, change a stage count, a tile, a register budget, a
 box dimension, a trip count, the target, a role's warp shape, remove a
 fence, an attention product's operand layout or type, a stage read or
-reduced outside its wait, a scanned fragment's row, a top-k list's shape) and runs `cake-opt --cake-verify` on every mutant. Reports, per
+reduced outside its wait, a scanned fragment's row, a top-k list's shape,
+a keyed scatter's reduction) and runs `cake-opt --cake-verify` on every mutant. Reports, per
 mutation class, how many mutants the verifier rejects and with which rule
 (from --cake-diagnostics-json), and writes the table as Markdown.
 
@@ -261,6 +262,20 @@ def per_topk(edit):
     return gen
 
 
+def scatter_reduce(kind, f32_only):
+    """A cake.scatter's `reduce sum` made `kind` (dropped where None), on
+    scatters of f32 values when `f32_only` (the type is on the op's line
+    or the next)."""
+    def edit(lines, i):
+        if "reduce sum" not in lines[i]:
+            return None
+        if f32_only and "xf32>," not in " ".join(lines[i:i + 2]):
+            return None
+        new = lines[i].replace("reduce sum", f"reduce {kind}" if kind else "")
+        return lines[:i] + [new.rstrip()] + lines[i + 1:]
+    return each_line(r"^\s*cake\.scatter ", edit)
+
+
 # name -> (generator, breaks a contract?): True for every mutant, False
 # for none, None when it depends on the kernel (e.g. whether doubled stages
 # still fit shared memory): those are reported but not in the catch rate.
@@ -317,6 +332,13 @@ CLASSES = collections.OrderedDict([
      (per_topk(lambda r, k: (r // 2, k)), True)),
     ("a top-k list's k + 2 (the stored tensor's k unchanged)",
      (per_topk(lambda r, k: (r, k + 2)), True)),
+    # The k-means update's keyed sums (cake.scatter): a max of f32, which
+    # red.global does not order; a plain store instead of the sum is legal
+    # (equal keys then race, by the op's definition).
+    ("a scatter's f32 sum made a max",
+     (scatter_reduce("max", True), True)),
+    ("a scatter's sum made a plain store (legal)",
+     (scatter_reduce(None, False), False)),
 ])
 
 
