@@ -33,6 +33,11 @@ LogicalResult ScatterOp::verify() {
            << "expected the keys to be a " << value.getShape()[0]
            << "x1 i32 fragment (one key a row of the value), got " << keys;
   Type elt = value.getElementType();
+  // One st.global.b16 / .b32 or red.global an element (the lowering's).
+  if (!elt.isIntOrFloat() ||
+      (elt.getIntOrFloatBitWidth() != 16 && elt.getIntOrFloatBitWidth() != 32))
+    return emitRuleError(*this, RuleId::HwScatterReduce)
+           << "scatters 16- or 32-bit elements, got " << elt;
   if (elt != dst.getElementType())
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected fragment and tensor element types to match, got " << elt

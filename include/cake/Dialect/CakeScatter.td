@@ -39,8 +39,8 @@ def Cake_ScatterOp : Cake_Op<"scatter"> {
     `reduce min` and `max` compare i32 (a non-negative f32 orders as its
     bits: bitcast it), the types red.global takes for every target Cake
     lowers to; the value's element type is `dst`'s
-    [dataflow.element-type]; `keys` is M×1 i32 with the value's M, `dst`
-    has rank 2. The fragments are in the wgmma accumulator layout (a role
+    [dataflow.element-type] and 16 or 32 bits wide; `keys` is M×1 i32
+    with the value's M, `dst` has rank 2. The fragments are in the wgmma accumulator layout (a role
     of warpgroups), like every fragment a store takes.
 
     ```mlir

@@ -1,5 +1,6 @@
 // cake.scatter's op verifier: hw.scatter-reduce (one i32 key a row, a
-// rank-2 destination, reduce sum on f32 or i32, min and max on i32) and
+// rank-2 destination of 16- or 32-bit elements, reduce sum on f32 or i32,
+// min and max on i32) and
 // dataflow.element-type. The near misses, last, verify.
 // RUN: cake-opt %s -split-input-file -verify-diagnostics
 
@@ -70,6 +71,18 @@ cake.kernel @max_of_f32(%S: !cake.global<?x128xf32>, %c0: index)
     %k = cake.frag.zero : !cake.frag<64x1xi32>
     // expected-error @+1 {{[hw.scatter-reduce] reduce max compares i32 elements (red.global.max.s32), got 'f32'}}
     cake.scatter %x -> %S[%k, %c0] reduce max : !cake.frag<64x128xf32>, !cake.frag<64x1xi32> -> !cake.global<?x128xf32>
+  }
+}
+
+// -----
+
+cake.kernel @eight_bit_elements(%S: !cake.global<?x128xi8>, %c0: index)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %x = cake.frag.zero : !cake.frag<64x128xi8>
+    %k = cake.frag.zero : !cake.frag<64x1xi32>
+    // expected-error @+1 {{[hw.scatter-reduce] scatters 16- or 32-bit elements, got 'i8'}}
+    cake.scatter %x -> %S[%k, %c0] : !cake.frag<64x128xi8>, !cake.frag<64x1xi32> -> !cake.global<?x128xi8>
   }
 }
 
