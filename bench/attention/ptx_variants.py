@@ -15,6 +15,11 @@ examples/attention/attention_fwd_d128.cake.mlir), not a general tool.
     ptx_variants.py text A.cubin B.cubin
         how many 16-byte SASS instructions of the kernel's .text differ
         (no disassembler needed: this machine has ptxas, not cuobjdump).
+    ptx_variants.py waits X.cubin ...
+        without a disassembler: for every wgmma wait that leaves groups in
+        flight, how many MUFU (ex2) instructions run before the next wait
+        for all of them; the opcodes are the sm_90a encodings read off
+        small PTX kernels assembled by ptxas 13.0 (OPCODES below).
     ptx_variants.py sass X.cubin ...
         on the GPU machine (cuobjdump): the kernel's wgmma issues, waits,
         barriers, MUFU.EX2 runs and branches in order, to see where the
@@ -25,6 +30,13 @@ identical to the original (ptxas already folds the zero-fill into the
 wgmma), `zero` without keep spills (the undefined accumulator is live
 across the loop), `merge` keeps 3152 instructions but changes 226; where
 its waits land needs `sass` on the device.
+
+Found on 2026-12-06 (`waits`, confirmed by `sass` on an H100): ptxas
+hoists WARPGROUP.DEPBAR above the instructions that do not need the
+groups it waits for; in every variant above the wait for P V sits before
+all 66 MUFU.EX2. A `fence.acq_rel.cta` before the wait keeps it after
+them (the lowering's `fence-waits`; docs/benchmarks/attention.md, run
+26, where it measured slower).
 """
 import re
 import struct
@@ -98,6 +110,48 @@ def kernel_text(path):
     sys.exit(f"ptx_variants: no .text section in {path}")
 
 
+# sm_90a opcodes (the low 12 bits of an instruction's first word), read
+# off small PTX kernels assembled by ptxas 13.0: one instruction each.
+OPCODES = {0x9c5: "WARPGROUP", 0x9f0: "HGMMA", 0xdf0: "HGMMA.RS",
+           0x308: "MUFU", 0xb1d: "BAR", 0x51d: "BAR.ARV", 0xf89: "SHFL",
+           0x387: "STL", 0x983: "LDL", 0x947: "BRA", 0x23e: "F2FP"}
+
+
+def decoded(path):
+    """(index, name) of the kernel's instructions OPCODES names, with
+    WARPGROUP split into ARRIVE and DEPBAR<n> (wait until n groups
+    remain: bit 47 of the first word, byte 1 of the second)."""
+    text = kernel_text(path)
+    out = []
+    for i in range(0, len(text), 16):
+        lo, hi = struct.unpack_from("<QQ", text, i)
+        name = OPCODES.get(lo & 0xFFF)
+        if name == "WARPGROUP":
+            name = f"DEPBAR{(hi >> 8) & 0xFF}" if (lo >> 47) & 1 else "ARRIVE"
+        if name:
+            out.append((i // 16, name))
+    return out
+
+
+def waits_summary(path):
+    ops = decoded(path)
+    print(f"== {path}")
+    for k, (i, name) in enumerate(ops):
+        if not name.startswith("DEPBAR") or name == "DEPBAR0":
+            continue
+        before = after = 0
+        waited = False
+        for _, later in ops[k + 1:]:
+            if later == "ARRIVE":
+                break
+            waited = waited or later == "DEPBAR0"
+            if later == "MUFU":
+                after += waited
+                before += not waited
+        print(f"  {name} at {i}: {before} MUFU before the wait for all, "
+              f"{after} after")
+
+
 def sass_summary(path):
     out = subprocess.run(["cuobjdump", "-sass", path], capture_output=True,
                          text=True, check=True).stdout
@@ -143,6 +197,9 @@ def main():
                    for i in range(0, min(len(a), len(b)), 16))
         print(f"{len(a) // 16} and {len(b) // 16} instructions, "
               f"{diff} differ")
+    elif cmd == "waits":
+        for path in sys.argv[2:]:
+            waits_summary(path)
     elif cmd == "sass":
         for path in sys.argv[2:]:
             sass_summary(path)

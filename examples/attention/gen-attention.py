@@ -64,11 +64,12 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FENCE_WAITS_DEFAULT = 0
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
-           rcp=True, rotate=False):
+           rcp=True, rotate=False, fence_waits=False):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -96,9 +97,13 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # issuing a step's wgmmas (under retire-late a turn spans S and the
     # previous P V), so one's softmax runs beside the other's products, as
     # FlashAttention-3's ping-pong; uniform-warp (cake-set-uniform-warp)
-    # keeps the descriptors in uniform registers.
+    # keeps the descriptors in uniform registers. fence-waits
+    # (cake-set-fence-waits): a fence before each late wait, without which
+    # ptxas hoists the wait for P V above the softmax it should overlap.
     w(f"                schedule = #cake.persistent<tile = [1, {rows_q}], group_m = {group_m}>"
       + (",\n                cake.retire_late = true" if overlap else "")
+      + (",\n                cake.fence_waits = true"
+         if overlap and fence_waits else "")
       + (",\n                cake.flush_denormals = true" if ftz else "")
       + (",\n                cake.wg_order = true,\n                cake.uniform_warp = true"
          if pingpong else "") + "} {")
@@ -496,6 +501,10 @@ def main():
     ap.add_argument("--p-bf16", type=int, choices=(0, 1),
                     help="1: P crosses the key loop packed to bf16 "
                     "(default: without the mask)")
+    ap.add_argument("--fence-waits", type=int, default=FENCE_WAITS_DEFAULT,
+                    choices=(0, 1),
+                    help="1: a fence before each late wgmma wait, so that "
+                    "ptxas keeps the softmax beside the previous P V")
     args = ap.parse_args()
     out = args.out
     os.makedirs(out, exist_ok=True)
@@ -517,7 +526,8 @@ def main():
                                     reverse=bool(args.reverse),
                                     group_m=group_m, wgs=wgs, p_bf16=p_bf16,
                                     rcp=bool(args.rcp),
-                                    rotate=bool(args.rotate))
+                                    rotate=bool(args.rotate),
+                                    fence_waits=bool(args.fence_waits))
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as fh:
                     fh.write(text)

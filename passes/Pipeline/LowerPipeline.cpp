@@ -31,6 +31,7 @@ void mlir::cake::buildLowerPipeline(OpPassManager &pm,
   convert.wgOrder = options.wgOrder;
   convert.wgOrderRetire = options.wgOrderRetire;
   convert.retireLate = options.retireLate;
+  convert.fenceWaits = options.fenceWaits;
   convert.flushDenormals = options.flushDenormals;
   convert.uniformWarp = options.uniformWarp;
   pm.addPass(cake::createConvertCakeToNVVM(convert));

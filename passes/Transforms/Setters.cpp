@@ -31,6 +31,7 @@ namespace cake {
 #define GEN_PASS_DEF_SETCTASPERSM
 #define GEN_PASS_DEF_SETCLUSTER
 #define GEN_PASS_DEF_SETRETIRELATE
+#define GEN_PASS_DEF_SETFENCEWAITS
 #define GEN_PASS_DEF_SETFLUSHDENORMALS
 #define GEN_PASS_DEF_SETUNIFORMWARP
 #define GEN_PASS_DEF_SETSCHEDULE
@@ -236,6 +237,14 @@ struct SetRetireLatePass
   using SetRetireLateBase::SetRetireLateBase;
   void runOnOperation() override {
     setKernelFlag(getOperation(), kRetireLateAttrName, enable);
+  }
+};
+
+struct SetFenceWaitsPass
+    : public mlir::cake::impl::SetFenceWaitsBase<SetFenceWaitsPass> {
+  using SetFenceWaitsBase::SetFenceWaitsBase;
+  void runOnOperation() override {
+    setKernelFlag(getOperation(), kFenceWaitsAttrName, enable);
   }
 };
 

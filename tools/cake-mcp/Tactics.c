@@ -9,13 +9,25 @@
 
 #include <string.h>
 
-const char *const mcpTactics[] = {
-    "cake-overlap-epilogue", "cake-ping-pong",       "cake-set-argmin",
-    "cake-set-cluster",      "cake-set-ctas-per-sm", "cake-set-flush-denormals",
-    "cake-set-mma-chain",    "cake-set-raster",      "cake-set-regs",
-    "cake-set-retire-late",  "cake-set-schedule",    "cake-set-stages",
-    "cake-set-swizzle",      "cake-set-tile",        "cake-set-uniform-warp",
-    "cake-set-wg-order",     "cake-stage-epilogue",  "cake-warp-specialize"};
+const char *const mcpTactics[] = {"cake-overlap-epilogue",
+                                  "cake-ping-pong",
+                                  "cake-set-argmin",
+                                  "cake-set-cluster",
+                                  "cake-set-ctas-per-sm",
+                                  "cake-set-fence-waits",
+                                  "cake-set-flush-denormals",
+                                  "cake-set-mma-chain",
+                                  "cake-set-raster",
+                                  "cake-set-regs",
+                                  "cake-set-retire-late",
+                                  "cake-set-schedule",
+                                  "cake-set-stages",
+                                  "cake-set-swizzle",
+                                  "cake-set-tile",
+                                  "cake-set-uniform-warp",
+                                  "cake-set-wg-order",
+                                  "cake-stage-epilogue",
+                                  "cake-warp-specialize"};
 const size_t mcpNumTactics = sizeof mcpTactics / sizeof mcpTactics[0];
 
 int mcpIsTactic(const char *name) {

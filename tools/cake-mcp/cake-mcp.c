@@ -422,7 +422,7 @@ static const Tool tools[] = {
      "cake-set-regs, cake-set-swizzle, cake-set-raster, cake-set-schedule, "
      "cake-set-mma-chain, cake-set-wg-order, cake-set-retire-late, "
      "cake-set-argmin, cake-set-cluster, cake-set-ctas-per-sm, "
-     "cake-set-flush-denormals, "
+     "cake-set-fence-waits, cake-set-flush-denormals, "
      "cake-set-uniform-warp, cake-ping-pong, cake-overlap-epilogue, "
      "cake-stage-epilogue, cake-warp-specialize (options as in "
      "docs/reference/Passes.md, e.g. \"pipe=0 stages=3\").",

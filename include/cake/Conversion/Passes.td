@@ -98,6 +98,10 @@ def ConvertCakeToNVVM : Pass<"convert-cake-to-nvvm", "::mlir::ModuleOp"> {
            "retire a wgmma chain's last group at the first op that reads "
            "it, not at its commit (loads, register math and other chains "
            "issue before the wait)">,
+    Option<"fenceWaits", "fence-waits", "bool", /*default=*/"false",
+           "with retire-late, put a fence.acq_rel.cta before each late "
+           "wgmma.wait_group, so that ptxas keeps the wait after the "
+           "register math placed before it instead of hoisting it">,
     Option<"uniformWarp", "uniform-warp", "bool", /*default=*/"false",
            "broadcast the warp index from lane 0, so that ptxas keeps what "
            "derives from it (wgmma descriptors) in uniform registers">,

@@ -68,6 +68,12 @@ struct LowerPipelineOptions
       llvm::cl::desc("retire a wgmma chain's last group at the first op "
                      "that needs it, so global loads issue before the wait"),
       llvm::cl::init(false)};
+  Option<bool> fenceWaits{
+      *this, "fence-waits",
+      llvm::cl::desc("with retire-late, a fence.acq_rel.cta before each late "
+                     "wgmma.wait_group, which ptxas does not hoist the wait "
+                     "above"),
+      llvm::cl::init(false)};
   Option<bool> lineInfo{
       *this, "lineinfo",
       llvm::cl::desc("keep each instruction's Cake IR source line (PTX .loc, "

@@ -55,6 +55,12 @@ inline constexpr llvm::StringLiteral kWgOrderRetireAttrName =
 /// it; it takes precedence over convert-cake-to-nvvm's `retire-late`.
 inline constexpr llvm::StringLiteral kRetireLateAttrName = "cake.retire_late";
 
+/// The kernel attribute (a bool) by which cake-set-fence-waits records
+/// whether a late retirement's wgmma.wait_group follows a fence.acq_rel.cta
+/// (ptxas does not hoist the wait above it); it takes precedence over
+/// convert-cake-to-nvvm's `fence-waits`.
+inline constexpr llvm::StringLiteral kFenceWaitsAttrName = "cake.fence_waits";
+
 /// The kernel attribute (a bool) by which cake-set-flush-denormals records
 /// whether the kernel's f32 arithmetic flushes denormals to zero (nvcc's
 /// --ftz=true, part of --use_fast_math); it takes precedence over

@@ -240,6 +240,29 @@ def SetRetireLate : Pass<"cake-set-retire-late", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
 
+def SetFenceWaits : Pass<"cake-set-fence-waits", "::mlir::ModuleOp"> {
+  let summary = "Tactic: pin retire-late's waits after the work placed before them";
+  let description = [{
+    Records on every kernel, as the attribute `cake.fence_waits`, whether
+    each `wgmma.wait_group` that retire-late places after independent work
+    follows a `fence.acq_rel.cta`. ptxas's scheduler hoists a wait
+    (`WARPGROUP.DEPBAR`) above the instructions that do not need the
+    groups it waits for: in the attention forward it waited for the
+    previous step's O += P V before all 66 `MUFU.EX2` of the softmax, so
+    the overlap retire-late wrote into the PTX did not reach the SASS. It
+    does not move the wait above the fence. The fence orders the thread's
+    earlier memory accesses too, so a wait after global loads still in
+    flight (the k-means epilogue's ||c||^2 row) may also wait for them.
+    convert-cake-to-nvvm follows the attribute over its `fence-waits`
+    option; without retire-late it changes nothing.
+  }];
+  let options = [
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "fence the late waits (false: plain waits)">,
+  ];
+  let dependentDialects = ["::mlir::cake::CakeDialect"];
+}
+
 def SetFlushDenormals : Pass<"cake-set-flush-denormals", "::mlir::ModuleOp"> {
   let summary = "Tactic: flush f32 denormals to zero, or keep them";
   let description = [{

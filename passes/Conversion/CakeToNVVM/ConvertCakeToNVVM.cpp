@@ -518,6 +518,7 @@ struct ConvertCakeToNVVMPass
                             decided(kWgOrderAttrName, wgOrder),
                             decided(kWgOrderRetireAttrName, wgOrderRetire),
                             decided(kRetireLateAttrName, retireLate),
+                            decided(kFenceWaitsAttrName, fenceWaits),
                             decided(kFlushDenormalsAttrName, flushDenormals),
                             decided(kUniformWarpAttrName, uniformWarp));
       if (failed(emitter.emit())) {

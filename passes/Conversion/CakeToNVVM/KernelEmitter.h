@@ -112,13 +112,14 @@ class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, gpu::GPUModuleOp module, unsigned mmaInFlight,
                 bool fpContract, bool mmaChain, bool wgOrder,
-                bool wgOrderRetire, bool retireLate, bool flushDenormals,
-                bool uniformWarp)
+                bool wgOrderRetire, bool retireLate, bool fenceWaits,
+                bool flushDenormals, bool uniformWarp)
       : kernel(kernel), module(module), ctx(kernel.getContext()),
         b(kernel.getContext()), mmaInFlight(mmaInFlight),
         fpContract(fpContract), flushDenormals(flushDenormals),
         uniformWarp(uniformWarp), mmaChain(mmaChain), wgOrder(wgOrder),
-        wgOrderRetire(wgOrderRetire), retireLate(retireLate) {}
+        wgOrderRetire(wgOrderRetire), retireLate(retireLate),
+        fenceWaits(fenceWaits) {}
 
   LogicalResult emit();
 
@@ -482,6 +483,11 @@ private:
   // meanwhile. Groups are numbered by commit (groupSeq); the releases of
   // the stages a pending group reads are held in pendingReleases.
   bool retireLate;
+  // fence-waits: ptxas's scheduler hoists a WARPGROUP.DEPBAR above the
+  // independent instructions before it (the attention forward's wait for
+  // O += P V above all 66 MUFU.EX2 of the softmax), which undoes
+  // retire-late; a fence.acq_rel.cta before the wait is not crossed.
+  bool fenceWaits;
   struct PendingGroup {
     Value result;                                // the cake.mma's result
     int64_t seq;                                 // its commit's number

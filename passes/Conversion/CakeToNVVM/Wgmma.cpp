@@ -73,6 +73,13 @@ void KernelEmitter::retirePendingThrough(int last) {
   if (last < 0)
     return;
   int64_t inFlight = groupSeq - pendingGroups[last].seq;
+  if (fenceWaits)
+    LLVM::InlineAsmOp::create(
+        b, loc(), TypeRange(), ValueRange(), "fence.acq_rel.cta;", "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), inFlight);
   for (int i = 0; i <= last; ++i)
     map.map(pendingGroups[i].result,
