@@ -64,7 +64,6 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FENCE_WAITS_DEFAULT = 0
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
@@ -501,8 +500,7 @@ def main():
     ap.add_argument("--p-bf16", type=int, choices=(0, 1),
                     help="1: P crosses the key loop packed to bf16 "
                     "(default: without the mask)")
-    ap.add_argument("--fence-waits", type=int, default=FENCE_WAITS_DEFAULT,
-                    choices=(0, 1),
+    ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
     args = ap.parse_args()
