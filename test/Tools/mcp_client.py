@@ -113,6 +113,17 @@ for a in answers:
     elif a["id"] == 2:
         print(2, [t["name"] for t in r["tools"]],
               all("inputSchema" in t for t in r["tools"]))
+        # cake_apply_tactic's description lists the tactics it takes (from
+        # the server's own list): each is a pass of cake-opt, beside it.
+        desc = next(t["description"] for t in r["tools"]
+                    if t["name"] == "cake_apply_tactic")
+        tactics = desc.split("Tactics: ", 1)[1].rstrip(".").split(", ")
+        import os
+        opt = os.path.join(os.path.dirname(server), "cake-opt")
+        passes = subprocess.run([opt, "--help"], capture_output=True,
+                                text=True).stdout
+        print("  tactics", len(tactics), all(
+            f"--{t} " in passes or f"--{t}\n" in passes for t in tactics))
     elif "content" in r and "structuredContent" not in r:
         print(a["id"], "isError", r["isError"], r["content"][0]["text"])
     elif "content" in r:

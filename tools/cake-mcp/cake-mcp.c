@@ -417,15 +417,10 @@ static const Tool tools[] = {
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
      "\"name\":{\"type\":\"string\"}},\"required\":[\"ir\"]}"},
     {"cake_apply_tactic",
+     /* listTools appends the tactics (mcpTactics, Tactics.c). */
      "Apply one of Cake's tactics to a verified kernel and return the "
-     "rewritten IR, verified again. Tactics: cake-set-stages, cake-set-tile, "
-     "cake-set-regs, cake-set-swizzle, cake-set-raster, cake-set-schedule, "
-     "cake-set-mma-chain, cake-set-wg-order, cake-set-retire-late, "
-     "cake-set-argmin, cake-set-cluster, cake-set-ctas-per-sm, "
-     "cake-set-fence-waits, cake-set-flush-denormals, "
-     "cake-set-uniform-warp, cake-ping-pong, cake-overlap-epilogue, "
-     "cake-stage-epilogue, cake-warp-specialize (options as in "
-     "docs/reference/Passes.md, e.g. \"pipe=0 stages=3\").",
+     "rewritten IR, verified again; options as in docs/reference/Passes.md, "
+     "e.g. \"pipe=0 stages=3\". Tactics: ",
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
      "\"name\":{\"type\":\"string\"},\"tactic\":{\"type\":\"string\"},"
      "\"options\":{\"type\":\"string\"}},\"required\":[\"ir\",\"tactic\"]}"},
@@ -483,13 +478,34 @@ static const char *checkTactic(const cJSON *args) {
   return NULL;
 }
 
+/* A tool's description; cake_apply_tactic's ends with the list that
+ * checkTactic accepts, written from it. The caller frees it. */
+static char *toolDescription(const Tool *tool) {
+  int tactics = !strcmp(tool->name, "cake_apply_tactic");
+  size_t n = strlen(tool->description) + 1;
+  for (size_t i = 0; tactics && i < mcpNumTactics; ++i)
+    n += strlen(mcpTactics[i]) + 2;
+  char *text = malloc(n);
+  if (!text)
+    return NULL;
+  strcpy(text, tool->description);
+  for (size_t i = 0; tactics && i < mcpNumTactics; ++i) {
+    strcat(text, mcpTactics[i]);
+    strcat(text, i + 1 < mcpNumTactics ? ", " : ".");
+  }
+  return text;
+}
+
 static void listTools(const cJSON *id) {
   cJSON *result = cJSON_CreateObject();
   cJSON *list = cJSON_AddArrayToObject(result, "tools");
   for (size_t i = 0; i < NUM_TOOLS; ++i) {
     cJSON *t = cJSON_CreateObject();
     cJSON_AddStringToObject(t, "name", tools[i].name);
-    cJSON_AddStringToObject(t, "description", tools[i].description);
+    char *description = toolDescription(&tools[i]);
+    cJSON_AddStringToObject(t, "description",
+                            description ? description : tools[i].description);
+    free(description);
     cJSON_AddItemToObject(t, "inputSchema", cJSON_Parse(tools[i].schema));
     cJSON_AddItemToArray(list, t);
   }

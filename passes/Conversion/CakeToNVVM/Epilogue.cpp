@@ -448,12 +448,7 @@ LogicalResult KernelEmitter::emitLineStore(StoreOp op, const FragInfo &info) {
         LLVM::BitcastOp::create(b, loc(), b.getIntegerType(bits), v);
     Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
     SmallVector<Value> operands{pred, ptr, bitsOfV};
-    LLVM::InlineAsmOp::create(
-        b, loc(), TypeRange{}, operands, text, constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    sideEffectAsm(Type(), operands, text, constraints);
   }
   return success();
 }
@@ -580,12 +575,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
           vec = LLVM::InsertElementOp::create(b, loc(), vec, v1, i32c(1));
           operands.push_back(LLVM::BitcastOp::create(b, loc(), pairInt, vec));
         }
-        LLVM::InlineAsmOp::create(
-            b, loc(), TypeRange{}, operands, text, constraints,
-            /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-            /*operand_attrs=*/ArrayAttr());
+        sideEffectAsm(Type(), operands, text, constraints);
       }
     }
   }

@@ -143,6 +143,19 @@ private:
     return LLVM::GEPOp::create(b, loc(), smemPtrTy(), b.getI8Type(), smemBase,
                                ValueRange{byteOffset});
   }
+  /// PTX that NVVM has no op for, as inline assembly with side effects
+  /// (so that LLVM neither drops nor reorders it): `result` null for none.
+  /// Returns the op's result, or null.
+  Value sideEffectAsm(Type result, ValueRange operands, StringRef text,
+                      StringRef constraints) {
+    auto op = LLVM::InlineAsmOp::create(
+        b, loc(), result ? TypeRange{result} : TypeRange{}, operands, text,
+        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    return result ? op.getResult(0) : Value();
+  }
   /// The shared-memory address of `stage`'s slot in an array at `base`
   /// with `stride` bytes a slot (a ring's tiles, a pipe's barriers). Like
   /// every emitter helper, it creates its ops one statement at a time: the

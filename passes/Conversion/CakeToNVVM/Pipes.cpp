@@ -116,15 +116,11 @@ void KernelEmitter::waitParity(Value bar, Value parity) {
   // braces are local to the block, so the loop may be emitted many times).
   // A plain bra: lanes need not see the phase complete at the same test.
   Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), bar);
-  LLVM::InlineAsmOp::create(
-      b, loc(), TypeRange{}, ValueRange{addr, parity},
-      "{\n.reg .pred done;\ntest_again:\n"
-      "mbarrier.test_wait.parity.shared.b64 done, [$0], $1;\n"
-      "@!done bra test_again;\n}",
-      "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  sideEffectAsm(Type(), ValueRange{addr, parity},
+                "{\n.reg .pred done;\ntest_again:\n"
+                "mbarrier.test_wait.parity.shared.b64 done, [$0], $1;\n"
+                "@!done bra test_again;\n}",
+                "r,r");
 }
 
 LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {

@@ -103,12 +103,7 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
       if (isa<FloatType>(elt) && !(reduce && elt.isF32()))
         v = LLVM::BitcastOp::create(b, loc(), b.getIntegerType(bits), v);
       Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
-      LLVM::InlineAsmOp::create(
-          b, loc(), TypeRange{}, ValueRange{pred, ptr, v}, text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-          /*operand_attrs=*/ArrayAttr());
+      sideEffectAsm(Type(), ValueRange{pred, ptr, v}, text, constraints);
     }
   }
   return success();

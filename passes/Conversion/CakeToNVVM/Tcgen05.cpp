@@ -282,12 +282,7 @@ LogicalResult KernelEmitter::emitLaneStore(StoreOp op, const FragInfo &info) {
                                         b, loc(), b.getI64Type(), linear)});
     Value v = LLVM::ExtractValueOp::create(b, loc(), frag, j);
     Value bitsValue = LLVM::BitcastOp::create(b, loc(), word, v);
-    LLVM::InlineAsmOp::create(
-        b, loc(), TypeRange{}, ValueRange{pred, ptr, bitsValue}, text,
-        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    sideEffectAsm(Type(), ValueRange{pred, ptr, bitsValue}, text, constraints);
   }
   return success();
 }

@@ -281,12 +281,7 @@ void KernelEmitter::storeWord(Value ok, const TensorParams &tp, Value linear,
       ValueRange{arith::IndexCastOp::create(b, loc(), b.getI64Type(), linear)});
   Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
   SmallVector<Value> operands{pred, ptr, bits};
-  LLVM::InlineAsmOp::create(
-      b, loc(), TypeRange{}, operands, text, "r,l,r",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  sideEffectAsm(Type(), operands, text, "r,l,r");
 }
 
 Value KernelEmitter::topkStoreInBounds(TopKStoreOp op, const TensorParams &tp,

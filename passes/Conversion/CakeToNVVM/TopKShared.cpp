@@ -481,17 +481,14 @@ LogicalResult KernelEmitter::emitSharedTopKAdmits(TopKAdmitsOp op) {
   Value id = i32c(scratch->getBarrier());
   Value threads = i32c(role->role.getNumWarps() * 32);
   SmallVector<Value> operands{pred, id, threads};
-  auto votes = LLVM::InlineAsmOp::create(
-      b, loc(), TypeRange{i32}, operands,
-      "{ .reg .pred p, q; setp.ne.b32 p, $1, 0; "
-      "bar.red.or.pred q, $2, $3, p; selp.u32 $0, 1, 0, q; }",
-      "=r,r,r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  Value votes =
+      sideEffectAsm(i32, operands,
+                    "{ .reg .pred p, q; setp.ne.b32 p, $1, 0; "
+                    "bar.red.or.pred q, $2, $3, p; selp.u32 $0, 1, 0, q; }",
+                    "=r,r,r,r");
   map.map(op.getResult(),
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
-                                votes.getResult(0), i32c(0)));
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne, votes,
+                                i32c(0)));
   return success();
 }
 

@@ -74,12 +74,7 @@ void KernelEmitter::retirePendingThrough(int last) {
     return;
   int64_t inFlight = groupSeq - pendingGroups[last].seq;
   if (fenceWaits)
-    LLVM::InlineAsmOp::create(
-        b, loc(), TypeRange(), ValueRange(), "fence.acq_rel.cta;", "",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    sideEffectAsm(Type(), ValueRange(), "fence.acq_rel.cta;", "");
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), inFlight);
   for (int i = 0; i <= last; ++i)
     map.map(pendingGroups[i].result,
@@ -422,13 +417,7 @@ SmallVector<Value> KernelEmitter::fenceOperands(ArrayRef<Value> values) {
   Type resultTy = values.size() == 1
                       ? types.front()
                       : LLVM::LLVMStructType::getLiteral(ctx, types);
-  Value fenced = LLVM::InlineAsmOp::create(
-                     b, loc(), resultTy, values, "", constraints,
-                     /*has_side_effects=*/true, /*is_align_stack=*/false,
-                     LLVM::tailcallkind::TailCallKind::None,
-                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-                     /*operand_attrs=*/ArrayAttr())
-                     .getResult(0);
+  Value fenced = sideEffectAsm(resultTy, values, "", constraints);
   if (values.size() == 1)
     return {fenced};
   SmallVector<Value> out;
@@ -463,13 +452,8 @@ Value KernelEmitter::copyFragment(Value frag) {
     Value v = LLVM::ExtractValueOp::create(b, loc(), frag, i);
     Type t = v.getType();
     if (t.isF32() || t.isInteger(32)) {
-      v = LLVM::InlineAsmOp::create(
-              b, loc(), t, ValueRange{v}, "mov.b32 $0, $1;",
-              t.isF32() ? "=f,f" : "=r,r", /*has_side_effects=*/true,
-              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-              LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-              /*operand_attrs=*/ArrayAttr())
-              .getResult(0);
+      v = sideEffectAsm(t, ValueRange{v}, "mov.b32 $0, $1;",
+                        t.isF32() ? "=f,f" : "=r,r");
     }
     out = LLVM::InsertValueOp::create(b, loc(), out, v, i);
   }
@@ -512,11 +496,5 @@ Value KernelEmitter::emitRegisterAWgmma(MmaOp op, Value acc,
   for (int64_t imm : {int64_t(1), int64_t(op.getNegate() ? -1 : 1),
                       int64_t(1), int64_t(op.getMnMajor() ? 1 : 0)})
     operands.push_back(i32c(imm));
-  return LLVM::InlineAsmOp::create(
-             b, loc(), accTy, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
+  return sideEffectAsm(accTy, operands, text, constraints);
 }
