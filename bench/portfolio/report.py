@@ -40,7 +40,17 @@ def speedup(row):
 
 
 def ok(row):
-    return all(r.get("ok") for r in row["check"].values())
+    return all(check_ok(name, r) for name, r in row["check"].items())
+
+
+def check_ok(name, r):
+    """A check's verdict; the peer's row order is not part of it (its
+    distances are recomputed after its selection and may be out of order
+    within rounding: KNN run 23's JSON judged them strictly)."""
+    if r.get("ok") or name != "flashlib" or not r.get("unsorted_rows"):
+        return bool(r.get("ok"))
+    return (r.get("outside") == 0 and r.get("dup_rows") == 0
+            and r.get("dist_err", math.inf) <= r.get("tol", 0))
 
 
 def key(kind, row):

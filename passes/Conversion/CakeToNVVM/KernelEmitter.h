@@ -381,6 +381,12 @@ private:
   Value sharedEntry(Value base, Value row, Value e, int64_t k);
   /// The row's largest entry (value, index, slot), found by its quad.
   std::array<Value, 3> sharedRowMax(Value base, Value row, int64_t k);
+  /// Sorts role row `row`'s k keys in place, ascending, by its quad.
+  void sortSharedRow(Value base, Value row, int64_t k, Value laneInQuad);
+  /// The rank of `key` (in slot `slot`) among role row `row`'s k keys:
+  /// the keys below it and equal ones in earlier slots.
+  Value rankInSharedRow(Value base, Value row, int64_t k, Value key,
+                        Value slot);
   /// A shared list's entry as stored: a 64-bit key whose unsigned order is
   /// pairLess's (value, index) order (the value's bits made monotone in
   /// the high word, the index's sign bit flipped in the low word).
