@@ -12,6 +12,7 @@ usage: mcp_client.py CAKE_MCP GOOD.cake.mlir BAD.cake.mlir [--slow]
                      [server options]
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -118,7 +119,6 @@ for a in answers:
         desc = next(t["description"] for t in r["tools"]
                     if t["name"] == "cake_apply_tactic")
         tactics = desc.split("Tactics: ", 1)[1].rstrip(".").split(", ")
-        import os
         opt = os.path.join(os.path.dirname(server), "cake-opt")
         passes = subprocess.run([opt, "--help"], capture_output=True,
                                 text=True).stdout
