@@ -20,8 +20,9 @@ that python/cake/gemm_dispatch.py chooses, from the bundles
 scripts/device-pack-gemm wrote to DIR (with --table, --bundle is
 optional).
 
-Split-K bundles ("splitk" in the entry: A, B, an f32 workspace W and the
-index arguments J, S, Kc; examples/gemm-variants/gemm_splitk_*) run on
+Split-K bundles ("splitk" in the entry: A, B, for fp8 the scales Sa and
+Sb, an f32 workspace W and the index arguments J, S, Kc;
+examples/gemm-variants/gemm_splitk_*) run on
 shapes with fewer output tiles than --sms, once per split count in
 --splits: each timed call zeroes W, launches the kernel and rounds W into
 C (torch's copy kernel), so the row's time is all that C = A·Bᵀ costs.
@@ -91,7 +92,8 @@ def run_shape(rt, stream, args, kind, group, table, M, N, K, rows):
         if tiles >= args.sms:
             continue
         for s in sorted({int(x) for x in args.splits.split(",")}):
-            plan = gemm_dispatch.split_plan(M, N, K, s)
+            plan = gemm_dispatch.split_plan(
+                M, N, K, s, step=gemm_dispatch.k_step(kind))
             if plan and all(p[2] != plan for p in runs):
                 runs.append((f"{b['name']} S={plan[1]}", b["h"], plan))
     if table:
@@ -111,12 +113,14 @@ def run_shape(rt, stream, args, kind, group, table, M, N, K, rows):
                     raise RuntimeError(rt.cakeRtLastError().decode())
         else:
             W = torch.empty(M, N, device="cuda", dtype=torch.float32)
-            cargs = (CakeRtArg * 6)(tensor_arg(A), tensor_arg(B),
-                                    tensor_arg(W), *map(scalar_arg, plan))
+            ts = [A, B, *extra, W]
+            cargs = (CakeRtArg * (len(ts) + 3))(*map(tensor_arg, ts),
+                                                *map(scalar_arg, plan))
 
             def launch(h=h, cargs=cargs, W=W, C=C):
                 W.zero_()
-                if rt.cakeRtLaunch(h, cargs, 6, ctypes.c_void_p(stream)) != 0:
+                if rt.cakeRtLaunch(h, cargs, len(cargs),
+                                   ctypes.c_void_p(stream)) != 0:
                     raise RuntimeError(rt.cakeRtLastError().decode())
                 C.copy_(W)
 

@@ -3,26 +3,38 @@
 """Which GEMM kernel to launch for C = A·Bᵀ of a shape (M×K by N×K), and
 how to split K: the table of issue #23, bf16 and fp8 e4m3.
 
-The rule was fitted by hand to GEMM runs 9 and 10 on the H200
-(docs/benchmarks/gemm.md, the 32 shapes of bench/gemm/grid.py), not
-searched by cake-evolve yet; bench/gemm/bench.py --table times it on the
-grid and on shapes it was not fitted to. In order:
+The rules were fitted by hand to the GEMM runs in
+docs/benchmarks/gemm.md (runs 9 and 10 on the H200; run 14 on an H100,
+which timed every kernel below and the tactic variants beside them on
+the 32 grid shapes of bench/gemm/grid.py and 12 held-out ones), not
+searched by cake-evolve yet; bench/gemm/bench.py --table times the table
+on the grid and on shapes it was not fitted to. "Staged" kernels send
+each output tile through shared memory and TMA stores (cake-stage-epilogue),
+issued one tile behind by the load role (`into=load`) or by a store warp.
+
+bf16, in order:
 
 1. Few tiles: when the 128×128 output tiles fill at most half the SMs and
    K >= 2048, split K over S = clamp(sms // tiles, 2, 8) slices
-   (`gemm_splitk_128x128x64_s4`: 32 tiles take S = 4, 64 take 2; run 10:
-   0.89-0.94x cuBLAS where the best unsplit kernel reached 0.56-0.85x).
-2. Short K (K <= 1024): the 128×128 tile with its epilogue staged through
-   shared memory and sent by TMA stores, two stages (`gemm_128x128_se2`;
-   run 10: 1.20-1.33x its direct stores there).
-3. Tile waves: the 128×128 rotated tile (`gemm_128x128x64_s6_rot`) when
-   128×256 tiles would fill at most half the SMs, or their waves leave
-   more SM-slots idle (wave efficiency 0.10 below the 128×128 tiles':
-   1024 × 14336 has 448 such tiles, 3.4 waves); else the 128×256 tile
-   (`gemm_ws_persistent`).
+   (`gemm_splitk_128x128x64_s4`: 32 tiles take S = 4, 64 take 2).
+2. Short K (K <= 1024): the 128×256 tile, staged into the load role, three
+   stages (`gemm_128x256_sel_s3`).
+3. Tile waves: when 128×256 tiles would fill at most half the SMs, or
+   their waves leave more SM-slots idle (wave efficiency 0.10 below the
+   128×128 tiles': 1024 × 14336 has 448 such tiles, 3.4 waves), the
+   128×128 tile staged into the load role, five stages
+   (`gemm_128x128_sel_s5`).
+4. Long K (K >= 12288): the 128×256 tile with direct stores
+   (`gemm_ws_persistent`): the epilogue is a small part of the tile.
+5. Else `gemm_128x256_sel_s3`.
 
-FP8 e4m3 takes rule 3 alone, between `gemm_e4m3_128x128x128_s6` and
-`gemm_e4m3_128x256x128_s4`.
+FP8 e4m3: where the 128×256 tiles are few (rule 3's test), the 128×128
+tile, staged through a store warp with two stages
+(`gemm_e4m3_128x128_se2`), or without staging and with six stages when
+the tiles fit one wave and K >= 12288 (`gemm_e4m3_128x128x128_s6`); else
+the 128×256 tile staged into the load role (`gemm_e4m3_128x256_sel_s3`).
+Split K (`gemm_splitk_e4m3_128x128x128_s4`) was behind the unsplit tiles
+on every few-tile row of run 14 and is not in the table.
 
 VARIANTS maps each name to the example it is built from and the tactics
 applied to it (scripts/device-pack-gemm builds them into bundles).
@@ -38,19 +50,25 @@ import sys
 # name -> (example under examples/, cake-opt tactic flags)
 VARIANTS = {
     "gemm_ws_persistent": ("gemm_ws_persistent.cake.mlir", []),
-    "gemm_128x128x64_s6_rot": (
-        "gemm-variants/gemm_128x128x64_s6_rot.cake.mlir", []),
-    "gemm_128x128_se2": (
+    "gemm_128x256_sel_s3": (
+        "gemm-variants/gemm_128x256x64_s3_se.cake.mlir", []),
+    "gemm_128x128_sel_s5": (
         "gemm-variants/gemm_128x128x64_s6.cake.mlir",
+        ["--cake-stage-epilogue=into=load",
+         "--cake-set-stages=pipe=0 stages=5"]),
+    "gemm_splitk_128x128x64_s4": (
+        "gemm-variants/gemm_splitk_128x128x64_s4.cake.mlir", []),
+    "gemm_e4m3_128x128x128_s6": (
+        "gemm-variants/gemm_e4m3_128x128x128_s6.cake.mlir", []),
+    "gemm_e4m3_128x128_se2": (
+        "gemm-variants/gemm_e4m3_128x128x128_s6.cake.mlir",
         ["--cake-stage-epilogue=stages=2",
          "--cake-set-stages=pipe=0 stages=4",
          "--cake-set-regs=role=mma regs=168"]),
-    "gemm_splitk_128x128x64_s4": (
-        "gemm-variants/gemm_splitk_128x128x64_s4.cake.mlir", []),
-    "gemm_e4m3_128x256x128_s4": (
-        "gemm-variants/gemm_e4m3_128x256x128_s4.cake.mlir", []),
-    "gemm_e4m3_128x128x128_s6": (
-        "gemm-variants/gemm_e4m3_128x128x128_s6.cake.mlir", []),
+    "gemm_e4m3_128x256_sel_s3": (
+        "gemm-variants/gemm_e4m3_128x256x128_s4.cake.mlir",
+        ["--cake-stage-epilogue=into=load",
+         "--cake-set-stages=pipe=0 stages=3"]),
 }
 
 DTYPES = ("bf16", "e4m3")
@@ -69,10 +87,18 @@ def wave_efficiency(tiles, sms):
     return tiles / (sms * cdiv(tiles, sms))
 
 
-def split_plan(M, N, K, splits, tile=128):
-    """(J, S, Kc) for the split-K kernel: Kc a multiple of 64, no slice
+def k_step(dtype):
+    """The K elements of one stage of the split-K kernel of `dtype`
+    (examples/gemm-variants/gemm_splitk_*; 128 bytes of a row): a slice
+    must hold whole steps, or its last step would read into the next
+    slice."""
+    return 128 if dtype == "e4m3" else 64
+
+
+def split_plan(M, N, K, splits, tile=128, step=64):
+    """(J, S, Kc) for the split-K kernel: Kc a multiple of `step`, no slice
     empty (S shrinks to ceil(K / Kc)); None when one slice would do."""
-    kc = cdiv(cdiv(K, splits), 64) * 64
+    kc = cdiv(cdiv(K, splits), step) * step
     s = cdiv(K, kc)
     if s < 2:
         return None
@@ -94,15 +120,22 @@ def choose(M, N, K, dtype="bf16", sms=132):
     small = (2 * t256 <= sms or wave_efficiency(t128, sms)
              > wave_efficiency(t256, sms) + 0.10)
     if dtype == "e4m3":
-        return ("gemm_e4m3_128x128x128_s6" if small
-                else "gemm_e4m3_128x256x128_s4"), None
+        if not small:
+            return "gemm_e4m3_128x256_sel_s3", None
+        if t128 <= sms and K >= 12288:
+            return "gemm_e4m3_128x128x128_s6", None
+        return "gemm_e4m3_128x128_se2", None
     if 2 * t128 <= sms and K >= 2048:
         plan = split_plan(M, N, K, max(2, min(8, sms // t128)))
         if plan:
             return "gemm_splitk_128x128x64_s4", plan
     if K <= 1024:
-        return "gemm_128x128_se2", None
-    return ("gemm_128x128x64_s6_rot" if small else "gemm_ws_persistent"), None
+        return "gemm_128x256_sel_s3", None
+    if small:
+        return "gemm_128x128_sel_s5", None
+    if K >= 12288:
+        return "gemm_ws_persistent", None
+    return "gemm_128x256_sel_s3", None
 
 
 def main(argv=None):
