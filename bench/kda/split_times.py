@@ -6,15 +6,17 @@ alone, interleaved round by round, after a check of every variant.
     python3 bench/kda/split_times.py --runtime .device/lib/libcake_runtime.so \
         --recur .device/bundles/kda_recur.json \
         base=.device/base/kda_intra.json new=.device/bundles/kda_intra.json \
+        chains2=.device/bundles/kda_intra.json,.device/x/kda_recur.json \
         [--shape 8192x96] [--rounds 5] [--iters 20]
 
 Each LABEL=BUNDLE is a build of examples/kda/kda_intra (the same kernel
-lowered another way, or generated with other options); all run with the
-one kda_recur bundle. Every variant's output and state are first checked
+lowered another way, or generated with other options), run with the
+--recur bundle; LABEL=INTRA,RECUR pairs it with another build of
+kda_recur. Every variant's output and state are first checked
 against the fp32 token recurrence (bench/kda/reference.py, fla's measure,
 at most 6e-3 for the output, as check_fwd.py) on a short batch and on the
 timed shape; a variant that fails is reported and not timed. Timing: per
-round, each variant's intra kernel and then the whole forward, the median
+round, each variant's intra kernel, its chain and then the whole forward, the median
 of --iters CUDA-event timed calls after three warm-up calls
 (cake_rt.time_ms, as bench.py times), the variants' order
 rotated each round; the table gives the median over rounds. Inputs as
@@ -51,7 +53,8 @@ def main():
     ap.add_argument("--shape", default="8192x96")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20)
-    ap.add_argument("variants", nargs="+", help="LABEL=INTRA_BUNDLE")
+    ap.add_argument("variants", nargs="+",
+                    help="LABEL=INTRA_BUNDLE[,RECUR_BUNDLE]")
     args = ap.parse_args()
     torch.manual_seed(20261203)
     variants = []
@@ -59,7 +62,9 @@ def main():
         label, sep, path = spec.partition("=")
         if not sep or not path:
             sys.exit(f"split_times: '{spec}' is not LABEL=BUNDLE")
-        variants.append((label, CakeKda(args.runtime, path, args.recur)))
+        intra_path, _, recur_path = path.partition(",")
+        variants.append((label, CakeKda(args.runtime, intra_path,
+                                        recur_path or args.recur)))
 
     lens, H = parse_shape(args.shape)
     good = []
@@ -79,21 +84,26 @@ def main():
     s0 = torch.randn(len(lens), H, 128, 128, device="cuda")
     runs = [(label, fwd.prepare(x, s0)) for label, fwd in good]
     intra = {label: [] for label, _ in runs}
+    chain = {label: [] for label, _ in runs}
     whole = {label: [] for label, _ in runs}
     for r in range(args.rounds):
         order = runs[r % len(runs):] + runs[:r % len(runs)]
         for label, run in order:
             intra[label].append(time_ms(run.intra, iters=args.iters,
                                         warmup=3))
+            chain[label].append(time_ms(run.recur, iters=args.iters,
+                                        warmup=3))
             whole[label].append(time_ms(run, iters=args.iters, warmup=3))
     print(f"\nshape {args.shape}, {args.rounds} rounds x {args.iters} "
           f"calls, medians (ms)")
-    print(f"{'variant':<16} {'intra':>8} {'forward':>8} {'intra/first':>12}")
+    print(f"{'variant':<16} {'intra':>8} {'chain':>8} {'forward':>8} "
+          f"{'intra/first':>12}")
     base = statistics.median(intra[runs[0][0]]) if runs else 0.0
     for label, _ in runs:
         i = statistics.median(intra[label])
+        c = statistics.median(chain[label])
         w = statistics.median(whole[label])
-        print(f"{label:<16} {i:8.3f} {w:8.3f} {i / base:12.3f}")
+        print(f"{label:<16} {i:8.3f} {c:8.3f} {w:8.3f} {i / base:12.3f}")
     return 0 if len(good) == len(variants) else 1
 
 

@@ -11,7 +11,10 @@ per CTA and one warpgroup, the intra-chunk work on the chain of chunks.
 `intra` and `recur` split it: `intra` computes every chunk's W, U, Q̃,
 K̄, A_qk and Γ_C at once (one CTA per chunk and head, nothing sequential),
 `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
-block), its operands streamed by a copy warp through TMA.
+block), its operands streamed by a copy warp through TMA; its options
+`chains=2` (both V blocks of a head in one CTA, a chain warpgroup each)
+and `ahead=0` (Γ_C loaded in the step that uses it) are variants for
+bench/kda/split_times.py.
 
 The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
@@ -625,7 +628,14 @@ def seq_params(S3):
 """
 
 
-def recur(depth=1, ctas=1, state="fp32"):
+def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=1):
+    if not ahead:
+        return gamma_in_step(recur(depth=depth, ctas=ctas, state=state,
+                                   chains=chains))
+    if chains == 2:
+        return two_chains(recur(depth=depth, ctas=ctas, state=state))
+    if chains != 1:
+        raise SystemExit("gen-kda.py: chains=1 or chains=2")
     RD = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
     if state not in ("fp32", "bf16"):
         raise SystemExit("gen-kda.py: state=fp32 or state=bf16")
@@ -756,6 +766,82 @@ cake.kernel @{name}(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
 """
 
 
+def two_chains(text):
+    """`recur chains=2`: the chain kernel with both 64-column V blocks of a
+    (sequence, head) in one CTA, a chain warpgroup each (roles chain0 and
+    chain1, regs 232), so that H = 96's 192 chains run as 96 CTAs, one
+    wave on 132 SMs, instead of two waves. Each chain keeps its own pipes
+    (a pipe has one consumer role, sync.pipe-roles), so the copy
+    warpgroup (regs 40; at 24 its addresses spilled) loads the
+    V-independent operands once per chain.
+    Written from the one-chain kernel's text by renaming its rings, pipes
+    and roles."""
+    head, rest = text.split("  %r_w0 = cake.ring", 1)
+    defs, rest = rest.split('  cake.role "chain" warpgroups(1) {', 1)
+    chain, load = rest.split('  cake.role "load" warps(1) {', 1)
+    defs = "  %r_w0 = cake.ring" + defs
+    name = re.search(r"cake.kernel @(\w+)\(", head).group(1)
+    head = head.replace(f"@{name}(", f"@{name}_x2(", 1).replace(
+        "schedule = #cake.grid<tile = [1, 64]>",
+        "schedule = #cake.grid<tile = [1, 128]>", 1)
+    head = head.replace("cake.kernel @", "// `chains=2` (this file): both V blocks of a (sequence, head) in one\n"
+                        "// CTA, a chain warpgroup each, their operands loaded once per chain.\n"
+                        "cake.kernel @", 1)
+
+    def rename(t, j):
+        t = re.sub(r"%(r_\w+|pin|pst|pvn)\b", rf"%\1_{j}", t)
+        return t
+
+    out = head
+    for j in (0, 1):
+        out += rename(defs.rstrip("\n"), j) + "\n"
+    out += "\n"
+    for j in (0, 1):
+        body = rename(chain, j).replace(
+            "cake.tiles (%nh, %vb) in (%NH, %Vd) {",
+            "cake.tiles (%nh, %vt) in (%NH, %Vd) {\n"
+            f"      %vb = arith.addi %vt, %c{64 * j} : index", 1)
+        out += f'  cake.role "chain{j}" warpgroups(1) regs(232) {{' + body
+    # The copy role: each chunk's loads into both chains' pipes, the V
+    # block of β ⊙ v 64 columns apart.
+    acq = re.search(r"( *%s = cake.pipe.acquire %pin.*?cake.pipe.commit %pin, %s : [^\n]*\n)",
+                    load, re.S).group(1)
+    both = ""
+    for j in (0, 1):
+        blk = re.sub(r"%s\b", f"%s{j}", rename(acq, j))
+        if j:
+            blk = blk.replace("%vcol]", "%vcol1]")
+        both += blk
+    load = load.replace(acq, both, 1).replace(
+        "      %ach = arith.muli %h, %c64 : index\n",
+        "      %ach = arith.muli %h, %c64 : index\n"
+        "      %vcol1 = arith.addi %vcol, %c64 : index\n", 1)
+    out += '  cake.role "load" warpgroups(1) regs(40) {' + load
+    return out
+
+
+def gamma_in_step(text):
+    """`recur ahead=0`: each step loads its own chunk's Γ_C at its top
+    (the decay at its end uses it) instead of carrying the next chunk's
+    across the loop: two 1x64 fragments (32 registers a thread) fewer
+    live through the step."""
+    rows = f"!cake.frag<1x64xf32>"
+    text = re.sub(r" *%gi[01] = cake.load %Gc\[%first, %ch[01]\][^\n]*\n", "", text)
+    text = text.replace(", %gc0 = %gi0, %gc1 = %gi1)", ")")
+    text = text.replace(f"-> ({F}, {F}, {rows}, {rows}) {{", f"-> ({F}, {F}) {{")
+    text = re.sub(r"%fin(_\d)?:4 = ", lambda m: f"%fin{m.group(1) or ''}:2 = ", text)
+    text = re.sub(
+        r" *// Γ_C of the next chunk, loaded a chunk ahead \(past the sequence's\n"
+        r" *// last, unused\).\n *%cn = [^\n]*\n( *)%gn0 = cake.load %Gc\[%cn, %ch0\]([^\n]*)\n"
+        r" *%gn1 = cake.load %Gc\[%cn, %ch1\]([^\n]*)\n",
+        lambda m: (f"{m.group(1)}// Γ_C of this chunk, for the decay at the step's end.\n"
+                   f"{m.group(1)}%gc0 = cake.load %Gc[%ci, %ch0]{m.group(2)}\n"
+                   f"{m.group(1)}%gc1 = cake.load %Gc[%ci, %ch1]{m.group(3)}\n"), text)
+    text = text.replace(f"scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {rows}, {rows}",
+                        f"scf.yield %n0, %n1 : {F}, {F}")
+    return text
+
+
 KERNELS = {"fused": fused, "intra": intra, "recur": recur}
 
 
@@ -764,7 +850,8 @@ if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else "fused"
     if which not in KERNELS:
         sys.exit(f"usage: gen-kda.py [{'|'.join(KERNELS)}] [name=value ...]")
-    # Variants: e.g. `recur depth=2 ctas=1`, `recur state=bf16`.
+    # Variants: e.g. `recur depth=2 ctas=1`, `recur state=bf16`,
+    # `recur chains=2`.
     opts = {k: int(v) if v.isdigit() else v
             for k, v in (a.split("=") for a in sys.argv[2:])}
     print(KERNELS[which](**opts), end="")
