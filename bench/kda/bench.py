@@ -156,6 +156,11 @@ def main():
                    help="kda_intra's and kda_recur's bundles (comma-"
                    "separated), or kda_fwd's: adds 'cake' on the "
                    "one-sequence fp32-state rows")
+    p.add_argument("--cake-wide", default="",
+                   help="kda_recur_x2's bundles (fp32 state, and bf16 "
+                   "state with a third --cake-bundle), comma-separated: "
+                   "launched where two CTAs per (sequence, head) would "
+                   "take more than one wave (cake_kda.py)")
     p.add_argument("--runtime", default="", help="libcake_runtime.so")
     p.add_argument("--out", default="")
     p.add_argument("--check-only", action="store_true",
@@ -184,11 +189,13 @@ def main():
         bundles = args.cake_bundle.split(",")
         if len(bundles) in (2, 3):
             from cake_kda import CakeKda
-            cake = CakeKda(args.runtime, *bundles[:2]).prepare
+            wide = args.cake_wide.split(",") if args.cake_wide else []
+            cake = CakeKda(args.runtime, *bundles[:2],
+                           *wide[:1]).prepare
             cake_batches = True
             if len(bundles) == 3:
                 cake_bf16 = CakeKda(args.runtime, bundles[0],
-                                    bundles[2]).prepare
+                                    bundles[2], *wide[1:2]).prepare
         else:
             from cake_rt import load_bundle, load_runtime
             rt = load_runtime(args.runtime)

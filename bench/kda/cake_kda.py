@@ -2,13 +2,19 @@
 """Cake's KDA forward on torch tensors: examples/kda/kda_intra, then
 examples/kda/kda_recur, on the current stream (docs/kda.md).
 
-    fwd = CakeKda(runtime_path, intra_bundle, recur_bundle)
+    fwd = CakeKda(runtime_path, intra_bundle, recur_bundle[, wide_bundle])
     run = fwd.prepare(x)        # x as bench.make_inputs makes it
     o, s = run()                # o [1, T, H, 128] bf16, s [N, H, 128, 128] fp32
 
 x holds one sequence or several (x["cu"], their bounds as cu_seqlens).
 The state's dtype in and out is the chain's (kda_recur: fp32,
-kda_recur_bf16_state: bf16), read from its bundle.
+kda_recur_bf16_state: bf16), read from its bundle. With a wide bundle
+(kda_recur_x2: both V blocks of a (sequence, head) in one CTA, the same
+state dtype), prepare() launches it where the one-chain kernel's CTAs,
+two per (sequence, head), would take more than one wave of the SMs:
+measured on an H100 (docs/benchmarks/kda.md, run 9), the wide kernel's
+chain was 0.70 against 0.96 ms at H = 96 and 0.60 against 0.51 ms at
+H = 64 over one sequence (128 CTAs, one wave either way).
 prepare() builds the two work lists (kda_intra's chunks: first token and
 the sequence's end; kda_recur's sequences: first and end chunk slot,
 first and end token), allocates the intermediates once, 64 rows per
@@ -25,17 +31,27 @@ from cake_rt import CakeRtArg, load_bundle, load_runtime, tensor_arg  # noqa
 
 
 class CakeKda:
-    def __init__(self, runtime, intra_bundle, recur_bundle):
+    def __init__(self, runtime, intra_bundle, recur_bundle, wide_bundle=None):
         import json
         self.rt = load_runtime(runtime)
         self.intra = load_bundle(self.rt, intra_bundle)
         self.recur = load_bundle(self.rt, recur_bundle)
-        # kda_recur's eighth argument is the initial state.
-        elt = json.load(open(recur_bundle))["args"][7].get("element")
-        if elt not in ("f32", "bf16"):
-            sys.exit(f"{recur_bundle}: a state of {elt} elements; "
-                     "expected kda_recur's f32 or bf16")
+        self.wide = None
+
+        def state_elt(path):
+            # kda_recur's eighth argument is the initial state.
+            elt = json.load(open(path))["args"][7].get("element")
+            if elt not in ("f32", "bf16"):
+                sys.exit(f"{path}: a state of {elt} elements; "
+                         "expected kda_recur's f32 or bf16")
+            return elt
+        elt = state_elt(recur_bundle)
         self.state_bf16 = elt == "bf16"
+        if wide_bundle:
+            if state_elt(wide_bundle) != elt:
+                sys.exit(f"{wide_bundle}: its state is not {recur_bundle}'s "
+                         f"{elt}")
+            self.wide = load_bundle(self.rt, wide_bundle)
 
     def _args(self, tensors):
         return (CakeRtArg * len(tensors))(*(tensor_arg(t) for t in tensors))
@@ -87,8 +103,14 @@ class CakeKda:
         def run_intra():
             launch(self.intra, intra, len(keep), "kda_intra")
 
+        # One wave of one-chain CTAs (two per sequence and head) keeps the
+        # one-chain kernel; past it, the wide kernel halves the CTAs.
+        sms = torch.cuda.get_device_properties(dev).multi_processor_count
+        chain_kernel = (self.wide if self.wide is not None and 2 * N * H > sms
+                        else self.recur)
+
         def run_recur():
-            launch(self.recur, recur, len(chain), "kda_recur")
+            launch(chain_kernel, recur, len(chain), "kda_recur")
 
         def run():
             run_intra()

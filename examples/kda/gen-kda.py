@@ -11,10 +11,11 @@ per CTA and one warpgroup, the intra-chunk work on the chain of chunks.
 `intra` and `recur` split it: `intra` computes every chunk's W, U, Q̃,
 K̄, A_qk and Γ_C at once (one CTA per chunk and head, nothing sequential),
 `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
-block), its operands streamed by a copy warp through TMA; its options
-`chains=2` (both V blocks of a head in one CTA, a chain warpgroup each)
-and `ahead=0` (Γ_C loaded in the step that uses it) are variants for
-bench/kda/split_times.py.
+block), its operands streamed by a copy warp through TMA. `recur chains=2`
+(kda_recur_x2*) puts both V blocks of a head in one CTA, a chain
+warpgroup each: bench/kda/cake_kda.py launches it where the one-chain
+CTAs would take more than one wave. `ahead=1` carries the next chunk's
+Γ_C across the step (the kernel before 2026-12-06; more spills).
 
 The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
@@ -628,10 +629,10 @@ def seq_params(S3):
 """
 
 
-def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=1):
+def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=0):
     if not ahead:
         return gamma_in_step(recur(depth=depth, ctas=ctas, state=state,
-                                   chains=chains))
+                                   chains=chains, ahead=1))
     if chains == 2:
         return two_chains(recur(depth=depth, ctas=ctas, state=state))
     if chains != 1:
@@ -821,12 +822,15 @@ def two_chains(text):
 
 
 def gamma_in_step(text):
-    """`recur ahead=0`: each step loads its own chunk's Γ_C at its top
-    (the decay at its end uses it) instead of carrying the next chunk's
-    across the loop: two 1x64 fragments (32 registers a thread) fewer
-    live through the step."""
+    """`recur` (ahead=0, the default): each step loads its own chunk's Γ_C
+    at its top (the decay at its end uses it) instead of carrying the next
+    chunk's across the loop (ahead=1): two 1x64 fragments (32 registers a
+    thread) fewer live through the step, ptxas's spills 292 -> 56 bytes,
+    the chain 3-5 % faster on an H100 (docs/benchmarks/kda.md, run 9)."""
     rows = f"!cake.frag<1x64xf32>"
     text = re.sub(r" *%gi[01] = cake.load %Gc\[%first, %ch[01]\][^\n]*\n", "", text)
+    text = text.replace("Γ_C comes\n// into registers one chunk ahead.",
+                        "Γ_C comes\n// into registers in the step that uses it.")
     text = text.replace(", %gc0 = %gi0, %gc1 = %gi1)", ")")
     text = text.replace(f"-> ({F}, {F}, {rows}, {rows}) {{", f"-> ({F}, {F}) {{")
     text = re.sub(r"%fin(_\d)?:4 = ", lambda m: f"%fin{m.group(1) or ''}:2 = ", text)

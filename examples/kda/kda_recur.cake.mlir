@@ -9,7 +9,7 @@
 //   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄,
 // the state staged in bf16 as the K-major B of W·S and Q̃·S, V_new as the
 // MN-major B of A_qk·V_new and the MN-major A of V_newᵀ·K̄. Γ_C comes
-// into registers one chunk ahead. A batch of sequences: the work list
+// into registers in the step that uses it. A batch of sequences: the work list
 // %Seqs ([N, 4]: first and end chunk slot, first and end token) gives each
 // sequence's chunks (kda_intra's slots) and tokens; O in bf16
 // [T, H·128], each chunk's rows up to its sequence's end (`rows`); the
@@ -73,22 +73,18 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
       %vcol = arith.addi %ch0, %vb : index
       %init0 = cake.load %S0[%nh, %vb, %c0] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
       %init1 = cake.load %S0[%nh, %vb, %c64] : !cake.global<?x128x128xf32> -> !cake.frag<64x64xf32>
-      %gi0 = cake.load %Gc[%first, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %gi1 = cake.load %Gc[%first, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %fin:4 = scf.for %ci = %first to %last step %c1
-          iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
-          -> (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>) {
+      %fin:2 = scf.for %ci = %first to %last step %c1
+          iter_args(%s0 = %init0, %s1 = %init1)
+          -> (!cake.frag<64x64xf32>, !cake.frag<64x64xf32>) {
       // The chunk's slot and its tokens.
       %t0 = arith.muli %ci, %c64 : index
       %done = arith.subi %ci, %first : index
       %dtok = arith.muli %done, %c64 : index
       %tok = arith.addi %ts, %dtok : index
       %left = arith.subi %te, %tok : index
-      // Γ_C of the next chunk, loaded a chunk ahead (past the sequence's
-      // last, unused).
-      %cn = arith.addi %ci, %c1 : index
-      %gn0 = cake.load %Gc[%cn, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
-      %gn1 = cake.load %Gc[%cn, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      // Γ_C of this chunk, for the decay at the step's end.
+      %gc0 = cake.load %Gc[%ci, %ch0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %gc1 = cake.load %Gc[%ci, %ch1] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       // The state entering the chunk, as the K-major B of W·S and Q̃·S.
       %ss = cake.pipe.acquire %pst : !cake.pipe<1>
       %st0 = cake.frag.convert %s0 : !cake.frag<64x64xf32> -> !cake.frag<64x64xbf16>
@@ -135,7 +131,7 @@ cake.kernel @kda_recur(%Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>,
       cake.pipe.release %pvn, %tv : !cake.pipe<1>
       cake.pipe.release %pst, %tb : !cake.pipe<1>
       cake.pipe.release %pin, %ta : !cake.pipe<1>
-      scf.yield %n0, %n1, %gn0, %gn1 : !cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>
+      scf.yield %n0, %n1 : !cake.frag<64x64xf32>, !cake.frag<64x64xf32>
       }
       cake.store %fin#0 -> %SN[%nh, %vb, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
       cake.store %fin#1 -> %SN[%nh, %vb, %c64] : !cake.frag<64x64xf32> -> !cake.global<?x128x128xf32>
