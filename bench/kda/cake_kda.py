@@ -30,6 +30,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from cake_rt import CakeRtArg, load_bundle, load_runtime, tensor_arg  # noqa
 
 
+def wide_chain(sequences, heads, sms):
+    """Whether the wide chain kernel (kda_recur_x2, a CTA per sequence and
+    head) is the one to launch: where the one-chain kernel's CTAs, two per
+    sequence and head, would take more than one wave of the SMs."""
+    return 2 * sequences * heads > sms
+
+
 class CakeKda:
     def __init__(self, runtime, intra_bundle, recur_bundle, wide_bundle=None):
         import json
@@ -106,8 +113,8 @@ class CakeKda:
         # One wave of one-chain CTAs (two per sequence and head) keeps the
         # one-chain kernel; past it, the wide kernel halves the CTAs.
         sms = torch.cuda.get_device_properties(dev).multi_processor_count
-        chain_kernel = (self.wide if self.wide is not None and 2 * N * H > sms
-                        else self.recur)
+        chain_kernel = (self.wide if self.wide is not None
+                        and wide_chain(N, H, sms) else self.recur)
 
         def run_recur():
             launch(chain_kernel, recur, len(chain), "kda_recur")
