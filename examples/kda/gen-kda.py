@@ -789,9 +789,8 @@ def two_chains(text):
                         "// CTA, a chain warpgroup each, their operands loaded once per chain.\n"
                         "cake.kernel @", 1)
 
-    def rename(t, j):
-        t = re.sub(r"%(r_\w+|pin|pst|pvn)\b", rf"%\1_{j}", t)
-        return t
+    def rename(t, j):  # chain j's rings and pipes
+        return re.sub(r"%(r_\w+|pin|pst|pvn)\b", rf"%\1_{j}", t)
 
     out = head
     for j in (0, 1):
@@ -827,7 +826,7 @@ def gamma_in_step(text):
     chunk's across the loop (ahead=1): two 1x64 fragments (32 registers a
     thread) fewer live through the step, ptxas's spills 292 -> 56 bytes,
     the chain 3-5 % faster on an H100 (docs/benchmarks/kda.md, run 9)."""
-    rows = f"!cake.frag<1x64xf32>"
+    rows = ROW
     text = re.sub(r" *%gi[01] = cake.load %Gc\[%first, %ch[01]\][^\n]*\n", "", text)
     text = text.replace("Γ_C comes\n// into registers one chunk ahead.",
                         "Γ_C comes\n// into registers in the step that uses it.")

@@ -17,18 +17,17 @@ bf16, in order:
 1. Few tiles: when the 128×128 output tiles fill at most half the SMs and
    K >= 2048, split K over S = clamp(sms // tiles, 2, 8) slices
    (`gemm_splitk_128x128x64_s4`: 32 tiles take S = 4, 64 take 2).
-2. Short K (K <= 1024): the 128×256 tile, staged into the load role, three
-   stages (`gemm_128x256_sel_s3`).
-3. Tile waves: when 128×256 tiles would fill at most half the SMs, or
+2. Tile waves: when 128×256 tiles would fill at most half the SMs, or
    their waves leave more SM-slots idle (wave efficiency 0.10 below the
    128×128 tiles': 1024 × 14336 has 448 such tiles, 3.4 waves), the
    128×128 tile staged into the load role, five stages
    (`gemm_128x128_sel_s5`).
-4. Long K (K >= 12288): the 128×256 tile with direct stores
+3. Long K (K >= 12288): the 128×256 tile with direct stores
    (`gemm_ws_persistent`): the epilogue is a small part of the tile.
-5. Else `gemm_128x256_sel_s3`.
+4. Else, short K included, the 128×256 tile staged into the load role,
+   three stages (`gemm_128x256_sel_s3`).
 
-FP8 e4m3: where the 128×256 tiles are few (rule 3's test), the 128×128
+FP8 e4m3: where the 128×256 tiles are few (rule 2's test), the 128×128
 tile, staged through a store warp with two stages
 (`gemm_e4m3_128x128_se2`), or without staging and with six stages when
 the tiles fit one wave and K >= 12288 (`gemm_e4m3_128x128x128_s6`); else
@@ -129,8 +128,6 @@ def choose(M, N, K, dtype="bf16", sms=132):
         plan = split_plan(M, N, K, max(2, min(8, sms // t128)))
         if plan:
             return "gemm_splitk_128x128x64_s4", plan
-    if K <= 1024:
-        return "gemm_128x256_sel_s3", None
     if small:
         return "gemm_128x128_sel_s5", None
     if K >= 12288:
