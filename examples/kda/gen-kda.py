@@ -601,6 +601,169 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 """
 
 
+def half_of_role(j, stages):
+    """The loop body of kda_intra for channel half j alone: its k and q are
+    the prologue's %k{j} and %q{j} (no second load), its operands written to
+    the role's own rings; `stages` maps each staged operand to its
+    `ring[stage]`."""
+    s = loop_half()
+    s = s.replace("%cj", f"%c{64 * j}" if j else "%c0")
+    s = s.replace("%chj", f"%ch{j}")
+    s = s.replace("%kj,", f"%k{j},").replace("%qj,", f"%q{j},")
+    for r in LOOP_STAGED:
+        s = s.replace(f"%s_{r}[%s] : {FB} -> {R2}", f"{stages[r]} : {FB} -> {R}")
+    return s
+
+
+def intra_kernel(wgs=3, depth=2, hregs=200, sregs=104):
+    """kda_intra: the three-warpgroup pipeline (the default), or the
+    one-warpgroup kernel before it (`wgs=1`)."""
+    if wgs == 1:
+        return intra()
+    if wgs != 3:
+        raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
+    return intra_pipe(depth, hregs, sregs)
+
+
+def intra_pipe(depth=2, hregs=200, sregs=104):
+    """kda_intra as a pipeline of three warpgroups on a persistent CTA
+    (docs/kda.md, "Three warpgroups, pipelined"): "h0" and "h1" each run
+    one channel half's preprocessing of a chunk (β and the norms, then the
+    half's gates, Γ, gated operands and outputs) and stage the half's
+    operands; "solve" forms L and A_qk over both halves, inverts I + L and
+    writes T and W, while the halves already work on the next chunks
+    (`depth` stages)."""
+    ring = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
+    pt = f"!cake.pipe<{depth}>"
+
+    def rings(j):
+        return "".join(f"  %s_{r}{j} = cake.ring : {ring}\n"
+                       for r in LOOP_STAGED)
+
+    def pipe(j):
+        return (f"  %p{j} = cake.pipe " +
+                ", ".join(f"%s_{r}{j}" for r in LOOP_STAGED) + "\n      : " +
+                ",\n        ".join([ring] * len(LOOP_STAGED)) + "\n")
+    pre = prep(staged=False)
+    pre = pre[:pre.index("      // Channels 0..63")]
+    pre = pre.replace("      %left = arith.subi %T, %t0 : index\n", "")
+    pre = re.sub(r"cake\.load %([QKVGB])\[%t0, ([^\]]+)\] :",
+                 r"cake.load %\1[%ts, \2] rows %left :", pre)
+
+    def regs(r):
+        return f" regs({r})" if r else ""
+
+    def tiles(role, r):
+        return f"""  cake.role "{role}" warpgroups(1){regs(r)} {{
+    %H = cake.dim %Alog, 0 : !cake.global<?xf32>
+    %slots = cake.dim %Wt, 0 : {G2}
+{consts()}    %c1 = arith.constant 1 : index
+    %c32i = arith.constant 32 : i32
+"""
+
+    def half_role(j):
+        body = half_of_role(j, {r: f"%s_{r}{j}[%s]" for r in LOOP_STAGED})
+        body = body.replace(" : " + FB + " -> " + R + "\n",
+                            " : " + FB + " -> " + ring + "\n")
+        # β folded into the A operand of L (L = Diag(β)·K̃K̂ᵀ): "solve"
+        # then needs no β.
+        body = body.replace(
+            f"%kaj, %qaj = cake.frag.map %k{j}, %q{j}, %gj, %xj, %yj, %rows, %rk, %rqs",
+            f"%kaj, %qaj = cake.frag.map %k{j}, %q{j}, %gj, %xj, %yj, %rows, %brk, %rqs")
+        bv = beta_v(f"bv{j}", f"vv{j}")
+        return f"""{tiles(f"h{j}", hregs)}{prep_consts()}    %rows = cake.frag.iota : {COLI}
+    cake.tiles (%t0, %h) in (%slots, %H) {{
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %ci = arith.divui %t0, %c64 : index
+      %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
+      %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
+      %left = arith.subi %te, %ts : index
+{head_params()}{pre}      %s = cake.pipe.acquire %p{j} : {pt}
+{body}      %vv{j} = cake.load %V[%ts, %ch{j}] rows %left : {G2} -> {FB}
+{bv}      cake.store %bv{j} -> %Bv[%t0, %ch{j}] : {FB} -> {G2}
+      cake.fence.proxy_async
+      cake.pipe.commit %p{j}, %s : {pt}
+    }}
+  }}
+"""
+    T = ("%u0", "%u1")  # the stages "solve" reads
+    prod = products(early=True, operands=[
+        (f"%s_ka{j}[{T[j]}]", f"%s_qa{j}[{T[j]}]", f"%s_kx{j}[{T[j]}]",
+         f"%s_ky{j}[{T[j]}]", ring, ring) for j in (0, 1)])
+    # β is in the A operand now: L is the products' rows as they are.
+    prod = prod.replace("%l = cake.frag.map %lx, %ly, %rows, %beta",
+                        "%l = cake.frag.map %lx, %ly, %rows")
+    prod = prod.replace(f"({F}, {F}, {COLI}, {COLF}) -> {F} {{\n"
+                        "      ^bb0(%x: f32, %y: f32, %r: i32, %b: f32):",
+                        f"({F}, {F}, {COLI}) -> {F} {{\n"
+                        "      ^bb0(%x: f32, %y: f32, %r: i32):")
+    prod = prod.replace("        %o = arith.mulf %e, %b : f32\n"
+                        "        cake.frag.yield %o : f32",
+                        "        cake.frag.yield %e : f32")
+    ws = ""
+    for j in (0, 1):
+        ws += f"""      %w{j} = cake.mma wgmma %inv16, %s_kt{j}[{T[j]}] mn_major, %z : {FB}, {ring}, {F}
+      %w{j}b = cake.frag.convert %w{j} : {F} -> {FB}
+      cake.store %w{j}b -> %Wt[%t0, %ch{j}] : {FB} -> {G2}
+"""
+    return f"""// KDA's intra-chunk step for every chunk at once (issue #21, docs/kda.md),
+// generated by examples/kda/gen-kda.py intra: what examples/kda/kda_recur
+// reads. Per (64-token chunk, head), with the preprocessing fused as in
+// kda_fwd:
+//   Γ = cumsum(a) down the tokens; L = strict_tril(Diag(β)·K̃K̂ᵀ) and
+//   A_qk = tril(Q̃K̂ᵀ), the pairwise decays split around rows 16 and 48;
+//   T = (I + L)⁻¹ in fp32; W = T·(β ⊙ K̃).
+// A batch of sequences of any lengths (one sequence is a batch of one):
+// chunk c of the work list %Work ([chunks, 2]: the first token, the
+// sequence's end) reads the inputs' rows from its first token on, none
+// past the sequence's end (`rows %left`: they read as zero), and writes
+// its slot, rows 64 c.. of the outputs. Written, bf16 and laid out as q
+// ([64·chunks, H·128]; T and A_qk [64·chunks, H·64]): W, β ⊙ v,
+// Q̃ = s·q ⊙ e^Γ, K̄ = k ⊙ e^(Γ_C − Γ), A_qk and T (U = T·(β ⊙ v) is left
+// to kda_recur, which folds it into V_new); Γ_C in fp32 as
+// [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
+// (they are the tails of underflowing decays).
+// A pipeline of three warpgroups on one persistent CTA per SM, over the
+// (chunk, head) tiles: "h0" and "h1" each compute β and the norms (both
+// need every channel's row sums), then their channel half's gate, Γ,
+// gated operands and outputs (Q̃, K̄, β ⊙ v, Γ_C), and stage the half's
+// operands of the products ({depth} stages, pipes %p0 and %p1); "solve"
+// forms L and A_qk over both halves, inverts I + L and writes A_qk, T
+// and W, while the halves already work on the next chunks. β is folded
+// into L's A operand (K̃ scaled by β/|k|), so "solve" reads no input.
+// The halves take {hregs or 'the default'} registers, "solve" {sregs or 'the default'}
+// (setmaxnreg; at the launch's 168 each, ptxas spilled 1.5 KB).
+// One warpgroup doing all of it, two CTAs an SM (`gen-kda.py intra
+// wgs=1`) is 5 % slower on an H100 (docs/benchmarks/kda.md, run 10).
+cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
+                       %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
+                       %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
+                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
+                       %Work: !cake.global<?x2xi32>)
+    attributes {{target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
+                cake.flush_denormals = true}} {{
+{rings(0)}{pipe(0)}{rings(1)}{pipe(1)}
+{half_role(0)}
+{half_role(1)}
+{tiles("solve", sregs)}    %rows = cake.frag.iota : {COLI}
+    %cols = cake.frag.iota : !cake.frag<1x64xi32>
+    cake.tiles (%t0, %h) in (%slots, %H) {{
+      %ch0 = arith.muli %h, %c128 : index
+      %ch1 = arith.addi %ch0, %c64 : index
+      %ach = arith.muli %h, %c64 : index
+      %u0 = cake.pipe.wait %p0 : {pt}
+      %u1 = cake.pipe.wait %p1 : {pt}
+{prod}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
+{ws}      cake.pipe.release %p0, %u0 : {pt}
+      cake.pipe.release %p1, %u1 : {pt}
+    }}
+  }}
+}}
+"""
+
+
 # The chain's operands per chunk, streamed by TMA: W, Q̃ and K̄ by channel
 # half, A_qk, T and the V block of β ⊙ v.
 RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
@@ -845,7 +1008,7 @@ def gamma_in_step(text):
     return text
 
 
-KERNELS = {"fused": fused, "intra": intra, "recur": recur}
+KERNELS = {"fused": fused, "intra": intra_kernel, "recur": recur}
 
 
 if __name__ == "__main__":
