@@ -22,7 +22,8 @@ def check_sizes(doc, make_inputs, reference, tolerance, add_options=None,
     """`make_inputs(rows, args)` (or `make_inputs(rows)`) gives the
     kernel's arguments, its `outputs` output tensors last;
     `reference(inputs, args)` the expected output (a tuple of them when
-    there are several); `tolerance` a bound or one per output;
+    there are several); `tolerance` a bound or one per output, or a
+    function of the parsed arguments giving them;
     `add_options(parser)` adds a script's own options; `label(args)`,
     printed after the bundle's name, tells variants apart."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
@@ -38,6 +39,8 @@ def check_sizes(doc, make_inputs, reference, tolerance, add_options=None,
     tag = f" {label(args)}" if label(args) else ""
     failed = 0
     torch.manual_seed(20261201)
+    if callable(tolerance):
+        tolerance = tolerance(args)
     tolerances = (tolerance if isinstance(tolerance, (tuple, list))
                   else [tolerance] * outputs)
     for rows in args.rows:

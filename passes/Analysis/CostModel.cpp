@@ -390,7 +390,14 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   // T, two lanes of about 1280 FMAs, 350 loads and 160 selects and
   // shuffles; 64 diagonal-block columns of about 170; five meetings of the
   // role, each exposed like a dependent load (cal.loadNs).
-  if (isa<FragTrilInverseOp>(op)) {
+  if (auto inverse = dyn_cast<FragTrilInverseOp>(op)) {
+    // `diagonal`: the blocks' columns and three meetings, no column solves.
+    if (inverse.getDiagonal()) {
+      double ns = alu(64.0 * 170.0 + 128.0 * 64.0);
+      if (record)
+        work->cost.aluNs += 3.0 * cal.loadNs * mult;
+      return ns + 3.0 * cal.loadNs * mult;
+    }
     double ns = alu(128.0 * 1790.0 + 64.0 * 170.0);
     if (record)
       work->cost.aluNs += 5.0 * cal.loadNs * mult;

@@ -920,11 +920,25 @@ def Cake_FragTrilInverseOp : Cake_Op<"frag.tril_inverse",
     ```mlir
     %t = cake.frag.tril_inverse %l : !cake.frag<64x64xf32>
     ```
+
+    With `diagonal`, only the four 16 × 16 diagonal blocks are inverted:
+    the result is D = (I + L_d)⁻¹, L_d the strictly lower triangles of
+    those blocks, zero outside them (the first two steps above, then the
+    reads). The rest of T is then the author's to form on the tensor
+    cores, e.g. with N = D·L_off (L_off: L below the diagonal blocks,
+    N⁴ = 0) T = (I − N)·(I + N²)·D, four 64 × 64 wgmmas
+    (examples/chunk_solve_merge.cake.mlir): the exact fp32 work shrinks to
+    the blocks, and the merge rounds its operands to the MMA's type.
+
+    ```mlir
+    %d = cake.frag.tril_inverse %l diagonal : !cake.frag<64x64xf32>
+    ```
   }];
-  let arguments = (ins Cake_FragType:$input,
+  let arguments = (ins Cake_FragType:$input, UnitAttr:$diagonal,
                        OptionalAttr<Cake_ScratchAttr>:$derived);
   let results = (outs Cake_FragType:$result);
-  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let assemblyFormat =
+      "$input (`diagonal` $diagonal^)? attr-dict `:` qualified(type($input))";
   let hasVerifier = 1;
 }
 

@@ -20,6 +20,10 @@
 //     accumulator layout; a last meeting keeps the next use of the scratch
 //     (the op in a loop) from overwriting it under a slow reader.
 //
+// With `diagonal`, steps 1 and 2, then every thread reads D = the block
+// inverses in the accumulator layout (zero off the blocks) and the role
+// meets once more: three meetings.
+//
 // Every product is an fp32 FMA: the solve is as exact as fla's and
 // FlashKDA's references, with no tensor-core rounding. Ops are created one
 // argument at a time, so the IR does not depend on the host compiler's
@@ -151,6 +155,35 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
     }
   }
   meetRole(scratch->getBarrier());
+
+  // `diagonal`: D itself, read in the accumulator layout. Warp w holds rows
+  // 16 w.. (block w), so value i lies in the diagonal block when its column
+  // block jj / 2 is w; there, D[ri][ci] below the diagonal sits transposed
+  // at X[16 w + ci][16 w + ri] (step 2).
+  if (op.getDiagonal()) {
+    Value blockBase = arith::AddIOp::create(
+        b, loc(), mul(warp, 16 * rowBytes + 16 * 4), base);
+    Value result = LLVM::UndefOp::create(b, loc(), info->type);
+    for (int64_t i = 0; i < info->count; ++i) {
+      int64_t jj = i / 4, hh = (i / 2) % 2, e = i % 2;
+      Value ri = add(laneRow, 8 * hh);
+      Value ci = add(mul(arith::RemUIOp::create(b, loc(), lane, i32c(4)), 2),
+                     8 * (jj % 2) + e);
+      Value at = arith::AddIOp::create(b, loc(), blockBase, mul(ci, rowBytes));
+      at = arith::AddIOp::create(b, loc(), at, mul(ri, 4));
+      Value v = load(at);
+      Value lower =
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, ci, ri);
+      Value onDiag =
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, ci, ri);
+      v = select(lower, v, select(onDiag, one, zero));
+      v = select(eq(warp, jj / 2), v, zero);
+      result = LLVM::InsertValueOp::create(b, loc(), result, v, i);
+    }
+    meetRole(scratch->getBarrier());
+    map.map(op.getResult(), result);
+    return success();
+  }
 
   // 3. Column j = 16 w + c of T on lanes c and c + 16 (h = l / 16): rows
   // 16 bi + 8 h + ii of every block bi.

@@ -333,6 +333,16 @@ cake.kernel @tril_inverse_two_slabs() attributes {target = #cake.target<"sm_90a"
 
 // -----
 
+cake.kernel @tril_inverse_diagonal_not_square() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "s" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x128xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.tril_inverse takes a 64 x 64 fragment (one warpgroup's rows, square), not [64, 128]}}
+    %t = cake.frag.tril_inverse %a diagonal : !cake.frag<64x128xf32>
+  }
+}
+
+// -----
+
 cake.kernel @tril_inverse_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "s" warpgroups(1) {
     %a = cake.frag.zero : !cake.frag<64x64xbf16>

@@ -336,13 +336,16 @@ cake.kernel @tiles_carry(%Out: !cake.global<?x64xf32>) attributes {target = #cak
   }
 }
 
-// frag.tril_inverse: (I + strict_tril(L))⁻¹ of a 64 x 64 fp32 fragment.
+// frag.tril_inverse: (I + strict_tril(L))⁻¹ of a 64 x 64 fp32 fragment;
+// with `diagonal`, of its 16 x 16 diagonal blocks only.
 // CHECK-LABEL: cake.kernel @tril_inverse
 // CHECK: cake.frag.tril_inverse %{{.*}} : !cake.frag<64x64xf32>
+// CHECK: cake.frag.tril_inverse %{{.*}} diagonal : !cake.frag<64x64xf32>
 cake.kernel @tril_inverse() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "solve" warpgroups(1) {
     %z = cake.frag.zero : !cake.frag<64x64xf32>
     %t = cake.frag.tril_inverse %z : !cake.frag<64x64xf32>
+    %d = cake.frag.tril_inverse %z diagonal : !cake.frag<64x64xf32>
   }
 }
 
