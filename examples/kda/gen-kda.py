@@ -502,7 +502,35 @@ def loop_half():
                   "      // Q̃", 1)
     s = s.replace("// Channels 0..63: the gate", "// Channels 64 j..: the gate")
     s = s.replace("%k0", "%kj").replace("%q0", "%qj")
-    return re.sub(r"%(gw|dt|a|g|x|y|gc|ka|qa|qt|kt|kx|ky|kb)0\b", r"%\1j", s)
+    s = re.sub(r"%(gw|dt|a|g|x|y|gc|ka|qa|qt|kt|kx|ky|kb)0\b", r"%\1j", s)
+    return by_reference_row(s)
+
+
+def by_reference_row(s):
+    """The half's body reordered so each of Γ's reference rows (1 x 64
+    fragments, 16 registers a thread each) dies early: Γ_C's row and K̄
+    first, then row 16 with its K̂ factor, row 48 with L's and A_qk's A
+    operands and its K̂ factor, and the operands of Γ alone (Q̃, β ⊙ K̃)
+    last. In half() order all three rows lived across the body: ptxas
+    spilled twice as much, and the intra kernel ran 10 % slower on an
+    H100 (docs/benchmarks/kda.md, run 10)."""
+    def cut(start, end):
+        a = s.index(start)
+        return s[a:s.index(end, a) + len(end)]
+    fr = f"{FB} -> {R2}\n"
+    rows = {r: cut(f"      %{r}j = cake.frag.row", "\n")
+            for r in ("x", "y", "gc")}
+    gc_store = cut("      cake.store %gcj -> %Gc", "\n")
+    a_ops = cut("      %kaj, %qaj", f"%s_qa[%s] : {fr}")
+    gamma = cut("      // Q̃ = s·q", gc_store).replace(gc_store, "")
+    kx = cut("      %kxj = cake.frag.map", f"%s_kx[%s] : {fr}")
+    ky = cut("      %kyj = cake.frag.map", f"%s_ky[%s] : {fr}")
+    kb = cut("      %kbj = cake.frag.map", "-> !cake.global<?x?xbf16>\n")
+    head = s[:s.index(rows["x"])]
+    out = (head + rows["gc"] + gc_store + kb + rows["x"] + kx + rows["y"] +
+           a_ops + ky + gamma)
+    assert len(out) == len(s), "by_reference_row: the body changed shape"
+    return out
 
 
 def intra():
@@ -615,17 +643,97 @@ def half_of_role(j, stages):
     return s
 
 
-def intra_kernel(wgs=3, depth=2, hregs=200, sregs=104):
+# T = (I + L)⁻¹ with the exact fp32 solve confined to the 16 x 16
+# diagonal blocks (D) and the rest formed by four f16 wgmmas:
+# N = D·L_off, T = (I − N)·(I + N²)·D (examples/chunk_solve_merge).
+MERGE_RINGS = """  // T's merge (solve's own stages): D, and one stage for L_off, N, I + N².
+  %md = cake.ring : {h}
+  %pd = cake.pipe %md : {h}
+  %mb = cake.ring : {h}
+  %pm = cake.pipe %mb : {h}
+""".format(h="!cake.ring<1 x 64x64xf16, swizzle = 128>")
+
+
+MERGE_NOTE = """
+// T = (I + L)⁻¹ as examples/chunk_solve_merge forms it: the fp32 solve on
+// the 16 x 16 diagonal blocks only, the rest by four f16 wgmmas through
+// "solve"'s own stages (`merge=1`; 7 % slower in run 10)."""
+
+
+def merge_inverse():
+    """%inv (f32) and %inv16 (bf16) from %l, as examples/chunk_solve_merge."""
+    H = "!cake.frag<64x64xf16>"
+    RH = "!cake.ring<1 x 64x64xf16, swizzle = 128>"
+    P1 = "!cake.pipe<1>"
+
+    def stage(val, n):
+        return f"""      %ms{n} = cake.pipe.acquire %pm : {P1}
+      cake.smem.write {val} -> %mb[%ms{n}] : {H} -> {RH}
+      cake.fence.proxy_async
+      cake.pipe.commit %pm, %ms{n} : {P1}
+      %mw{n} = cake.pipe.wait %pm : {P1}
+"""
+
+    def mma(out, a, w):
+        return (f"      {out} = cake.mma wgmma {a}, %mb[{w}] mn_major, %z : "
+                f"{H}, {RH}, {F}\n      cake.pipe.release %pm, {w} : {P1}\n")
+    return f"""      %dg = cake.frag.tril_inverse %l diagonal : {F}
+      %d16 = cake.frag.convert %dg : {F} -> {H}
+      // L below the diagonal blocks (row block > column block).
+      %loff = cake.frag.map %l, %rows, %cols
+          : ({F}, {COLI}, !cake.frag<1x64xi32>) -> {H} {{
+      ^bb0(%x: f32, %r: i32, %c: i32):
+        %c4 = arith.constant 4 : i32
+        %rb = arith.shrui %r, %c4 : i32
+        %cb = arith.shrui %c, %c4 : i32
+        %below = arith.cmpi ugt, %rb, %cb : i32
+        %zf = arith.constant 0.0 : f32
+        %y = arith.select %below, %x, %zf : f32
+        %yh = arith.truncf %y : f32 to f16
+        cake.frag.yield %yh : f16
+      }}
+      %sd = cake.pipe.acquire %pd : {P1}
+      cake.smem.write %d16 -> %md[%sd] : {H} -> {RH}
+      %ms1 = cake.pipe.acquire %pm : {P1}
+      cake.smem.write %loff -> %mb[%ms1] : {H} -> {RH}
+      cake.fence.proxy_async
+      cake.pipe.commit %pd, %sd : {P1}
+      cake.pipe.commit %pm, %ms1 : {P1}
+      %wd = cake.pipe.wait %pd : {P1}
+      %mw1 = cake.pipe.wait %pm : {P1}
+{mma("%nn", "%d16", "%mw1")}      %n16 = cake.frag.convert %nn : {F} -> {H}
+{stage("%n16", 2)}{mma("%n2", "%n16", "%mw2")}      %ipn2, %imn = cake.frag.map %n2, %nn, %rows, %cols
+          : ({F}, {F}, {COLI}, !cake.frag<1x64xi32>) -> ({H}, {H}) {{
+      ^bb0(%x2: f32, %x: f32, %r: i32, %c: i32):
+        %diag = arith.cmpi eq, %r, %c : i32
+        %one1 = arith.constant 1.0 : f32
+        %zf = arith.constant 0.0 : f32
+        %id = arith.select %diag, %one1, %zf : f32
+        %p2 = arith.addf %id, %x2 : f32
+        %m1 = arith.subf %id, %x : f32
+        %hp = arith.truncf %p2 : f32 to f16
+        %hm = arith.truncf %m1 : f32 to f16
+        cake.frag.yield %hp, %hm : f16, f16
+      }}
+{stage("%ipn2", 3)}{mma("%mm", "%imn", "%mw3")}      %m16 = cake.frag.convert %mm : {F} -> {H}
+      %inv = cake.mma wgmma %m16, %md[%wd] mn_major, %z : {H}, {RH}, {F}
+      cake.pipe.release %pd, %wd : {P1}
+      %inv16 = cake.frag.convert %inv : {F} -> {FB}
+"""
+
+
+def intra_kernel(wgs=3, depth=2, hregs=184, sregs=136, merge=0):
     """kda_intra: the three-warpgroup pipeline (the default), or the
-    one-warpgroup kernel before it (`wgs=1`)."""
+    one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
+    off-diagonal blocks on the tensor cores (merge_inverse)."""
     if wgs == 1:
         return intra()
     if wgs != 3:
         raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
-    return intra_pipe(depth, hregs, sregs)
+    return intra_pipe(depth, hregs, sregs, merge)
 
 
-def intra_pipe(depth=2, hregs=200, sregs=104):
+def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
     (docs/kda.md, "Three warpgroups, pipelined"): "h0" and "h1" each run
     one channel half's preprocessing of a chunk (β and the norms, then the
@@ -691,6 +799,10 @@ def intra_pipe(depth=2, hregs=200, sregs=104):
     prod = products(early=True, operands=[
         (f"%s_ka{j}[{T[j]}]", f"%s_qa{j}[{T[j]}]", f"%s_kx{j}[{T[j]}]",
          f"%s_ky{j}[{T[j]}]", ring, ring) for j in (0, 1)])
+    if merge:
+        prod = prod.replace(f"""      %inv = cake.frag.tril_inverse %l : {F}
+      %inv16 = cake.frag.convert %inv : {F} -> {FB}
+""", merge_inverse())
     # β is in the A operand now: L is the products' rows as they are.
     prod = prod.replace("%l = cake.frag.map %lx, %ly, %rows, %beta",
                         "%l = cake.frag.map %lx, %ly, %rows")
@@ -733,9 +845,10 @@ def intra_pipe(depth=2, hregs=200, sregs=104):
 // and W, while the halves already work on the next chunks. β is folded
 // into L's A operand (K̃ scaled by β/|k|), so "solve" reads no input.
 // The halves take {hregs or 'the default'} registers, "solve" {sregs or 'the default'}
-// (setmaxnreg; at the launch's 168 each, ptxas spilled 1.5 KB).
-// One warpgroup doing all of it, two CTAs an SM (`gen-kda.py intra
-// wgs=1`) is 5 % slower on an H100 (docs/benchmarks/kda.md, run 10).
+// (setmaxnreg; at the launch's 168 each ptxas spilled three times as
+// much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
+// intra wgs=1`), is 3-7 % slower on an H100 (docs/benchmarks/kda.md,
+// run 10).{MERGE_NOTE if merge else ""}
 cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
@@ -744,7 +857,7 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
     attributes {{target = #cake.target<"sm_90a">,
                 schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
                 cake.flush_denormals = true}} {{
-{rings(0)}{pipe(0)}{rings(1)}{pipe(1)}
+{rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}
 {half_role(0)}
 {half_role(1)}
 {tiles("solve", sregs)}    %rows = cake.frag.iota : {COLI}

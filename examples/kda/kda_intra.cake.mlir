@@ -23,10 +23,11 @@
 // forms L and A_qk over both halves, inverts I + L and writes A_qk, T
 // and W, while the halves already work on the next chunks. β is folded
 // into L's A operand (K̃ scaled by β/|k|), so "solve" reads no input.
-// The halves take 200 registers, "solve" 104
-// (setmaxnreg; at the launch's 168 each, ptxas spilled 1.5 KB).
-// One warpgroup doing all of it, two CTAs an SM (`gen-kda.py intra
-// wgs=1`) is 5 % slower on an H100 (docs/benchmarks/kda.md, run 10).
+// The halves take 184 registers, "solve" 136
+// (setmaxnreg; at the launch's 168 each ptxas spilled three times as
+// much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
+// intra wgs=1`), is 3-7 % slower on an H100 (docs/benchmarks/kda.md,
+// run 10).
 cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
@@ -58,7 +59,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         !cake.ring<2 x 64x64xbf16, swizzle = 128>,
         !cake.ring<2 x 64x64xbf16, swizzle = 128>
 
-  cake.role "h0" warpgroups(1) regs(200) {
+  cake.role "h0" warpgroups(1) regs(184) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
@@ -180,9 +181,36 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %ai : f32
       }
       %gj = cake.frag.scan sum %aj down : !cake.frag<64x64xf32>
-      %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %gcj = cake.frag.row %gj[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+      cake.store %gcj -> %Gc[%ci, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+      %kbj = cake.frag.map %k0, %gj, %gcj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.store %kbj -> %Kb[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+      %kxj = cake.frag.map %k0, %gj, %xj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.smem.write %kxj -> %s_kx0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %kaj, %qaj = cake.frag.map %k0, %q0, %gj, %xj, %yj, %rows, %brk, %rqs
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
       ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
@@ -203,6 +231,19 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %kaj -> %s_ka0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.smem.write %qaj -> %s_qa0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      %kyj = cake.frag.map %k0, %gj, %yj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.smem.write %kyj -> %s_ky0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
       %qtj, %ktj = cake.frag.map %q0, %k0, %gj, %rqs, %brk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
@@ -221,46 +262,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %ktj -> %s_kt0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.store %qtj -> %Qt[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.store %gcj -> %Gc[%ci, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %kxj = cake.frag.map %k0, %gj, %xj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kxj -> %s_kx0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      %kyj = cake.frag.map %k0, %gj, %yj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kyj -> %s_ky0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      %kbj = cake.frag.map %k0, %gj, %gcj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %kbj -> %Kb[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       %vv0 = cake.load %V[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %bv0 = cake.frag.map %vv0, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%x: bf16, %b: f32):
@@ -275,7 +276,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     }
   }
 
-  cake.role "h1" warpgroups(1) regs(200) {
+  cake.role "h1" warpgroups(1) regs(184) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
@@ -397,9 +398,36 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %ai : f32
       }
       %gj = cake.frag.scan sum %aj down : !cake.frag<64x64xf32>
-      %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %gcj = cake.frag.row %gj[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+      cake.store %gcj -> %Gc[%ci, %ch1] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+      %kbj = cake.frag.map %k1, %gj, %gcj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.store %kbj -> %Kb[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
+      %kxj = cake.frag.map %k1, %gj, %xj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.smem.write %kxj -> %s_kx1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
       %kaj, %qaj = cake.frag.map %k1, %q1, %gj, %xj, %yj, %rows, %brk, %rqs
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
       ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
@@ -420,6 +448,19 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %kaj -> %s_ka1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.smem.write %qaj -> %s_qa1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      %kyj = cake.frag.map %k1, %gj, %yj, %rk
+          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
+        %d = arith.subf %r, %g : f32
+        %e = arith.mulf %d, %log2e : f32
+        %f = math.exp2 %e : f32
+        %xf = arith.extf %k : bf16 to f32
+        %v = arith.mulf %xf, %f : f32
+        %w = arith.mulf %v, %n : f32
+        %t = arith.truncf %w : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.smem.write %kyj -> %s_ky1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
       %qtj, %ktj = cake.frag.map %q1, %k1, %gj, %rqs, %brk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
@@ -438,46 +479,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %ktj -> %s_kt1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.store %qtj -> %Qt[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.store %gcj -> %Gc[%ci, %ch1] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %kxj = cake.frag.map %k1, %gj, %xj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kxj -> %s_kx1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      %kyj = cake.frag.map %k1, %gj, %yj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.smem.write %kyj -> %s_ky1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      %kbj = cake.frag.map %k1, %gj, %gcj, %rk
-          : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
-        %d = arith.subf %r, %g : f32
-        %e = arith.mulf %d, %log2e : f32
-        %f = math.exp2 %e : f32
-        %xf = arith.extf %k : bf16 to f32
-        %v = arith.mulf %xf, %f : f32
-        %w = arith.mulf %v, %n : f32
-        %t = arith.truncf %w : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %kbj -> %Kb[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       %vv1 = cake.load %V[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %bv1 = cake.frag.map %vv1, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%x: bf16, %b: f32):
@@ -492,7 +493,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     }
   }
 
-  cake.role "solve" warpgroups(1) regs(104) {
+  cake.role "solve" warpgroups(1) regs(136) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
