@@ -11,6 +11,9 @@ usage: calibrate.py --runtime libcake_runtime.so --bundles DIR --out F.json
        calibrate.py --runtime ... --bundles DIR --only mufu --update F.json
            (measure only the MUFU terms and merge them into an existing
            calibration file, leaving its other figures as they were)
+       calibrate.py --runtime ... --bundles DIR --only wgmma4 --update F.json
+           (the same for the four-warpgroup wgmma rates; the two-warpgroup
+           rates are timed beside them and printed, not written)
 """
 import argparse
 import ctypes
@@ -30,7 +33,7 @@ def main():
     p.add_argument("--runtime", required=True)
     p.add_argument("--bundles", required=True)
     p.add_argument("--commit", default="")
-    p.add_argument("--only", choices=["mufu"], default="")
+    p.add_argument("--only", choices=["mufu", "wgmma4"], default="")
     p.add_argument("--update", default="",
                    help="with --only: the calibration file to merge into")
     p.add_argument("--out", dest="out", default="")
@@ -88,6 +91,41 @@ def main():
                 "exp2_ieee_extra_alu_ops": 3}, dict(
                     mufu_ftz_ns=round(t_ftz, 1), mufu_ieee_ns=round(t_ieee, 1))
 
+    def wgmma_rates(launch_ns, wgs):
+        """TFLOP/s per SM of wgmma_<dt>_n<N>[_w4]: `wgs` warpgroups each
+        chaining R dependent wgmma on its 64 rows, 4 tiles per SM."""
+        rates = {}
+        rows = 64 * wgs
+        for dt, dname in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
+            rates[dname] = {}
+            for n in ((64, 128, 256) if wgs == 2 else (64, 128)):
+                R, per_sm = 1024, 4
+                A = torch.randn(rows, 64, device="cuda", dtype=dt)
+                B = torch.randn(n, 64, device="cuda", dtype=dt)
+                C = torch.empty(rows * sms, n * per_sm, device="cuda",
+                                dtype=dt)
+                name = f"wgmma_{dname}_n{n}" + ("" if wgs == 2 else "_w4")
+                t = timed(name, [A, B, torch.empty(R, **i32), C])
+                flops = sms * per_sm * 2.0 * rows * n * 64 * R
+                rates[dname][str(n)] = round(
+                    flops / (t - launch_ns) / sms / 1e3, 4)
+        return rates
+
+    if args.only == "wgmma4":
+        cal = json.load(open(args.update))
+        launch_ns = cal["launch_ns"]
+        two, four = wgmma_rates(launch_ns, 2), wgmma_rates(launch_ns, 4)
+        cal["mma_tflops_per_sm_w4"] = four
+        cal.setdefault("measured", {})["wgmma4"] = dict(
+            two_warpgroups_same_run=two, gpu=prop.name,
+            date=datetime.date.today().isoformat(), commit=args.commit)
+        with open(args.update, "w") as f:
+            json.dump(cal, f, indent=2)
+            f.write("\n")
+        print(json.dumps(dict(two_warpgroups=two, four_warpgroups=four),
+                         indent=2))
+        return
+
     if args.only == "mufu":
         cal = json.load(open(args.update))
         launch_ns = cal["launch_ns"]
@@ -141,18 +179,8 @@ def main():
     l2_gbps = ntiles * 128 * 1024 * 2 / (t - launch_ns)
     del A
 
-    wgmma = {}
-    for dt, dname in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
-        wgmma[dname] = {}
-        for n in (64, 128, 256):
-            R = 1024
-            per_sm = 4
-            A = torch.randn(128, 64, device="cuda", dtype=dt)
-            B = torch.randn(n, 64, device="cuda", dtype=dt)
-            C = torch.empty(128 * sms, n * per_sm, device="cuda", dtype=dt)
-            t = timed(f"wgmma_{dname}_n{n}", [A, B, torch.empty(R, **i32), C])
-            flops = sms * per_sm * 2.0 * 128 * n * 64 * R
-            wgmma[dname][str(n)] = round(flops / (t - launch_ns) / sms / 1e3, 4)
+    wgmma = wgmma_rates(launch_ns, 2)
+    wgmma4 = wgmma_rates(launch_ns, 4)
 
     # Hand-off cost: the same wgmma through a 4-stage pipe, one wait, mma
     # and release per step; the step time over the pure wgmma time.
@@ -221,6 +249,8 @@ def main():
         # retire, release) beyond the mma itself: mean over N >= 128.
         "mma_handoff_ns": round(max(0.0, sum(handoff) / len(handoff)), 1),
         "mma_tflops_per_sm": wgmma,
+        # The same on four warpgroups (256-row tiles), N = 64 and 128.
+        "mma_tflops_per_sm_w4": wgmma4,
         "alu_ops_per_ns_per_sm": round(alu, 2),
         # frag.argmin per element (with its cross-lane shuffles), in ALU ops.
         "argmin_ops_per_element": round(argmin_ops, 2),
