@@ -20,8 +20,8 @@ and arguments the runtime rejected (with the rule it names).
 
 C = Aᵀ·B bundles ("gemm_tn" in the entry, examples/gemm_tn) run with
 `--check gemm-tn` at two problems, ragged M, N and K included;
-examples/mma_chain_smem, frag_row, chunk_gates, chunk_solve and
-kda_chunk_intra run at 1000 rows for faults and hangs
+examples/mma_chain_smem, frag_row, chunk_gates, chunk_solve (and
+chunk_solve_merge) and kda_chunk_intra run at 1000 rows for faults and hangs
 (bench/verify/check_chain.py, check_row.py, check_gates.py,
 check_solve.py and check_kda_intra.py check their results).
 
@@ -68,9 +68,9 @@ def problems(bundle):
         # by bench/verify/check_kda_intra.py.
         return "kda-intra", [["0=1000x128", "1=1000x128", "2=1000",
                               "3=1000x64", "4=1000x128", "5=1000x64"]]
-    if entry == "chunk_solve":
-        # examples/chunk_solve: for faults and hangs here, its results by
-        # bench/verify/check_solve.py.
+    if entry in ("chunk_solve", "chunk_solve_merge"):
+        # examples/chunk_solve, chunk_solve_merge: for faults and hangs
+        # here, their results by bench/verify/check_solve.py (--merge).
         return "solve", [["0=1000x64", "1=1000x64", "2=1000x64",
                           "3=1000x64", "4=1000x64"]]
     if "mma_chain" in entry:
