@@ -654,6 +654,9 @@ MERGE_RINGS = """  // T's merge (solve's own stages): D, and one stage for L_off
 """.format(h="!cake.ring<1 x 64x64xf16, swizzle = 128>")
 
 
+SOLVE_V_NOTE = """// writes β ⊙ v while the halves fill its stages (6 % faster on an H100
+// than β ⊙ v in the halves, docs/benchmarks/kda.md, run 10), then
+"""
 MERGE_NOTE = """
 // T = (I + L)⁻¹ as examples/chunk_solve_merge forms it: the fp32 solve on
 // the 16 x 16 diagonal blocks only, the rest by four f16 wgmmas through
@@ -722,18 +725,19 @@ def merge_inverse():
 """
 
 
-def intra_kernel(wgs=3, depth=2, hregs=184, sregs=136, merge=0):
+def intra_kernel(wgs=3, depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
     """kda_intra: the three-warpgroup pipeline (the default), or the
     one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
-    off-diagonal blocks on the tensor cores (merge_inverse)."""
+    off-diagonal blocks on the tensor cores (merge_inverse); `vsolve=0`
+    leaves β ⊙ v to the halves instead of "solve"."""
     if wgs == 1:
         return intra()
     if wgs != 3:
         raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
-    return intra_pipe(depth, hregs, sregs, merge)
+    return intra_pipe(depth, hregs, sregs, merge, vsolve)
 
 
-def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
+def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
     (docs/kda.md, "Three warpgroups, pipelined"): "h0" and "h1" each run
     one channel half's preprocessing of a chunk (β and the norms, then the
@@ -769,6 +773,14 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
     %c32i = arith.constant 32 : i32
 """
 
+    def v_out(j):
+        """β ⊙ v of channel half j, loaded, scaled and stored."""
+        return (f"      %vv{j} = cake.load %V[%ts, %ch{j}] rows %left : {G2} -> {FB}\n"
+                + beta_v(f"bv{j}", f"vv{j}") +
+                f"      cake.store %bv{j} -> %Bv[%t0, %ch{j}] : {FB} -> {G2}\n")
+    # β alone (the b tile, its column and the sigmoid), for "solve".
+    beta = pre[pre.index("      // β = sigmoid(b)"):pre.index("      // q and k, L2-normalized")]
+
     def half_role(j):
         body = half_of_role(j, {r: f"%s_{r}{j}[%s]" for r in LOOP_STAGED})
         body = body.replace(" : " + FB + " -> " + R + "\n",
@@ -778,7 +790,6 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
         body = body.replace(
             f"%kaj, %qaj = cake.frag.map %k{j}, %q{j}, %gj, %xj, %yj, %rows, %rk, %rqs",
             f"%kaj, %qaj = cake.frag.map %k{j}, %q{j}, %gj, %xj, %yj, %rows, %brk, %rqs")
-        bv = beta_v(f"bv{j}", f"vv{j}")
         return f"""{tiles(f"h{j}", hregs)}{prep_consts()}    %rows = cake.frag.iota : {COLI}
     cake.tiles (%t0, %h) in (%slots, %H) {{
       %ch0 = arith.muli %h, %c128 : index
@@ -788,13 +799,18 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
       %left = arith.subi %te, %ts : index
 {head_params()}{pre}      %s = cake.pipe.acquire %p{j} : {pt}
-{body}      %vv{j} = cake.load %V[%ts, %ch{j}] rows %left : {G2} -> {FB}
-{bv}      cake.store %bv{j} -> %Bv[%t0, %ch{j}] : {FB} -> {G2}
-      cake.fence.proxy_async
+{body}{"" if vsolve else v_out(j)}      cake.fence.proxy_async
       cake.pipe.commit %p{j}, %s : {pt}
     }}
   }}
 """
+    # With vsolve, "solve" writes β ⊙ v before it waits for the halves.
+    solve_v = f"""      %ci = arith.divui %t0, %c64 : index
+      %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
+      %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
+      %left = arith.subi %te, %ts : index
+      %lefti = arith.index_cast %left : index to i32
+{head_params()}{beta}{v_out(0)}{v_out(1)}"""
     T = ("%u0", "%u1")  # the stages "solve" reads
     prod = products(early=True, operands=[
         (f"%s_ka{j}[{T[j]}]", f"%s_qa{j}[{T[j]}]", f"%s_kx{j}[{T[j]}]",
@@ -839,11 +855,11 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0):
 // A pipeline of three warpgroups on one persistent CTA per SM, over the
 // (chunk, head) tiles: "h0" and "h1" each compute β and the norms (both
 // need every channel's row sums), then their channel half's gate, Γ,
-// gated operands and outputs (Q̃, K̄, β ⊙ v, Γ_C), and stage the half's
+// gated operands and outputs (Q̃, K̄, Γ_C{"" if vsolve else ", β ⊙ v"}), and stage the half's
 // operands of the products ({depth} stages, pipes %p0 and %p1); "solve"
-// forms L and A_qk over both halves, inverts I + L and writes A_qk, T
+{SOLVE_V_NOTE if vsolve else ""}// forms L and A_qk over both halves, inverts I + L and writes A_qk, T
 // and W, while the halves already work on the next chunks. β is folded
-// into L's A operand (K̃ scaled by β/|k|), so "solve" reads no input.
+// into L's A operand (K̃ scaled by β/|k|).
 // The halves take {hregs or 'the default'} registers, "solve" {sregs or 'the default'}
 // (setmaxnreg; at the launch's 168 each ptxas spilled three times as
 // much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
@@ -860,13 +876,13 @@ cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 {rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}
 {half_role(0)}
 {half_role(1)}
-{tiles("solve", sregs)}    %rows = cake.frag.iota : {COLI}
+{tiles("solve", sregs)}{prep_consts() if vsolve else ""}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {{
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
-      %u0 = cake.pipe.wait %p0 : {pt}
+{solve_v if vsolve else ""}      %u0 = cake.pipe.wait %p0 : {pt}
       %u1 = cake.pipe.wait %p1 : {pt}
 {prod}      cake.store %inv16 -> %Tt[%t0, %ach] : {FB} -> {G2}
 {ws}      cake.pipe.release %p0, %u0 : {pt}

@@ -18,11 +18,13 @@
 // A pipeline of three warpgroups on one persistent CTA per SM, over the
 // (chunk, head) tiles: "h0" and "h1" each compute β and the norms (both
 // need every channel's row sums), then their channel half's gate, Γ,
-// gated operands and outputs (Q̃, K̄, β ⊙ v, Γ_C), and stage the half's
+// gated operands and outputs (Q̃, K̄, Γ_C), and stage the half's
 // operands of the products (2 stages, pipes %p0 and %p1); "solve"
+// writes β ⊙ v while the halves fill its stages (6 % faster on an H100
+// than β ⊙ v in the halves, docs/benchmarks/kda.md, run 10), then
 // forms L and A_qk over both halves, inverts I + L and writes A_qk, T
 // and W, while the halves already work on the next chunks. β is folded
-// into L's A operand (K̃ scaled by β/|k|), so "solve" reads no input.
+// into L's A operand (K̃ scaled by β/|k|).
 // The halves take 184 registers, "solve" 136
 // (setmaxnreg; at the launch's 168 each ptxas spilled three times as
 // much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
@@ -262,15 +264,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %ktj -> %s_kt0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.store %qtj -> %Qt[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv0 = cake.load %V[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %bv0 = cake.frag.map %vv0, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %bv0 -> %Bv[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       cake.fence.proxy_async
       cake.pipe.commit %p0, %s : !cake.pipe<2>
     }
@@ -479,15 +472,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %ktj -> %s_kt1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.store %qtj -> %Qt[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      %vv1 = cake.load %V[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %bv1 = cake.frag.map %vv1, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }
-      cake.store %bv1 -> %Bv[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       cake.fence.proxy_async
       cake.pipe.commit %p1, %s : !cake.pipe<2>
     }
@@ -502,12 +486,68 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %log2e = arith.constant 1.44269504 : f32
     %c1 = arith.constant 1 : index
     %c32i = arith.constant 32 : i32
+    %scale = arith.constant 0.0883883476 : f32
+    %nlog2e = arith.constant -1.44269504 : f32
+    %one = arith.constant 1.0 : f32
+    %eps = arith.constant 1.0e-06 : f32
+    %lb = arith.constant -5.0 : f32
+    %c8 = arith.constant 8 : index
+    %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {
       %ch0 = arith.muli %h, %c128 : index
       %ch1 = arith.addi %ch0, %c64 : index
       %ach = arith.muli %h, %c64 : index
+      %ci = arith.divui %t0, %c64 : index
+      %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
+      %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
+      %left = arith.subi %te, %ts : index
+      %lefti = arith.index_cast %left : index to i32
+      %hr = arith.remui %h, %c8 : index
+      %hb = arith.subi %h, %hr : index
+      %hsel = arith.index_cast %hr : index to i32
+      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
+      %al2 = arith.mulf %alog, %log2e : f32
+      %ealog = math.exp2 %al2 : f32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
+      %bt = cake.load %B[%ts, %hb] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
+      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
+      ^bb0(%x: bf16, %c: i32):
+        %xf = arith.extf %x : bf16 to f32
+        %is = arith.cmpi eq, %c, %hsel : i32
+        %zf = arith.constant 0.0 : f32
+        %y = arith.select %is, %xf, %zf : f32
+        cake.frag.yield %y : f32
+      }
+      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> !cake.frag<64x1xf32>
+      %beta = cake.frag.map %bs : (!cake.frag<64x1xf32>) -> !cake.frag<64x1xf32> {
+      ^bb0(%x: f32):
+        %xe = arith.mulf %x, %nlog2e : f32
+        %ex = math.exp2 %xe : f32
+        %den = arith.addf %ex, %one : f32
+        %sig = arith.divf %one, %den : f32
+        cake.frag.yield %sig : f32
+      }
+      %vv0 = cake.load %V[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %bv0 = cake.frag.map %vv0, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%x: bf16, %b: f32):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %b : f32
+        %t = arith.truncf %y : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.store %bv0 -> %Bv[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      %vv1 = cake.load %V[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %bv1 = cake.frag.map %vv1, %beta : (!cake.frag<64x64xbf16>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
+      ^bb0(%x: bf16, %b: f32):
+        %xf = arith.extf %x : bf16 to f32
+        %y = arith.mulf %xf, %b : f32
+        %t = arith.truncf %y : f32 to bf16
+        cake.frag.yield %t : bf16
+      }
+      cake.store %bv1 -> %Bv[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       %u0 = cake.pipe.wait %p0 : !cake.pipe<2>
       %u1 = cake.pipe.wait %p1 : !cake.pipe<2>
       %z = cake.frag.zero : !cake.frag<64x64xf32>
