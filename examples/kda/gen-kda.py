@@ -9,8 +9,11 @@
 `fused` is the whole forward in one kernel, one (head, 64-column V block)
 per CTA and one warpgroup, the intra-chunk work on the chain of chunks.
 `intra` and `recur` split it: `intra` computes every chunk's W, U, Q̃,
-K̄, A_qk and Γ_C at once (one CTA per chunk and head, nothing sequential),
-`recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
+K̄, A_qk and Γ_C at once (nothing sequential: a persistent pipeline of
+three warpgroups, two channel halves and the solve; `intra wgs=1` is
+the one-warpgroup kernel, a CTA per chunk and head; `merge=1` forms T's
+off-diagonal blocks by f16 wgmmas; `vsolve=0` leaves β ⊙ v to the
+halves), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
 block), its operands streamed by a copy warp through TMA. `recur chains=2`
 (kda_recur_x2*) puts both V blocks of a head in one CTA, a chain
 warpgroup each: bench/kda/cake_kda.py launches it where the one-chain
@@ -19,8 +22,9 @@ CTAs would take more than one wave. `ahead=1` carries the next chunk's
 
 The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
-halves and the gated variants of q and k from one template each (`intra`
-runs that template as one loop body over the two halves: half the code).
+halves and the gated variants of q and k from one template each (`intra
+wgs=1` runs that template as one loop body over the two halves, the
+pipeline as one role per half).
 """
 import re
 
@@ -739,7 +743,7 @@ def intra_kernel(wgs=3, depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
 
 def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
-    (docs/kda.md, "Three warpgroups, pipelined"): "h0" and "h1" each run
+    (docs/kda.md, "The intra kernel as a pipeline"): "h0" and "h1" each run
     one channel half's preprocessing of a chunk (β and the norms, then the
     half's gates, Γ, gated operands and outputs) and stage the half's
     operands; "solve" forms L and A_qk over both halves, inverts I + L and
@@ -809,7 +813,6 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
       %left = arith.subi %te, %ts : index
-      %lefti = arith.index_cast %left : index to i32
 {head_params()}{beta}{v_out(0)}{v_out(1)}"""
     T = ("%u0", "%u1")  # the stages "solve" reads
     prod = products(early=True, operands=[
@@ -863,8 +866,8 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
 // The halves take {hregs or 'the default'} registers, "solve" {sregs or 'the default'}
 // (setmaxnreg; at the launch's 168 each ptxas spilled three times as
 // much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
-// intra wgs=1`), is 3-7 % slower on an H100 (docs/benchmarks/kda.md,
-// run 10).{MERGE_NOTE if merge else ""}
+// intra wgs=1`), took 2.55 ms against this kernel's 2.14 at 8192 × 96 on
+// an H100 (docs/benchmarks/kda.md, run 10).{MERGE_NOTE if merge else ""}
 cake.kernel @kda_intra(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
