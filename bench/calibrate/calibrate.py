@@ -13,8 +13,8 @@ usage: calibrate.py --runtime libcake_runtime.so --bundles DIR --out F.json
            calibration file, leaving its other figures as they were)
        calibrate.py --runtime ... --bundles DIR --only wgmma4
            (print the wgmma rates on four warpgroups, the 256-row tiles'
-           form, beside the two-warpgroup rates of the file; writes
-           nothing: on the H100 the two forms ran alike, so the model
+           form, beside the two-warpgroup rates timed in the same run;
+           writes nothing: on the H100 the two forms ran alike, so the model
            keys its rate on N alone, docs/benchmarks/cost-model.md)
 """
 import argparse
@@ -37,7 +37,7 @@ def main():
     p.add_argument("--commit", default="")
     p.add_argument("--only", choices=["mufu", "wgmma4"], default="")
     p.add_argument("--update", default="",
-                   help="with --only: the calibration file to merge into")
+                   help="with --only mufu: the calibration file to merge into")
     p.add_argument("--out", dest="out", default="")
     args = p.parse_args()
     if args.only == "mufu" and not args.update:
