@@ -792,13 +792,22 @@ LogicalResult Interpreter::run() {
     report.tmaBytes += c.copyBytes * tiles;
     report.smemReadBytes += w.smemBytes * tiles;
   }
-  double sync = 0, spill = 0;
+  // The SM's CUDA cores and special-function units serve every role on
+  // it: a role's ALU time is at the rate its warps can issue, and the
+  // roles together can issue no more than the SM's calibrated rate. Their
+  // ops at that rate bound the tile as well (three roles of four warps
+  // each used to get the whole SM three times over: KDA's intra pipeline,
+  // docs/benchmarks/cost-model.md).
+  double sync = 0, spill = 0, aluShared = 0, mufuShared = 0;
   for (const RoleCost &c : report.roles) {
-    alu = std::max({alu, c.aluNs, c.mufuNs});
+    double issue = std::min(1.0, double(c.warps) / 4.0);
+    aluShared += c.aluNs * issue;
+    mufuShared += c.mufuNs * issue;
     store = std::max(store, c.storeNs);
     sync = std::max(sync, c.syncNs);
     spill = std::max(spill, c.spillNs);
   }
+  alu = std::max(aluShared, mufuShared);
   double latencyBound = 0, refillBound = 0, exposedRefill = 0;
   int index = 0;
   for (auto &[def, acc] : pipes) {
@@ -845,7 +854,7 @@ LogicalResult Interpreter::run() {
   // the refills it waits on, close to each other, cost more than the
   // larger (a p-norm, not a max); so do the SMs' work and the shared
   // memory system below.
-  double path = std::max({consumer, tensor, smemT, copy});
+  double path = std::max({consumer, tensor, smemT, copy, alu});
   double tile = std::max({overlapped(path, refillBound), latencyBound,
                           path + exposedRefill});
   report.tileNs = tile;
