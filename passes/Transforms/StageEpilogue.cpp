@@ -93,9 +93,11 @@ struct StageEpiloguePass
     // The store role: the same tiles, from the same extents.
     b.setInsertionPointAfter(role);
     auto i32 = IntegerType::get(ctx, 32);
-    auto storer = RoleOp::create(b, loc, StringAttr::get(ctx, std::string(storeName)),
-                                 IntegerAttr(), IntegerAttr::get(i32, 1),
-                                 IntegerAttr(), /*derived=*/RoleLayoutAttr());
+    auto storer =
+        RoleOp::create(b, loc, StringAttr::get(ctx, std::string(storeName)),
+                       IntegerAttr(), IntegerAttr::get(i32, 1), IntegerAttr(),
+                       /*shares_code_with=*/StringAttr(),
+                       /*derived=*/RoleLayoutAttr());
     Block *body = new Block();
     storer.getBody().push_back(body);
     b.setInsertionPointToEnd(body);

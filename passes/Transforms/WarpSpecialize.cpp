@@ -157,7 +157,7 @@ struct WarpSpecializePass
         b, role.getLoc(), StringAttr::get(ctx, producerName),
         IntegerAttr::get(i32, 1), IntegerAttr(),
         producerRegs ? IntegerAttr::get(i32, producerRegs) : IntegerAttr(),
-        /*derived=*/RoleLayoutAttr());
+        /*shares_code_with=*/StringAttr(), /*derived=*/RoleLayoutAttr());
     Block *body = new Block();
     producer.getBody().push_back(body);
     IRMapping map;

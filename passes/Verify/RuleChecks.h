@@ -155,6 +155,8 @@ bool checkTileCoverage(KernelFacts &f);  ///< dataflow.tile-coverage
 bool checkStoreCoverage(KernelFacts &f); ///< dataflow.store-coverage
 bool checkFragmentLayout(KernelFacts &f); ///< dataflow.fragment-layout
 bool checkTopKLinear(KernelFacts &f);     ///< dataflow.topk-linear
+// SharedCode.cpp
+bool checkSharedCode(KernelFacts &f); ///< dataflow.shared-code
 
 // hw (Hardware.cpp)
 /// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor

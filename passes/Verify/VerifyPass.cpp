@@ -55,6 +55,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkHardwareFeatures(f);
       ok &= checkFragmentLayout(f);
       ok &= checkTopKLinear(f);
+      ok &= checkSharedCode(f);
       ok &= checkTmaStrides(f);
       ok &= checkRoleResources(f);
       ok &= checkSharedMemory(f);

@@ -95,16 +95,36 @@ def Cake_RoleOp : Cake_Op<"role", [
       ...
     }
     ```
+
+    `shares_code_with("h0")` is a decision about code, not about work: the
+    role's body is the named role's, op for op, except for its constants
+    and for which pipes and rings (of the same types) it uses, and the
+    lowering emits that body once for both, each warp picking its role's
+    constants and its pipes' barrier and ring addresses at run time. Two
+    roles that do the same work on different data (the two channel halves
+    of KDA's intra kernel) then take one copy of the instruction cache
+    instead of two. The bodies are compared by cake-verify
+    [dataflow.shared-code], which names the first op that differs.
+
+    ```mlir
+    cake.role "h0" warpgroups(1) regs(184) { ... %c = arith.constant 0 : index ... }
+    cake.role "h1" warpgroups(1) regs(184) shares_code_with("h0") {
+      ... %c = arith.constant 64 : index ...
+    }
+    ```
   }];
   let arguments = (ins StrAttr:$name,
                        OptionalAttr<I32Attr>:$warpgroups,
                        OptionalAttr<I32Attr>:$warps,
                        OptionalAttr<I32Attr>:$regs,
+                       OptionalAttr<StrAttr>:$shares_code_with,
                        OptionalAttr<Cake_RoleLayoutAttr>:$derived);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $name (`warpgroups` `(` $warpgroups^ `)`)? (`warps` `(` $warps^ `)`)?
-    (`regs` `(` $regs^ `)`)? attr-dict-with-keyword $body
+    (`regs` `(` $regs^ `)`)?
+    (`shares_code_with` `(` $shares_code_with^ `)`)?
+    attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -38,6 +38,7 @@
 #include "cake/Transforms/Decisions.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir {
 namespace cake {
@@ -319,8 +320,9 @@ LogicalResult KernelEmitter::emit() {
     fenceTmem(/*before=*/false);
   readTmemBase();
 
+  // A role that shares another's code runs in that role's emitRole.
   for (RoleOp r : kernel.getBody().getOps<RoleOp>())
-    if (failed(emitRole(r)))
+    if (!r.getSharesCodeWith() && failed(emitRole(r)))
       return failure();
   if (failed(checkArrivals()))
     return failure();
@@ -345,16 +347,37 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   FailureOr<RoleLayoutAttr> placed = derived(r);
   if (failed(placed))
     return failure();
-  int64_t first = placed->getFirstWarp(), n = r.getNumWarps();
-  Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, warp,
-                                   i32c(first));
-  Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
-                                   i32c(first + n));
-  auto inRole =
-      scf::IfOp::create(b, loc(), arith::AndIOp::create(b, loc(), ge, lt),
-                        /*withElse=*/false);
+  // The roles that run this body: r and those sharing its code, each on
+  // its own warps; the warp's index among them selects what differs.
+  FailureOr<SharedCodeGroup> group = sharedCodeGroup(r);
+  if (failed(group))
+    return failure();
+  int64_t n = r.getNumWarps();
+  Value inAny, index = i32c(0);
+  SmallVector<Value> firsts;
+  for (auto [k, member] : llvm::enumerate(group->roles)) {
+    FailureOr<RoleLayoutAttr> at = derived(member);
+    if (failed(at))
+      return failure();
+    int64_t first = at->getFirstWarp();
+    firsts.push_back(i32c(first));
+    Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge, warp,
+                                     i32c(first));
+    Value lt = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, warp,
+                                     i32c(first + n));
+    Value in = arith::AndIOp::create(b, loc(), ge, lt);
+    inAny = inAny ? arith::OrIOp::create(b, loc(), inAny, in).getResult() : in;
+    if (k > 0)
+      index = arith::SelectOp::create(b, loc(), in, i32c(k), index);
+  }
+  auto inRole = scf::IfOp::create(b, loc(), inAny, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(inRole.thenBlock());
+  if (group->roles.size() > 1) {
+    group->index = index;
+    sharedGroup = std::move(*group);
+  }
+  auto endGroup = llvm::make_scope_exit([&] { sharedGroup.reset(); });
 
   SetmaxnregAction action = placed->getSetmaxnreg();
   if (action != SetmaxnregAction::none) {
@@ -369,7 +392,7 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
 
   RoleState state;
   state.role = r;
-  state.warpInRole = arith::SubIOp::create(b, loc(), warp, i32c(first));
+  state.warpInRole = arith::SubIOp::create(b, loc(), warp, byRole(firsts));
   state.lane = arith::RemUIOp::create(b, loc(), tid, i32c(32));
   // One handoff counter per pipe and side the role uses; LLVM promotes
   // them to registers.
@@ -472,6 +495,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       retirePendingGroups();
     }
   }
+  if (emitSharedConstant(op))
+    return success();
   for (FamilyEmitter family : kFamilyEmitters)
     if (std::optional<LogicalResult> result = (this->*family)(op))
       return *result;

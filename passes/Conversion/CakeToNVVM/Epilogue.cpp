@@ -642,7 +642,7 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
   assert(ring.offset % (int64_t(128) << swizzleBits) == 0 &&
          ring.tileBytes % (int64_t(128) << swizzleBits) == 0 &&
          "swizzled stages start on whole swizzle patterns");
-  Value ringBase = i32c(ring.offset);
+  Value ringBase = ringOffset(ringValue);
   Value stageOffset =
       arith::MulIOp::create(b, loc(), map.lookup(stage), i32c(ring.tileBytes));
   Value stageBase = arith::AddIOp::create(b, loc(), ringBase, stageOffset);

@@ -584,8 +584,7 @@ LogicalResult KernelEmitter::emitRow(FragRowOp op) {
   Value lane = role->lane;
   Value quad = arith::RemUIOp::create(b, loc(), lane, i32c(4));
   Value colBase = arith::MulIOp::create(b, loc(), quad, i32c(8));
-  Value base =
-      arith::AddIOp::create(b, loc(), colBase, i32c(scratch->getOffset()));
+  Value base = arith::AddIOp::create(b, loc(), colBase, scratchOffset(op));
   auto at = [&](int64_t j, int64_t e) {
     return smemAt(arith::AddIOp::create(b, loc(), base, i32c(4 * (8 * j + e))));
   };
@@ -608,21 +607,21 @@ LogicalResult KernelEmitter::emitRow(FragRowOp op) {
             LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e),
             at(j, e));
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   Value res = LLVM::UndefOp::create(b, loc(), out->type);
   for (int64_t j = 0; j < n / 8; ++j)
     for (int64_t e = 0; e < 2; ++e)
       res = LLVM::InsertValueOp::create(
           b, loc(), res, LLVM::LoadOp::create(b, loc(), elt, at(j, e)),
           2 * j + e);
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   map.map(op.getResult(), res);
   return success();
 }
 
 /// bar.sync on `barrierId` for every thread of the role.
-void KernelEmitter::meetRole(int64_t barrierId) {
-  NVVM::BarrierOp::create(b, loc(), Type(), i32c(barrierId),
+void KernelEmitter::meetRole(Value barrierId) {
+  NVVM::BarrierOp::create(b, loc(), Type(), barrierId,
                           i32c(role->role.getNumWarps() * 32),
                           NVVM::BarrierReductionAttr(), Value());
 }
@@ -684,7 +683,7 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
       arith::MulIOp::create(b, loc(), role->warpInRole, i32c(4 * n));
   Value mine = arith::AddIOp::create(
       b, loc(), arith::AddIOp::create(b, loc(), colBytes, warpBytes),
-      i32c(scratch->getOffset()));
+      scratchOffset(op));
   Value isLastRow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                           rowInGroup, i32c(7));
   auto writer = scf::IfOp::create(b, loc(), isLastRow, /*withElse=*/false);
@@ -697,10 +696,9 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
                               smemAt(arith::AddIOp::create(
                                   b, loc(), mine, i32c(4 * (8 * j + e)))));
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   // The totals of the warps before this one, per column.
-  Value colBase =
-      arith::AddIOp::create(b, loc(), colBytes, i32c(scratch->getOffset()));
+  Value colBase = arith::AddIOp::create(b, loc(), colBytes, scratchOffset(op));
   SmallVector<Value> before(n / 4, identity);
   for (int64_t w = 0; w + 1 < warps; ++w) {
     Value earlier = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
@@ -715,7 +713,7 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
         p = arith::SelectOp::create(b, loc(), earlier, combine(p, t), p);
       }
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   Value res = LLVM::UndefOp::create(b, loc(), acc.getType());
   for (int64_t i = 0; i < n / 2; ++i) {
     int64_t j = i / 4, e = i % 2;

@@ -71,8 +71,7 @@ KernelEmitter::RowPieces KernelEmitter::rowPieces(const TensorParams &tp,
   const RingInfo &info = rings[ring];
   Value stageOffset =
       arith::MulIOp::create(b, loc(), map.lookup(stage), i32c(info.tileBytes));
-  rp.stageBase =
-      arith::AddIOp::create(b, loc(), i32c(info.offset), stageOffset);
+  rp.stageBase = arith::AddIOp::create(b, loc(), ringOffset(ring), stageOffset);
   Value piece = arith::RemUIOp::create(b, loc(), role->lane, i32c(rp.pieces));
   rp.pieceInRow = arith::MulIOp::create(b, loc(), piece, i32c(pieceBytes));
   Value pieceCol = arith::ExtUIOp::create(

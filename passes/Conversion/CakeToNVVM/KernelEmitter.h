@@ -14,6 +14,7 @@
 #ifndef CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
 #define CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
 
+#include "cake/Analysis/SharedCode.h"
 #include "cake/Dialect/CakeDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -162,9 +163,11 @@ private:
   /// order of a call's arguments is unspecified in C++, and the lowered IR
   /// must not depend on the host compiler.
   Value stageAt(int64_t base, Value stage, int64_t stride) {
-    Value first = i32c(base);
+    return stageAt(i32c(base), stage, stride);
+  }
+  Value stageAt(Value base, Value stage, int64_t stride) {
     Value offset = arith::MulIOp::create(b, loc(), stage, i32c(stride));
-    return smemAt(arith::AddIOp::create(b, loc(), first, offset));
+    return smemAt(arith::AddIOp::create(b, loc(), base, offset));
   }
   Value toI32(Value index) {
     return arith::IndexCastOp::create(b, loc(), b.getI32Type(), index);
@@ -338,7 +341,7 @@ private:
   LogicalResult emitScan(FragScanOp op);
   LogicalResult emitRow(FragRowOp op);
   LogicalResult emitScanDown(FragScanOp op, Value identity);
-  void meetRole(int64_t barrierId);
+  void meetRole(Value barrierId);
 
   // Triangular solves of fragments (Solve.cpp): frag.tril_inverse.
   std::optional<LogicalResult> emitSolveOp(Operation &op);
@@ -438,6 +441,37 @@ private:
     return bits;
   }
 
+  // Roles that share code (SharedCode.cpp): the leader's body emitted once
+  // for its group, what differs selected by the warp's role.
+  struct SharedCodeGroup {
+    SmallVector<RoleOp> roles;            // the leader first
+    SmallVector<SharedCodeMatch> matches; // by role; the leader's is empty
+    Value index;                          // i32: the warp's role in roles
+  };
+  /// The group of `leader` (itself alone when no role shares its code), or
+  /// failure with a diagnostic when a follower's body does not match.
+  FailureOr<SharedCodeGroup> sharedCodeGroup(RoleOp leader);
+  /// The value of each of the group's roles, the warp's selected (the one
+  /// value outside a group, or where all are the same).
+  Value byRole(ArrayRef<Value> perRole);
+  /// What role k of the group uses in place of the leader's `v`, and its
+  /// op at `op`'s place.
+  Value inRole(Value v, unsigned k);
+  Operation *inRole(Operation *op, unsigned k);
+  /// A ring's first byte and a pipe's barrier array (empty or full) in
+  /// shared memory, for the warp's role.
+  Value ringOffset(Value ring);
+  Value barrierBase(Value pipe, bool empty);
+  /// An arith.constant whose value differs across the group: each role's,
+  /// selected. Returns false for any other op.
+  bool emitSharedConstant(Operation &op);
+  /// What cake-derive gave `op` in the warp's role: its scratch's first
+  /// byte and named barrier, its TMA descriptor (`leaderIndex` is the
+  /// leader's, as `op` records it).
+  Value scratchOffset(Operation *op);
+  Value scratchBarrier(Operation *op);
+  Value tmaDescriptor(Operation *op, int64_t leaderIndex);
+
   // Scalars from tensors (Scalars.cpp): cake.dim, cake.scalar.load.
   std::optional<LogicalResult> emitScalarOp(Operation &op);
   LogicalResult emitScalarLoad(ScalarLoadOp op);
@@ -466,6 +500,7 @@ private:
   bool hasAsyncProxy = true; // fence.proxy.async, fence.mbarrier_init
   Value smemBase, tid, warp;
   RoleState *role = nullptr;
+  std::optional<SharedCodeGroup> sharedGroup; // while a group's body is emitted
   Block *entryBlock = nullptr; // allocas go here so LLVM promotes them
   // Inside a K loop of the form {wait; wgmma on the stage; release; yield},
   // one wgmma group stays in flight: the release of a stage is deferred

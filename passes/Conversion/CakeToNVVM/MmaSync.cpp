@@ -81,7 +81,7 @@ LogicalResult KernelEmitter::emitMmaSync(MmaOp op) {
 
   auto stageBase = [&](Value ring, Value stage) {
     const RingInfo &info = rings[ring];
-    Value offset = i32c(info.offset);
+    Value offset = ringOffset(ring);
     Value within = arith::MulIOp::create(b, loc(), map.lookup(stage),
                                          i32c(info.tileBytes));
     return arith::AddIOp::create(b, loc(), offset, within).getResult();

@@ -82,7 +82,7 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
   if (leaderOnly)
     enterLeader();
   Value bar = smemAt(arith::AddIOp::create(
-      b, loc(), i32c(producer ? info.empty : info.full), stageOff));
+      b, loc(), barrierBase(pipe, /*empty=*/producer), stageOff));
   waitParity(bar, parity);
   // The other side's tensor-memory work (MMAs into the stage, loads out of
   // it) is ordered before this side's.
@@ -95,8 +95,8 @@ LogicalResult KernelEmitter::emitHandoff(Operation *op, Value pipe,
         b, loc(), NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
   if (producer && filledByTma) {
-    Value full =
-        smemAt(arith::AddIOp::create(b, loc(), i32c(info.full), stageOff));
+    Value full = smemAt(arith::AddIOp::create(
+        b, loc(), barrierBase(pipe, /*empty=*/false), stageOff));
     NVVM::MBarrierArriveExpectTxOp::create(
         b, loc(), Type(), full, i32c(info.txBytes), NVVM::MemScopeKind::CTA,
         /*relaxed=*/false, Value());
@@ -139,13 +139,18 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   // A tensor-memory stage is complete when the MMAs into it retire.
   if (info.tmem) {
     NVVM::Tcgen05CommitOp::create(
-        b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8), Value());
+        b, loc(),
+        stageAt(barrierBase(c.getPipe(), /*empty=*/false),
+                map.lookup(c.getStage()), 8),
+        Value());
     noteArrivals(c.getPipe(), /*empty=*/false, 1);
     return success();
   }
   if (acquire && isFilledByThreadCopies(acquire)) {
     NVVM::CpAsyncMBarrierArriveOp::create(
-        b, loc(), stageAt(info.full, map.lookup(c.getStage()), 8),
+        b, loc(),
+        stageAt(barrierBase(c.getPipe(), /*empty=*/false),
+                map.lookup(c.getStage()), 8),
         /*noinc=*/true);
     noteArrivals(c.getPipe(), /*empty=*/false,
                  role->allLanes ? 32 * role->role.getNumWarps() : 1);
@@ -153,7 +158,8 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   }
   // Stores filled the stage: one arrival per producer warp (the derived
   // full_count), after the warp converged.
-  arriveOnce(stageAt(info.full, map.lookup(c.getStage()), 8));
+  arriveOnce(stageAt(barrierBase(c.getPipe(), /*empty=*/false),
+                     map.lookup(c.getStage()), 8));
   noteArrivals(c.getPipe(), /*empty=*/false, arrivingWarps());
   return success();
 }
@@ -163,8 +169,9 @@ LogicalResult KernelEmitter::emitRelease(PipeReleaseOp op) {
   const PipeInfo &info = pipes[op.getPipe()];
   // The MMAs issued so far read the stage: it is free once they retire.
   if (role->tcgen05Issuer) {
-    NVVM::Tcgen05CommitOp::create(b, loc(), stageAt(info.empty, stage, 8),
-                                  Value());
+    NVVM::Tcgen05CommitOp::create(
+        b, loc(), stageAt(barrierBase(op.getPipe(), /*empty=*/true), stage, 8),
+        Value());
     noteArrivals(op.getPipe(), /*empty=*/true, 1);
     return success();
   }
@@ -216,12 +223,13 @@ void KernelEmitter::releaseDeferred(Value pipe) {
 void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
   const PipeInfo &info = pipes[pipe];
   if (info.releaseCtas > 1) {
-    arriveInCluster(stageAt(info.empty, stage, 8), info.releaseCtas);
+    arriveInCluster(stageAt(barrierBase(pipe, /*empty=*/true), stage, 8),
+                    info.releaseCtas);
     // Each CTA's barrier hears from this role in every CTA of the cluster.
     noteArrivals(pipe, /*empty=*/true, arrivingWarps() * info.releaseCtas);
     return;
   }
-  arriveOnce(stageAt(info.empty, stage, 8));
+  arriveOnce(stageAt(barrierBase(pipe, /*empty=*/true), stage, 8));
   noteArrivals(pipe, /*empty=*/true, arrivingWarps());
 }
 
@@ -276,7 +284,13 @@ int64_t KernelEmitter::arrivingWarps() const {
 }
 
 void KernelEmitter::noteArrivals(Value pipe, bool empty, int64_t count) {
-  arrivals[{pipe, unsigned(empty)}][role->role].push_back(count);
+  // Code shared by roles arrives for each of them, on its own pipe.
+  if (!sharedGroup) {
+    arrivals[{pipe, unsigned(empty)}][role->role].push_back(count);
+    return;
+  }
+  for (auto [k, member] : llvm::enumerate(sharedGroup->roles))
+    arrivals[{inRole(pipe, k), unsigned(empty)}][member].push_back(count);
 }
 
 LogicalResult KernelEmitter::checkArrivals() {

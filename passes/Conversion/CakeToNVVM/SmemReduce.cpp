@@ -125,7 +125,7 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
       Value stageOffset = arith::MulIOp::create(b, loc(), map.lookup(stage),
                                                 i32c(ring.tileBytes));
       Value stageBase =
-          arith::AddIOp::create(b, loc(), i32c(ring.offset), stageOffset);
+          arith::AddIOp::create(b, loc(), ringOffset(op.getSrc()), stageOffset);
       for (int64_t c = 0; c < pieces / perRow; ++c) {
         // One op a statement: the IR must not depend on the host
         // compiler's order of evaluating arguments.
@@ -160,19 +160,17 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(store.thenBlock());
       Value rowAt = arith::MulIOp::create(b, loc(), row, i32c(4));
-      Value at =
-          arith::AddIOp::create(b, loc(), rowAt, i32c(scratch->getOffset()));
+      Value at = arith::AddIOp::create(b, loc(), rowAt, scratchOffset(op));
       LLVM::StoreOp::create(b, loc(), total, smemAt(at));
     }
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
 
   Value res = LLVM::UndefOp::create(b, loc(), out->type);
   if (out->layout == FragLayout::Col) {
     Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
     Value colBytes = arith::MulIOp::create(b, loc(), quad, i32c(8));
-    Value base =
-        arith::AddIOp::create(b, loc(), colBytes, i32c(scratch->getOffset()));
+    Value base = arith::AddIOp::create(b, loc(), colBytes, scratchOffset(op));
     auto pairTy = VectorType::get({2}, f32);
     for (int64_t j = 0; j < rows / 8; ++j) {
       Value at = arith::AddIOp::create(b, loc(), base, i32c(32 * j));
@@ -186,15 +184,14 @@ LogicalResult KernelEmitter::emitSmemReduce(SmemReduceOp op) {
   } else {
     Value row0 = threadRow();
     Value rowAt = arith::MulIOp::create(b, loc(), row0, i32c(4));
-    Value base =
-        arith::AddIOp::create(b, loc(), rowAt, i32c(scratch->getOffset()));
+    Value base = arith::AddIOp::create(b, loc(), rowAt, scratchOffset(op));
     for (int64_t h = 0; h < 2; ++h) {
       Value at = arith::AddIOp::create(b, loc(), base, i32c(32 * h));
       res = LLVM::InsertValueOp::create(
           b, loc(), res, LLVM::LoadOp::create(b, loc(), f32, smemAt(at)), h);
     }
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   map.map(op.getResult(), res);
   return success();
 }

@@ -92,7 +92,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
   auto select = [&](Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc(), c, x, y).getResult();
   };
-  Value base = i32c(scratch->getOffset());
+  Value base = scratchOffset(op);
 
   // 1. X = L, from the accumulator layout: value 4 jj + 2 hh + e is row
   // 16 w + l / 4 + 8 hh, column 8 jj + 2 (l % 4) + e.
@@ -111,7 +111,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
     Value v = LLVM::ExtractValueOp::create(b, loc(), input, i);
     store(v, accOffset(i));
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
 
   // 2. Thread 16 b + c (< 64) solves column c of (I + L_bb) x = e_c by
   // forward substitution: x_i = −Σ_{k<i} L_ik x_k below c (the x_k above c
@@ -154,7 +154,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
       store(x[i], add(rowC, 4 * i));
     }
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
 
   // `diagonal`: D itself, read in the accumulator layout. Warp w holds rows
   // 16 w.. (block w), so value i lies in the diagonal block when its column
@@ -180,7 +180,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
       v = select(eq(warp, jj / 2), v, zero);
       result = LLVM::InsertValueOp::create(b, loc(), result, v, i);
     }
-    meetRole(scratch->getBarrier());
+    meetRole(scratchBarrier(op));
     map.map(op.getResult(), result);
     return success();
   }
@@ -266,7 +266,7 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
     exchange(mine, t);
     llvm::append_range(mineByBlock, mine);
   }
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
 
   // 4. T into X (each lane its eight rows of every block), then read back
   // in the accumulator layout.
@@ -276,12 +276,12 @@ LogicalResult KernelEmitter::emitTrilInverse(FragTrilInverseOp op) {
   for (int64_t bi = 0; bi < blocks; ++bi)
     for (int64_t ii = 0; ii < 8; ++ii)
       store(mineByBlock[8 * bi + ii], add(colJ, (16 * bi + ii) * rowBytes));
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   Value result = LLVM::UndefOp::create(b, loc(), info->type);
   for (int64_t i = 0; i < info->count; ++i)
     result =
         LLVM::InsertValueOp::create(b, loc(), result, load(accOffset(i)), i);
-  meetRole(scratch->getBarrier());
+  meetRole(scratchBarrier(op));
   map.map(op.getResult(), result);
   return success();
 }

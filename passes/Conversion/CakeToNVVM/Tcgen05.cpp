@@ -138,7 +138,7 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
   Value smemAddr = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), smemBase);
   auto stageField = [&](Value ring, Value stage) {
     const RingInfo &info = rings[ring];
-    Value first = i32c(info.offset);
+    Value first = ringOffset(ring);
     Value stageOffset =
         arith::MulIOp::create(b, loc(), stage, i32c(info.tileBytes));
     Value offset = arith::AddIOp::create(b, loc(), first, stageOffset);

@@ -32,16 +32,16 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
   if (desc < 0 || desc >= (int64_t)descriptors.size())
     return op.emitError("missing derived descriptor index");
   const RingInfo &ring = rings[op.getDst()];
-  const PipeInfo *pipe = nullptr;
+  Value pipe;
   for (auto &[v, info] : pipes)
     for (Value r : cast<PipeOp>(v.getDefiningOp()).getRings())
       if (r == op.getDst())
-        pipe = &info;
+        pipe = v;
   if (!pipe)
     return op.emitError("the ring is not in any pipe; its copies could not "
                         "signal a barrier");
   Value stage = map.lookup(op.getStage());
-  Value mbar = stageAt(pipe->full, stage, 8);
+  Value mbar = stageAt(barrierBase(pipe, /*empty=*/false), stage, 8);
   SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   OpBuilder::InsertionGuard g(b);
   if (role && role->allLanes)
@@ -61,7 +61,7 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
     Value stageOffset =
         arith::MulIOp::create(b, loc(), stage, i32c(ring.tileBytes));
     Value offset =
-        arith::AddIOp::create(b, loc(), i32c(ring.offset), stageOffset);
+        arith::AddIOp::create(b, loc(), ringOffset(op.getDst()), stageOffset);
     dst = smemAt(arith::AddIOp::create(b, loc(), offset, sliceOffset));
     // Coordinates are innermost first: the tile's rows are entry rank-1.
     Value &row = coords[type.getRank() - 1];
@@ -70,15 +70,15 @@ LogicalResult KernelEmitter::emitTmaLoad(TmaLoadOp op) {
     mask = arith::ConstantIntOp::create(b, loc(), b.getI16Type(),
                                         (int64_t(1) << slices) - 1);
   } else {
-    dst = stageAt(ring.offset, stage, ring.tileBytes);
+    dst = stageAt(ringOffset(op.getDst()), stage, ring.tileBytes);
   }
   // The copy writes through the shared::cluster window (address space 7);
   // a CTA's own shared memory is part of it.
   Value dstCluster = LLVM::AddrSpaceCastOp::create(
       b, loc(), LLVM::LLVMPointerType::get(ctx, 7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc(), dstCluster, descriptors[desc], coords, mbar, ValueRange{}, mask,
-      Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      b, loc(), dstCluster, tmaDescriptor(op, desc), coords, mbar, ValueRange{},
+      mask, Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       NVVM::CTAGroupKindAttr(), Value());
   return success();
 }
@@ -92,7 +92,7 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
     return op.emitError("missing derived descriptor index");
   const RingInfo &ring = rings[op.getSrc()];
   Value stage = map.lookup(op.getStage());
-  Value src = stageAt(ring.offset, stage, ring.tileBytes);
+  Value src = stageAt(ringOffset(op.getSrc()), stage, ring.tileBytes);
   SmallVector<Value> coords = tmaCoordinates(op.getCoords());
   OpBuilder::InsertionGuard g(b);
   if (role && role->allLanes)
@@ -102,11 +102,11 @@ LogicalResult KernelEmitter::emitTmaStore(TmaStoreOp op) {
                                : *kind == ReduceKind::min ? NVVM::TMAReduxKind::MIN
                                                           : NVVM::TMAReduxKind::MAX;
     NVVM::CpAsyncBulkTensorReduceOp::create(
-        b, loc(), descriptors[desc], src, redux, NVVM::TMAStoreMode::TILE,
+        b, loc(), tmaDescriptor(op, desc), src, redux, NVVM::TMAStoreMode::TILE,
         coords, /*l2CacheHint=*/Value());
   } else {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, loc(), descriptors[desc], src, coords, /*l2CacheHint=*/Value(),
+        b, loc(), tmaDescriptor(op, desc), src, coords, /*l2CacheHint=*/Value(),
         NVVM::TMAStoreModeAttr::get(ctx, NVVM::TMAStoreMode::TILE),
         /*predicate=*/Value());
   }

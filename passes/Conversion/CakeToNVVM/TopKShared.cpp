@@ -208,7 +208,7 @@ LogicalResult KernelEmitter::emitSharedTopKInit(TopKInitOp op) {
   int64_t k = op.getType().getK();
   Value inf = arith::ConstantOp::create(
       b, loc(), b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
-  Value base = i32c(scratch->getOffset());
+  Value base = scratchOffset(op);
   Value unfilled = entryKey(inf, i32c(-1));
   // A previous list in the scratch (the last tile's) may still be read by
   // the warp's other lanes.
@@ -480,7 +480,7 @@ LogicalResult KernelEmitter::emitSharedTopKAdmits(TopKAdmitsOp op) {
   // barrier 0 (the whole CTA) only.
   Type i32 = b.getI32Type();
   Value pred = arith::ExtUIOp::create(b, loc(), i32, any);
-  Value id = i32c(scratch->getBarrier());
+  Value id = scratchBarrier(op);
   Value threads = i32c(role->role.getNumWarps() * 32);
   SmallVector<Value> operands{pred, id, threads};
   Value votes =

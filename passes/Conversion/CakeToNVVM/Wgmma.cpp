@@ -220,12 +220,12 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
     Value tileBytes = i32c(ra.tileBytes);
     Value stageOffset = arith::MulIOp::create(
         b, loc(), map.lookup(op.getAStage()), tileBytes);
-    Value ringOffset = i32c(ra.offset);
+    Value aRing = ringOffset(op.getA());
     aBase = arith::AddIOp::create(
-        b, loc(), arith::AddIOp::create(b, loc(), ringOffset, stageOffset),
+        b, loc(), arith::AddIOp::create(b, loc(), aRing, stageOffset),
         wgOffset);
   }
-  Value bRing = i32c(rb.offset);
+  Value bRing = ringOffset(op.getB());
   Value bStage = arith::MulIOp::create(b, loc(), map.lookup(op.getBStage()),
                                        i32c(rb.tileBytes));
   Value bBase = arith::AddIOp::create(b, loc(), bRing, bStage);

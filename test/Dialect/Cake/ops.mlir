@@ -360,3 +360,18 @@ cake.kernel @scalar_load_f32(%A: !cake.global<?xf32>) attributes {target = #cake
     %f = cake.frag.splat %a : !cake.frag<64x64xf32>
   }
 }
+
+// A role that runs another role's code (dataflow.shared-code checks the
+// bodies match).
+// CHECK-LABEL: cake.kernel @shares_code_with
+// CHECK: cake.role "a" warpgroups(1) regs(168) {
+// CHECK: cake.role "b" warpgroups(1) regs(168) shares_code_with("a") {
+// CHECK: arith.constant 64 : index
+cake.kernel @shares_code_with() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "a" warpgroups(1) regs(168) {
+    %c = arith.constant 0 : index
+  }
+  cake.role "b" warpgroups(1) regs(168) shares_code_with("a") {
+    %c = arith.constant 64 : index
+  }
+}
