@@ -2,10 +2,11 @@
 //===- SharedCode.cpp - One body for roles that share code ----------------===//
 //
 // A role marked shares_code_with runs its leader's lowered body. What the
-// two bodies may differ in (cake/Analysis/SharedCode.h) becomes a select on
-// the warp's index in the group: the constants, each ring's first byte and
-// each pipe's barrier array. Everything else the lowering derives from the
-// leader's ops holds for every role of the group, since the ops are equal.
+// two bodies may differ in (cake/Analysis/SharedCode.h) is computed from
+// the warp's index in the group: the constants, each ring's first byte,
+// each pipe's barrier array, each scratch and named barrier, each TMA
+// descriptor. Everything else the lowering derives from the leader's ops
+// holds for every role of the group, since the ops are equal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,9 +81,7 @@ Value KernelEmitter::byRole(ArrayRef<Value> perRole) {
     return out;
   // Integers in steps of one stride by role (a ring or scratch of each role
   // laid out one after another, a column block per role): c0 + index *
-  // stride, whose product CSE shares across every address with the same
-  // stride and whose c0 folds into the address's immediate offset, where
-  // a select would hold a register per address.
+  // stride, whose c0 folds into the address's immediate offset.
   SmallVector<int64_t> ints;
   for (Value v : perRole)
     if (std::optional<int64_t> c = getConstantIntValue(v))
@@ -96,7 +95,13 @@ Value KernelEmitter::byRole(ArrayRef<Value> perRole) {
     for (unsigned k = 0; k < ints.size(); ++k)
       linear &= ints[k] == ints[0] + int64_t(k) * stride;
     if (linear) {
-      Value index = sharedGroup->index;
+      // The index read where it is used, through an opaque mov: a product
+      // LLVM hoists out of the tile loop holds a register through it (one
+      // a stride), where the halves of KDA's intra kernel already spill
+      // (ptxas: 520 bytes of spill stores hoisted, 464 not; 284 for two
+      // copies of the code).
+      Value index = sideEffectAsm(b.getI32Type(), sharedGroup->index,
+                                  "mov.u32 $0, $1;", "=r,r");
       if (type != index.getType())
         index =
             type.isIndex()
@@ -126,7 +131,8 @@ Value KernelEmitter::byRole(ArrayRef<Value> perRole) {
 Value KernelEmitter::inRole(Value v, unsigned k) {
   if (!sharedGroup || k == 0)
     return v;
-  return sharedGroup->matches[k].resources.lookup(v) ?: v;
+  Value own = sharedGroup->matches[k].resources.lookup(v);
+  return own ? own : v;
 }
 
 Value KernelEmitter::ringOffset(Value ring) {
