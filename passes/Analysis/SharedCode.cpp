@@ -123,13 +123,15 @@ private:
       // body is emitted per element, the same for every role: it takes
       // such a value from outside).
       if (a.getAttrDictionary() != b.getAttrDictionary()) {
-        Operation *parent = b.getParentOp();
-        if (!isa<RoleOp, TilesOp>(parent) &&
-            parent->getDialect()->getNamespace() != "scf")
-          return fail(&b, "a constant inside '" +
-                              parent->getName().getStringRef().str() +
-                              "' differs; define it in the role and use it "
-                              "there");
+        for (Operation *up = b.getParentOp(); up != follower.getOperation();
+             up = up->getParentOp()) {
+          Dialect *d = up->getDialect();
+          if (!isa<TilesOp>(up) && !(d && d->getNamespace() == "scf"))
+            return fail(&b, "a constant inside '" +
+                                up->getName().getStringRef().str() +
+                                "' differs; define it in the role and use "
+                                "it there");
+        }
         match.constants[&a] = &b;
       }
     } else if (decided(a) != decided(b)) {
