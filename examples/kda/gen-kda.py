@@ -13,7 +13,8 @@ K̄, A_qk and Γ_C at once (nothing sequential: a persistent pipeline of
 three warpgroups, two channel halves and the solve; `intra wgs=1` is
 the one-warpgroup kernel, a CTA per chunk and head; `merge=1` forms T's
 off-diagonal blocks by f16 wgmmas; `vsolve=0` leaves β ⊙ v to the
-halves), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
+halves; `share=0` gives each half its own copy of the code instead of
+"h1" running "h0"'s, shares_code_with), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
 block), its operands streamed by a copy warp through TMA. `recur chains=2`
 (kda_recur_x2*) puts both V blocks of a head in one CTA, a chain
 warpgroup each: bench/kda/cake_kda.py launches it where the one-chain
@@ -664,6 +665,13 @@ MERGE_RINGS = """  // T's merge (solve's own stages): D, and one stage for L_off
 """.format(h="!cake.ring<1 x 64x64xf16, swizzle = 128>")
 
 
+SHARE_NOTE = """
+// "h1" runs "h0"'s code (shares_code_with): one copy of the halves' body
+// in the instruction cache, each half's channel offsets its constants
+// %cj and %co (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136
+// registers, run 11)."""
+
+
 SOLVE_V_NOTE = """// writes β ⊙ v while the halves fill its stages (6 % faster on an H100
 // than β ⊙ v in the halves, docs/benchmarks/kda.md, run 10), then
 """
@@ -735,19 +743,46 @@ def merge_inverse():
 """
 
 
-def intra_kernel(wgs=3, depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
+def intra_kernel(wgs=3, depth=2, hregs=192, sregs=120, merge=0, vsolve=1,
+                 share=1):
     """kda_intra: the three-warpgroup pipeline (the default), or the
     one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
     off-diagonal blocks on the tensor cores (merge_inverse); `vsolve=0`
-    leaves β ⊙ v to the halves instead of "solve"."""
+    leaves β ⊙ v to the halves instead of "solve"; `share=0` gives each
+    half its own copy of the code."""
     if wgs == 1:
         return intra()
     if wgs != 3:
         raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
-    return intra_pipe(depth, hregs, sregs, merge, vsolve)
+    return intra_pipe(depth, hregs, sregs, merge, vsolve, share)
 
 
-def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
+def shared_half(text, j):
+    """Half 0's role rewritten as half j's with the same code: its channel
+    offsets are the constants %cj (its own half) and %co (the other, whose
+    rows the norms need too), its pipe and rings the half's own; "h1"
+    shares "h0"'s code (shares_code_with)."""
+    text = text.replace(
+        "      %ch0 = arith.muli %h, %c128 : index\n"
+        "      %ch1 = arith.addi %ch0, %c64 : index\n",
+        "      // This role's channel half (%ch0) and the other (%ch1).\n"
+        f"      %cj = arith.constant {64 * j} : index\n"
+        f"      %co = arith.constant {64 * (1 - j)} : index\n"
+        "      %chh = arith.muli %h, %c128 : index\n"
+        "      %ch0 = arith.addi %chh, %cj : index\n"
+        "      %ch1 = arith.addi %chh, %co : index\n")
+    text = text.replace("%Dt[%h, %c0]", "%Dt[%h, %cj]")
+    if j:
+        text = text.replace('cake.role "h0" warpgroups(1)',
+                            'cake.role "h1" warpgroups(1)')
+        text = re.sub(r'(cake\.role "h1" [^{]*)\{',
+                      r'\1shares_code_with("h0") {', text, count=1)
+        text = text.replace("%p0", "%p1")
+        text = re.sub(r"%s_(\w+)0\[", r"%s_\g<1>1[", text)
+    return text
+
+
+def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
     (docs/kda.md, "The intra kernel as a pipeline"): "h0" and "h1" each run
     one channel half's preprocessing of a chunk (β and the norms, then the
@@ -860,13 +895,13 @@ def intra_pipe(depth=2, hregs=184, sregs=136, merge=0, vsolve=1):
 // The halves take {hregs or 'the default'} registers, "solve" {sregs or 'the default'}
 // (setmaxnreg; at the launch's 168 each ptxas spilled three times as
 // much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
-// intra wgs=1`), took 2.55 ms against this kernel's 2.14 at 8192 × 96 on
-// an H100 (docs/benchmarks/kda.md, run 10).{MERGE_NOTE if merge else ""}
+// intra wgs=1`), took 2.55 ms against the default pipeline's 1.82 at
+// 8192 × 96 on an H100 (docs/benchmarks/kda.md, runs 10 and 11).{SHARE_NOTE if share else ""}{MERGE_NOTE if merge else ""}
 {INTRA_SIGNATURE}                schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
                 cake.flush_denormals = true}} {{
 {rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}
-{half_role(0)}
-{half_role(1)}
+{half_role(0) if not share else shared_half(half_role(0), 0)}
+{half_role(1) if not share else shared_half(half_role(0), 1)}
 {tiles("solve", sregs)}{prep_consts() if vsolve else ""}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {{

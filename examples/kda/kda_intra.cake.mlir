@@ -25,11 +25,15 @@
 // forms L and A_qk over both halves, inverts I + L and writes A_qk, T
 // and W, while the halves already work on the next chunks. β is folded
 // into L's A operand (K̃ scaled by β/|k|).
-// The halves take 184 registers, "solve" 136
+// The halves take 192 registers, "solve" 120
 // (setmaxnreg; at the launch's 168 each ptxas spilled three times as
 // much). One warpgroup doing all of it, two CTAs an SM (`gen-kda.py
-// intra wgs=1`), took 2.55 ms against this kernel's 2.14 at 8192 × 96 on
-// an H100 (docs/benchmarks/kda.md, run 10).
+// intra wgs=1`), took 2.55 ms against the default pipeline's 1.82 at
+// 8192 × 96 on an H100 (docs/benchmarks/kda.md, runs 10 and 11).
+// "h1" runs "h0"'s code (shares_code_with): one copy of the halves' body
+// in the instruction cache, each half's channel offsets its constants
+// %cj and %co (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136
+// registers, run 11).
 cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
@@ -61,7 +65,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         !cake.ring<2 x 64x64xbf16, swizzle = 128>,
         !cake.ring<2 x 64x64xbf16, swizzle = 128>
 
-  cake.role "h0" warpgroups(1) regs(184) {
+  cake.role "h0" warpgroups(1) regs(192) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
@@ -79,8 +83,12 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {
-      %ch0 = arith.muli %h, %c128 : index
-      %ch1 = arith.addi %ch0, %c64 : index
+      // This role's channel half (%ch0) and the other (%ch1).
+      %cj = arith.constant 0 : index
+      %co = arith.constant 64 : index
+      %chh = arith.muli %h, %c128 : index
+      %ch0 = arith.addi %chh, %cj : index
+      %ch1 = arith.addi %chh, %co : index
       %ci = arith.divui %t0, %c64 : index
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
@@ -163,7 +171,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       // Channels 64 j..: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
       %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dtj = cake.load %Dt[%h, %c0] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %aj = cake.frag.map %gwj, %dtj, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):
@@ -269,7 +277,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     }
   }
 
-  cake.role "h1" warpgroups(1) regs(184) {
+  cake.role "h1" warpgroups(1) regs(192) shares_code_with("h0") {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
@@ -287,8 +295,12 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {
-      %ch0 = arith.muli %h, %c128 : index
-      %ch1 = arith.addi %ch0, %c64 : index
+      // This role's channel half (%ch0) and the other (%ch1).
+      %cj = arith.constant 64 : index
+      %co = arith.constant 0 : index
+      %chh = arith.muli %h, %c128 : index
+      %ch0 = arith.addi %chh, %cj : index
+      %ch1 = arith.addi %chh, %co : index
       %ci = arith.divui %t0, %c64 : index
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
@@ -370,8 +382,8 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %s = cake.pipe.acquire %p1 : !cake.pipe<2>
       // Channels 64 j..: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
-      %gwj = cake.load %G[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dtj = cake.load %Dt[%h, %c64] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
+      %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %aj = cake.frag.map %gwj, %dtj, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):
@@ -392,8 +404,8 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       %gj = cake.frag.scan sum %aj down : !cake.frag<64x64xf32>
       %gcj = cake.frag.row %gj[63] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      cake.store %gcj -> %Gc[%ci, %ch1] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %kbj = cake.frag.map %k1, %gj, %gcj, %rk
+      cake.store %gcj -> %Gc[%ci, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+      %kbj = cake.frag.map %k0, %gj, %gcj, %rk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
@@ -405,9 +417,9 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         %t = arith.truncf %w : f32 to bf16
         cake.frag.yield %t : bf16
       }
-      cake.store %kbj -> %Kb[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      cake.store %kbj -> %Kb[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       %xj = cake.frag.row %gj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %kxj = cake.frag.map %k1, %gj, %xj, %rk
+      %kxj = cake.frag.map %k0, %gj, %xj, %rk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
@@ -421,7 +433,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %kxj -> %s_kx1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       %yj = cake.frag.row %gj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %kaj, %qaj = cake.frag.map %k1, %q1, %gj, %xj, %yj, %rows, %brk, %rqs
+      %kaj, %qaj = cake.frag.map %k0, %q0, %gj, %xj, %yj, %rows, %brk, %rqs
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
       ^bb0(%k: bf16, %q: bf16, %g: f32, %x: f32, %y: f32, %r: i32, %nk: f32, %nq: f32):
         %top = arith.cmpi ult, %r, %c32i : i32
@@ -441,7 +453,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %kaj -> %s_ka1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       cake.smem.write %qaj -> %s_qa1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      %kyj = cake.frag.map %k1, %gj, %yj, %rk
+      %kyj = cake.frag.map %k0, %gj, %yj, %rk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<1x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %g: f32, %r: f32, %n: f32):
         %d = arith.subf %r, %g : f32
@@ -455,7 +467,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       cake.smem.write %kyj -> %s_ky1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
       // Q̃ = s·q ⊙ e^Γ (the A operand of Q̃·S) and β ⊙ k ⊙ e^Γ.
-      %qtj, %ktj = cake.frag.map %q1, %k1, %gj, %rqs, %brk
+      %qtj, %ktj = cake.frag.map %q0, %k0, %gj, %rqs, %brk
           : (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x64xbf16>, !cake.frag<64x64xbf16>) {
       ^bb0(%q: bf16, %k: bf16, %g: f32, %nq: f32, %b: f32):
         %e = arith.mulf %g, %log2e : f32
@@ -471,13 +483,13 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %qt, %kt : bf16, bf16
       }
       cake.smem.write %ktj -> %s_kt1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
-      cake.store %qtj -> %Qt[%t0, %ch1] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      cake.store %qtj -> %Qt[%t0, %ch0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       cake.fence.proxy_async
       cake.pipe.commit %p1, %s : !cake.pipe<2>
     }
   }
 
-  cake.role "solve" warpgroups(1) regs(136) {
+  cake.role "solve" warpgroups(1) regs(120) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : !cake.global<?x?xbf16>
     %c0 = arith.constant 0 : index
