@@ -454,6 +454,9 @@ private:
   /// The value of each of the group's roles, the warp's selected (the one
   /// value outside a group, or where all are the same).
   Value byRole(ArrayRef<Value> perRole);
+  /// byRole of `valueOf(k)` for each role k of the group (k = 0 alone
+  /// outside one).
+  Value eachRole(llvm::function_ref<Value(unsigned)> valueOf);
   /// What role k of the group uses in place of the leader's `v`, and its
   /// op at `op`'s place.
   Value inRole(Value v, unsigned k);

@@ -135,69 +135,58 @@ Value KernelEmitter::inRole(Value v, unsigned k) {
   return own ? own : v;
 }
 
-Value KernelEmitter::ringOffset(Value ring) {
+Value KernelEmitter::eachRole(llvm::function_ref<Value(unsigned)> valueOf) {
   unsigned n = sharedGroup ? sharedGroup->roles.size() : 1;
   SmallVector<Value> perRole;
   for (unsigned k = 0; k < n; ++k)
-    perRole.push_back(i32c(rings[inRole(ring, k)].offset));
+    perRole.push_back(valueOf(k));
   return byRole(perRole);
 }
 
+Value KernelEmitter::ringOffset(Value ring) {
+  return eachRole(
+      [&](unsigned k) { return i32c(rings[inRole(ring, k)].offset); });
+}
+
 Value KernelEmitter::barrierBase(Value pipe, bool empty) {
-  unsigned n = sharedGroup ? sharedGroup->roles.size() : 1;
-  SmallVector<Value> perRole;
-  for (unsigned k = 0; k < n; ++k) {
+  return eachRole([&](unsigned k) {
     const PipeInfo &info = pipes[inRole(pipe, k)];
-    perRole.push_back(i32c(empty ? info.empty : info.full));
-  }
-  return byRole(perRole);
+    return i32c(empty ? info.empty : info.full);
+  });
 }
 
 bool KernelEmitter::emitSharedConstant(Operation &op) {
   if (!sharedGroup || !isa<arith::ConstantOp>(op))
     return false;
-  SmallVector<Value> perRole{b.clone(op)->getResult(0)};
-  bool differs = false;
-  for (unsigned k = 1; k < sharedGroup->roles.size(); ++k) {
-    Operation *own = sharedGroup->matches[k].constants.lookup(&op);
-    differs |= own != nullptr;
-    perRole.push_back(own ? b.clone(*own)->getResult(0) : perRole[0]);
-  }
-  if (!differs) {
-    map.map(op.getResult(0), perRole[0]);
-    return true;
-  }
-  // The select chain compares an i32 index; the values keep their type.
-  map.map(op.getResult(0), byRole(perRole));
+  // Each role's value (byRole keeps one where they agree; the constants
+  // left unused fold away).
+  map.map(op.getResult(0), eachRole([&](unsigned k) {
+            Operation *own = sharedGroup->matches[k].constants.lookup(&op);
+            return b.clone(own ? *own : op)->getResult(0);
+          }));
   return true;
 }
 
 Value KernelEmitter::scratchOffset(Operation *op) {
-  unsigned n = sharedGroup ? sharedGroup->roles.size() : 1;
-  SmallVector<Value> perRole;
-  for (unsigned k = 0; k < n; ++k) {
-    auto s = cast<ScratchAttr>(inRole(op, k)->getAttr("derived"));
-    perRole.push_back(i32c(s.getOffset()));
-  }
-  return byRole(perRole);
+  return eachRole([&](unsigned k) {
+    return i32c(
+        cast<ScratchAttr>(inRole(op, k)->getAttr("derived")).getOffset());
+  });
 }
 
 Value KernelEmitter::scratchBarrier(Operation *op) {
-  unsigned n = sharedGroup ? sharedGroup->roles.size() : 1;
-  SmallVector<Value> perRole;
-  for (unsigned k = 0; k < n; ++k) {
-    auto s = cast<ScratchAttr>(inRole(op, k)->getAttr("derived"));
-    perRole.push_back(i32c(s.getBarrier()));
-  }
-  return byRole(perRole);
+  return eachRole([&](unsigned k) {
+    return i32c(
+        cast<ScratchAttr>(inRole(op, k)->getAttr("derived")).getBarrier());
+  });
 }
 
 Value KernelEmitter::tmaDescriptor(Operation *op, int64_t leaderIndex) {
-  unsigned n = sharedGroup ? sharedGroup->roles.size() : 1;
-  SmallVector<Value> perRole{descriptors[leaderIndex]};
-  for (unsigned k = 1; k < n; ++k) {
-    auto copy = cast<TmaCopyAttr>(inRole(op, k)->getAttr("derived"));
-    perRole.push_back(descriptors[copy.getDescriptor()]);
-  }
-  return byRole(perRole);
+  // The leader's index as the caller checked it; the others' as derived.
+  return eachRole([&](unsigned k) {
+    if (k == 0)
+      return descriptors[leaderIndex];
+    return descriptors[cast<TmaCopyAttr>(inRole(op, k)->getAttr("derived"))
+                           .getDescriptor()];
+  });
 }
