@@ -621,10 +621,35 @@ bool verify::checkFillKind(KernelFacts &f) {
   return ok;
 }
 
+/// The rings some op reads through the async proxy: a TMA store's source,
+/// a wgmma's or tcgen05.mma's operands in shared memory.
+static llvm::DenseSet<Value> asyncReadRings(KernelOp kernel) {
+  llvm::DenseSet<Value> rings;
+  kernel.walk([&](Operation *op) {
+    if (auto s = dyn_cast<TmaStoreOp>(op))
+      rings.insert(s.getSrc());
+    if (auto m = dyn_cast<MmaOp>(op)) {
+      if (m.getARing())
+        rings.insert(m.getA());
+      rings.insert(m.getB());
+    }
+    if (auto m = dyn_cast<TmemMmaOp>(op)) {
+      rings.insert(m.getA());
+      rings.insert(m.getB());
+    }
+  });
+  return rings;
+}
+
 /// sync.proxy-fence: smem.write then an async read of the same ring in a
-/// block without fence.proxy_async between them.
+/// block without fence.proxy_async between them. A commit hands the stage
+/// to its readers: it needs the fence when some op reads the ring through
+/// the async proxy (a ring only smem.read reads stays in the generic proxy,
+/// ordered by the pipe's barriers). A release hands the stage back to a
+/// producer that may refill it by TMA: it always needs the fence.
 bool verify::checkProxyFence(KernelFacts &f) {
   bool ok = true;
+  llvm::DenseSet<Value> asyncRead = asyncReadRings(f.kernel);
   f.kernel.walk([&](Block *block) {
     llvm::DenseMap<Value, Operation *> pending; // ring -> unfenced write
     for (Operation &op : *block) {
@@ -639,8 +664,11 @@ bool verify::checkProxyFence(KernelFacts &f) {
         SmallVector<Value> rings;
         if (pipe)
           rings = pipe.getRings();
+        bool commit = isa<PipeCommitOp>(op);
         for (Value r : rings)
           if (Operation *w = pending.lookup(r)) {
+            if (commit && !asyncRead.contains(r))
+              continue;
             InFlightDiagnostic d =
                 emitRuleError(&op, RuleId::SyncProxyFence)
                 << DiagRing{f.ringIndex.lookup(r)}

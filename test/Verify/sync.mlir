@@ -1375,3 +1375,26 @@ cake.kernel @trip_first_flag_wrong_branch(%A: !cake.global<?x?xbf16>) attributes
     }
   }
 }
+
+// -----
+
+// Near miss: a stage only smem.read reads (per-row values handed from one
+// warpgroup to another) stays in the generic proxy; its hand-over needs
+// no proxy fence.
+cake.kernel @generic_handoff_unfenced(%C: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64, 1]>} {
+  %o = cake.ring : !cake.ring<1 x 64x1xf32>
+  %p = cake.pipe %o : !cake.ring<1 x 64x1xf32>
+  cake.role "produce" warpgroups(1) {
+    %z = cake.frag.zero : !cake.frag<64x1xf32>
+    %s = cake.pipe.acquire %p : !cake.pipe<1>
+    cake.smem.write %z -> %o[%s] : !cake.frag<64x1xf32> -> !cake.ring<1 x 64x1xf32>
+    cake.pipe.commit %p, %s : !cake.pipe<1>
+  }
+  cake.role "consume" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %s = cake.pipe.wait %p : !cake.pipe<1>
+    %v = cake.smem.read %o[%s] : !cake.ring<1 x 64x1xf32> -> !cake.frag<64x1xf32>
+    cake.pipe.release %p, %s : !cake.pipe<1>
+    cake.store %v -> %C[%c0, %c0] : !cake.frag<64x1xf32> -> !cake.global<?x?xf32>
+  }
+}
