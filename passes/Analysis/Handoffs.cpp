@@ -39,6 +39,16 @@ bool mlir::cake::isFilledByThreadCopies(PipeAcquireOp acquire) {
   });
 }
 
+bool mlir::cake::isThreadHandoff(PipeOp pipe) {
+  bool stored = false, loaded = false;
+  for (Value ring : pipe.getRings())
+    for (Operation *u : ring.getUsers()) {
+      stored |= isa<SmemWriteOp>(u);
+      loaded |= isa<SmemReadOp, SmemReduceOp>(u);
+    }
+  return stored && loaded && !isFilledByThreadCopies(pipe);
+}
+
 bool mlir::cake::isFilledByThreadCopies(PipeOp pipe) {
   return llvm::any_of(pipe->getUsers(), [](Operation *u) {
     auto acquire = dyn_cast<PipeAcquireOp>(u);

@@ -161,31 +161,38 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t txBytes = 0;
       for (Value r : pipe.getRings())
         txBytes += cast<RingType>(r.getType()).getTileBytes();
-      // One arrival per consumer warp releases a stage; a role that reads
-      // it with tcgen05.mma releases it with one tcgen05.commit, and a copy
-      // role (a TMA store of a staged epilogue), which runs on its leader
-      // alone, with that one warp's arrival.
-      int64_t consumerWarps = 0;
+      // A stage passed between threads by ordinary stores and loads
+      // (isThreadHandoff) takes an arrival per thread on both barriers.
+      bool threads = isThreadHandoff(pipe);
+      // One arrival per consumer warp releases a stage (per thread in a
+      // thread hand-off); a role that reads it with tcgen05.mma releases it
+      // with one tcgen05.commit, and a copy role (a TMA store of a staged
+      // epilogue), which runs on its leader alone, with that one warp's
+      // arrival.
+      int64_t emptyCount = 0;
       for (Operation *user : pipe->getUsers())
         if (isa<PipeWaitOp>(user))
           if (auto role = user->getParentOfType<RoleOp>()) {
             bool tcgen05 = false;
             role.walk([&](TmemMmaOp) { tcgen05 = true; });
-            consumerWarps =
-                tcgen05 || isCopyOnlyRole(role) ? 1 : role.getNumWarps();
+            emptyCount = tcgen05 || isCopyOnlyRole(role)
+                             ? 1
+                             : (threads ? 32 : 1) * role.getNumWarps();
           }
       // A stage filled by TMA completes with its bytes after one armed
       // arrival; one filled by stores, with an arrival per producer warp
-      // (one for a copy role, which runs on its leader alone); one filled
-      // by cake.gather or cake.cp_async.load, with an arrival per producer
-      // thread, each made by the landing of the thread's cp.async pieces
-      // (.noinc); a tensor-memory stage, with one tcgen05.commit.
+      // (one for a copy role, which runs on its leader alone; one per
+      // thread in a thread hand-off); one filled by cake.gather or
+      // cake.cp_async.load, with an arrival per producer thread, each made
+      // by the landing of the thread's cp.async pieces (.noinc); a
+      // tensor-memory stage, with one tcgen05.commit.
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
         if (auto acquire = dyn_cast<PipeAcquireOp>(user);
             acquire && !pipe.getTmem()) {
           auto role = acquire->getParentOfType<RoleOp>();
-          if (role && isFilledByThreadCopies(acquire))
+          if (role && (isFilledByThreadCopies(acquire) ||
+                       (threads && !isCopyOnlyRole(role))))
             fullCount = 32 * role.getNumWarps();
           else if (!isFilledByTma(acquire) && role && !isCopyOnlyRole(role))
             fullCount = role.getNumWarps();
@@ -202,7 +209,7 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       int64_t full = layout.offsets.lookup(pipe);
       pipe.setDerivedAttr(PipeBarriersAttr::get(
           ctx, full, full + 8 * pipe.getType().getStages(), fullCount,
-          consumerWarps * releaseCtas, txBytes, releaseCtas));
+          emptyCount * releaseCtas, txBytes, releaseCtas));
     }
     kernel.walk([&](PipeAcquireOp op) {
       op.setDerivedAttr(HandoffAttr::get(ctx, HandoffBarrier::empty,

@@ -38,6 +38,15 @@ bool isFilledByTma(PipeAcquireOp acquire);
 bool isFilledByThreadCopies(PipeAcquireOp acquire);
 bool isFilledByThreadCopies(PipeOp pipe);
 
+/// Whether `pipe`'s stages pass from thread to thread through ordinary
+/// stores and loads: its producer fills them with smem.write and its
+/// consumer reads them with smem.read or smem.reduce. Each thread then
+/// arrives for itself on both barriers (the derived counts count threads),
+/// so every access is ordered by its own thread's arrival: the form
+/// compute-sanitizer's racecheck models, where one arrival per warp after
+/// the warp converged is reported as a hazard for the other lanes.
+bool isThreadHandoff(PipeOp pipe);
+
 } // namespace cake
 } // namespace mlir
 

@@ -448,7 +448,12 @@ def Cake_SmemWriteOp : Cake_Op<"smem.write"> {
     a `cake.fence.proxy_async` must order these writes before such reads
     [sync.proxy-fence]. A role that fills its own stage this way and then
     waits on it gets its full barrier counted one arrival per warp: the
-    wait is the barrier among the role's warps.
+    wait is the barrier among the role's warps. A stage that only
+    `cake.smem.read` or `cake.smem.reduce` reads (values handed from one
+    warpgroup to another) stays in the generic proxy: no fence, and every
+    thread of either side arrives for itself (cake-derive counts threads).
+    A 64·W x 1 fragment (a value per row) goes into a one-column ring
+    tile, written by the first thread of each quad.
 
     ```mlir
     cake.smem.write %r -> %c[%s]
@@ -475,6 +480,9 @@ def Cake_SmemReadOp : Cake_Op<"smem.read"> {
     held live across the kernel. The stage is one taken with `pipe.wait`
     [dataflow.read-outside-wait]; the loads complete before the stage's
     `pipe.release` in program order, so no fence is needed between them.
+    A 64·W x 1 fragment reads a one-column ring tile (the other side of a
+    `cake.smem.write` of per-row values: KDA's halves exchange their row
+    sums this way).
 
     ```mlir
     %k = cake.smem.read %kr[%t]

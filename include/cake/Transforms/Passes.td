@@ -36,7 +36,9 @@ def Derive : Pass<"cake-derive", "::mlir::ModuleOp"> {
     - `cake.pipe`: `#cake.pipe_barriers`: `full` and `empty` (offsets of
       the stage barrier arrays, 8 B each), `full_count` (1: the producer's
       arrive.expect_tx), `empty_count` (warps of the consumer role: lane 0
-      of each warp arrives once the warp is done with the stage),
+      of each warp arrives once the warp is done with the stage; threads of
+      both sides where the stages pass by ordinary stores and loads alone,
+      smem.write to smem.read or smem.reduce, each thread arriving),
       `tx_bytes` (bytes every stage receives: the sum of its rings' tile
       bytes).
     - `cake.pipe.acquire` / `cake.pipe.wait`: `#cake.handoff`: `barrier`

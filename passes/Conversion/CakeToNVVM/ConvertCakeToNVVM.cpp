@@ -278,7 +278,8 @@ LogicalResult KernelEmitter::emit() {
                     bars->getTxBytes(),
                     isFilledByThreadCopies(pipe),
                     bars->getReleaseCtas(),
-                    static_cast<bool>(pipe.getTmem())};
+                    static_cast<bool>(pipe.getTmem()),
+                    isThreadHandoff(pipe)};
       if (info.emptyCount <= 0)
         return pipe.emitError("pipe has no consumer role to release it");
       pipes[pipe] = info;

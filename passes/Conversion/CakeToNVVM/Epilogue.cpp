@@ -672,6 +672,31 @@ SmallVector<Value> KernelEmitter::accPairOffsets(Value ringValue, Value stage) {
   return offsets;
 }
 
+SmallVector<Value> KernelEmitter::rowValueOffsets(Value ringValue,
+                                                  Value stage) {
+  RingType rt = cast<RingType>(ringValue.getType());
+  int64_t eltBytes = rt.getElementType().getIntOrFloatBitWidth() / 8;
+  // Only smem.write and smem.read reach a one-column tile (a row of 2 or
+  // 4 bytes is too narrow for a TMA box or a wgmma operand): the swizzle
+  // only has to agree between them, and is applied the same way as to the
+  // other tiles.
+  int64_t swizzleBits = swizzleBitsOf(rt.getSwizzle());
+  const RingInfo &ring = rings[ringValue];
+  Value stageOffset =
+      arith::MulIOp::create(b, loc(), map.lookup(stage), i32c(ring.tileBytes));
+  Value stageBase =
+      arith::AddIOp::create(b, loc(), ringOffset(ringValue), stageOffset);
+  SmallVector<Value> offsets;
+  for (int64_t h = 0; h < 2; ++h) {
+    Value row = arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * h));
+    Value inTile = arith::MulIOp::create(b, loc(), row, i32c(eltBytes));
+    if (swizzleBits)
+      inTile = swizzleOffset(inTile, swizzleBits);
+    offsets.push_back(arith::AddIOp::create(b, loc(), stageBase, inTile));
+  }
+  return offsets;
+}
+
 Value KernelEmitter::swizzleOffset(Value inTile, int64_t swizzleBits) {
   Value lineBits = arith::ShRUIOp::create(b, loc(), inTile, i32c(7));
   Value line =
@@ -685,6 +710,22 @@ LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
   if (failed(info))
     return failure();
   RingType rt = op.getDst().getType();
+  if (info->layout == FragLayout::Row && rt.getShape().size() == 2) {
+    // The four threads of a quad hold the same rows: the first writes.
+    SmallVector<Value> offsets = rowValueOffsets(op.getDst(), op.getStage());
+    Value quadLeader = arith::CmpIOp::create(
+        b, loc(), arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
+    auto ifOp = scf::IfOp::create(b, loc(), quadLeader, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value frag = map.lookup(op.getValue());
+    for (auto [h, off] : llvm::enumerate(offsets))
+      LLVM::StoreOp::create(b, loc(),
+                            LLVM::ExtractValueOp::create(b, loc(), frag, h),
+                            smemAt(off));
+    return success();
+  }
   if (info->layout != FragLayout::Acc || rt.getShape().size() != 2)
     return op.emitError("smem.write of this fragment into a rank-")
            << rt.getShape().size() << " ring tile is not lowered yet";
@@ -711,10 +752,21 @@ LogicalResult KernelEmitter::emitSmemRead(SmemReadOp op) {
   if (failed(info))
     return failure();
   RingType rt = op.getSrc().getType();
+  if (info->layout == FragLayout::Row && rt.getShape().size() == 2) {
+    SmallVector<Value> offsets = rowValueOffsets(op.getSrc(), op.getStage());
+    Value frag = LLVM::UndefOp::create(b, loc(), info->type);
+    for (auto [h, off] : llvm::enumerate(offsets))
+      frag = LLVM::InsertValueOp::create(
+          b, loc(), frag,
+          LLVM::LoadOp::create(b, loc(), rt.getElementType(), smemAt(off)), h);
+    map.map(op.getResult(), frag);
+    return success();
+  }
   if (info->layout != FragLayout::Acc || rt.getShape().size() != 2)
     return op.emitError("smem.read of a rank-")
            << rt.getShape().size() << " ring tile into this fragment is not "
-           << "lowered yet (a 64·W x N accumulator-layout fragment is)";
+           << "lowered yet (a 64·W x N accumulator-layout fragment or a "
+           << "64·W x 1 one is)";
   SmallVector<Value> offsets = accPairOffsets(op.getSrc(), op.getStage());
   Type elt = rt.getElementType();
   int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;

@@ -65,6 +65,9 @@ struct PipeInfo {
   /// read by tcgen05.ld, each side fencing its tcgen05 work around the
   /// hand-off.
   bool tmem = false;
+  /// Its stages pass from thread to thread by ordinary stores and loads
+  /// (isThreadHandoff): every thread of either side arrives for itself.
+  bool threadHandoff = false;
 };
 
 /// What the lowered code knows about one ring.
@@ -218,7 +221,9 @@ private:
   void releaseDeferred(Value pipe);
   void releaseSlot(Value pipe, Value slot);
   void arriveEmpty(Value pipe, Value stage);
-  void arriveOnce(Value barrier);
+  /// The current role's arrival on a stage barrier of `pipe`: each thread
+  /// for itself in a thread hand-off, else one a warp once it converged.
+  void arriveOnce(Value pipe, Value barrier);
   /// Waits for the completion of `barrier`'s phase of `parity` (i32).
   void waitParity(Value barrier, Value parity);
   /// One arrival per warp on `barrier` in each of the cluster's `ctas`.
@@ -231,6 +236,9 @@ private:
   /// The warps of the current role that run an arrival: all of them, or
   /// its leader's alone.
   int64_t arrivingWarps() const;
+  /// The arrivals the current role makes on a stage barrier of `pipe` at
+  /// each hand-off (arriveOnce's).
+  int64_t arrivalsOn(Value pipe) const;
   /// Compares the arrivals the roles' code makes on each pipe barrier with
   /// the count cake-derive gave the barrier: a disagreement would hang the
   /// kernel (too few) or complete phases early (too many) on the GPU.
@@ -427,6 +435,10 @@ private:
   /// pairs in a ring stage (pair index j * 2 + h, swizzle applied), for
   /// smem.write and smem.read.
   SmallVector<Value> accPairOffsets(Value ringValue, Value stage);
+  /// Shared-memory byte offsets of a value-per-row fragment's two rows
+  /// (index h: the thread's row and the row 8 below) in a ring stage of
+  /// one column, for smem.write and smem.read.
+  SmallVector<Value> rowValueOffsets(Value ringValue, Value stage);
   Value rowBound(Value dim, Value row, Value limit);
   /// A byte offset within a stage under the ring's swizzle, as TMA and
   /// wgmma use it: the 16-byte chunk index XOR the 128-byte line index,

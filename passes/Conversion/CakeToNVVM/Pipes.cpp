@@ -157,10 +157,10 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
     return success();
   }
   // Stores filled the stage: one arrival per producer warp (the derived
-  // full_count), after the warp converged.
-  arriveOnce(stageAt(barrierBase(c.getPipe(), /*empty=*/false),
-                     map.lookup(c.getStage()), 8));
-  noteArrivals(c.getPipe(), /*empty=*/false, arrivingWarps());
+  // full_count), after the warp converged, or per thread.
+  arriveOnce(c.getPipe(), stageAt(barrierBase(c.getPipe(), /*empty=*/false),
+                                  map.lookup(c.getStage()), 8));
+  noteArrivals(c.getPipe(), /*empty=*/false, arrivalsOn(c.getPipe()));
   return success();
 }
 
@@ -229,8 +229,8 @@ void KernelEmitter::arriveEmpty(Value pipe, Value stage) {
     noteArrivals(pipe, /*empty=*/true, arrivingWarps() * info.releaseCtas);
     return;
   }
-  arriveOnce(stageAt(barrierBase(pipe, /*empty=*/true), stage, 8));
-  noteArrivals(pipe, /*empty=*/true, arrivingWarps());
+  arriveOnce(pipe, stageAt(barrierBase(pipe, /*empty=*/true), stage, 8));
+  noteArrivals(pipe, /*empty=*/true, arrivalsOn(pipe));
 }
 
 void KernelEmitter::arriveInCluster(Value barrier, int64_t ctas) {
@@ -264,12 +264,13 @@ void KernelEmitter::arriveInCluster(Value barrier, int64_t ctas) {
     arriveAt(i32c(r));
 }
 
-void KernelEmitter::arriveOnce(Value barrier) {
+void KernelEmitter::arriveOnce(Value pipe, Value barrier) {
   // One arrival per warp of the role (the derived counts): the warp
   // converges first so every lane is done with the stage. A copy role runs
-  // on its leader alone, which arrives for its one warp.
+  // on its leader alone, which arrives for its one warp. In a thread
+  // hand-off every thread arrives after its own stores or loads.
   OpBuilder::InsertionGuard g(b);
-  if (role->allLanes) {
+  if (role->allLanes && !pipes[pipe].threadHandoff) {
     NVVM::SyncWarpOp::create(b, loc(), i32c(-1));
     Value lane0 = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
                                         role->lane, i32c(0));
@@ -281,6 +282,11 @@ void KernelEmitter::arriveOnce(Value barrier) {
 
 int64_t KernelEmitter::arrivingWarps() const {
   return role->allLanes ? role->role.getNumWarps() : 1;
+}
+
+int64_t KernelEmitter::arrivalsOn(Value pipe) const {
+  bool eachThread = role->allLanes && pipes.lookup(pipe).threadHandoff;
+  return (eachThread ? 32 : 1) * arrivingWarps();
 }
 
 void KernelEmitter::noteArrivals(Value pipe, bool empty, int64_t count) {
