@@ -744,7 +744,7 @@ def merge_inverse():
 
 
 def intra_kernel(wgs=3, depth=2, hregs=192, sregs=120, merge=0, vsolve=1,
-                 share=1):
+                 share=1, exchange=1):
     """kda_intra: the three-warpgroup pipeline (the default), or the
     one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
     off-diagonal blocks on the tensor cores (merge_inverse); `vsolve=0`
@@ -754,7 +754,8 @@ def intra_kernel(wgs=3, depth=2, hregs=192, sregs=120, merge=0, vsolve=1,
         return intra()
     if wgs != 3:
         raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
-    return intra_pipe(depth, hregs, sregs, merge, vsolve, share)
+    return intra_pipe(depth, hregs, sregs, merge, vsolve, share,
+                      exchange if share else 0)
 
 
 def shared_half(text, j):
@@ -779,10 +780,54 @@ def shared_half(text, j):
                       r'\1shares_code_with("h0") {', text, count=1)
         text = text.replace("%p0", "%p1")
         text = re.sub(r"%s_(\w+)0\[", r"%s_\g<1>1[", text)
+        text = re.sub(r"%nx(_[kq])?([01])\b",
+                      lambda m: f"%nx{m.group(1) or ''}{1 - int(m.group(2))}",
+                      text)
     return text
 
 
-def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1):
+# The norms' other half, exchanged: each half sums the squares of its own
+# 64 channels of k and q per row and hands the sums to the other half
+# through a one-stage pipe of two 64 x 1 rings (%nx0 from "h0", %nx1 from
+# "h1"), in place of loading the other half's k and q.
+XR = "!cake.ring<1 x 64x1xf32>"
+
+
+def exchange_rings():
+    out = ""
+    for j in (0, 1):
+        out += (f"  %nx_k{j} = cake.ring : {XR}\n  %nx_q{j} = cake.ring : {XR}\n"
+                f"  %nx{j} = cake.pipe %nx_k{j}, %nx_q{j} : {XR}, {XR}\n")
+    return out
+
+
+def exchange_norms(text):
+    """Half 0's role with the other half's row sums taken from "h1" instead
+    of its k and q: the loads and sums of %k1 and %q1 give way to the
+    exchange (shared_half swaps the pipes for "h1")."""
+    for x in ("k", "q"):
+        load = re.search(rf"      %{x}1 = cake\.load [^\n]*\n", text).group(0)
+        text = text.replace(load, "")
+        a = text.index(f"      %{x}sq1 = cake.frag.map")
+        b = text.index("\n", text.index(f"      %{x}n1 = cake.frag.reduce", a)) + 1
+        text = text[:a] + text[b:]
+    at = text.index("      %rk, %rqs, %brk = cake.frag.map")
+    swap = f"""      // This half's sums of squares out, the other half's in: generic-
+      // proxy stores and loads, ordered by the pipe.
+      %sx = cake.pipe.acquire %nx0 : !cake.pipe<1>
+      cake.smem.write %kn0 -> %nx_k0[%sx] : {COLF} -> {XR}
+      cake.smem.write %qn0 -> %nx_q0[%sx] : {COLF} -> {XR}
+      cake.pipe.commit %nx0, %sx : !cake.pipe<1>
+      %tx = cake.pipe.wait %nx1 : !cake.pipe<1>
+      %kn1 = cake.smem.read %nx_k1[%tx] : {XR} -> {COLF}
+      %qn1 = cake.smem.read %nx_q1[%tx] : {XR} -> {COLF}
+      cake.pipe.release %nx1, %tx : !cake.pipe<1>
+"""
+    return text[:at] + swap + text[at:]
+
+
+def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
+               exchange=1):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
     (docs/kda.md, "The intra kernel as a pipeline"): "h0" and "h1" each run
     one channel half's preprocessing of a chunk (β and the norms, then the
@@ -873,6 +918,10 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1):
     prod = prod.replace("        %o = arith.mulf %e, %b : f32\n"
                         "        cake.frag.yield %o : f32",
                         "        cake.frag.yield %e : f32")
+    if exchange and not share:
+        raise SystemExit("gen-kda.py: exchange=1 needs share=1 (the halves "
+                         "swap their sums through one body)")
+    h0 = exchange_norms(half_role(0)) if exchange else half_role(0)
     ws = ""
     for j in (0, 1):
         ws += f"""      %w{j} = cake.mma wgmma %inv16, %s_kt{j}[{T[j]}] mn_major, %z : {FB}, {ring}, {F}
@@ -899,9 +948,9 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1):
 // 8192 × 96 on an H100 (docs/benchmarks/kda.md, runs 10 and 11).{SHARE_NOTE if share else ""}{MERGE_NOTE if merge else ""}
 {INTRA_SIGNATURE}                schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
                 cake.flush_denormals = true}} {{
-{rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}
-{half_role(0) if not share else shared_half(half_role(0), 0)}
-{half_role(1) if not share else shared_half(half_role(0), 1)}
+{rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}{exchange_rings() if exchange else ""}
+{half_role(0) if not share else shared_half(h0, 0)}
+{half_role(1) if not share else shared_half(h0, 1)}
 {tiles("solve", sregs)}{prep_consts() if vsolve else ""}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {{

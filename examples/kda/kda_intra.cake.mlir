@@ -64,6 +64,12 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         !cake.ring<2 x 64x64xbf16, swizzle = 128>,
         !cake.ring<2 x 64x64xbf16, swizzle = 128>,
         !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %nx_k0 = cake.ring : !cake.ring<1 x 64x1xf32>
+  %nx_q0 = cake.ring : !cake.ring<1 x 64x1xf32>
+  %nx0 = cake.pipe %nx_k0, %nx_q0 : !cake.ring<1 x 64x1xf32>, !cake.ring<1 x 64x1xf32>
+  %nx_k1 = cake.ring : !cake.ring<1 x 64x1xf32>
+  %nx_q1 = cake.ring : !cake.ring<1 x 64x1xf32>
+  %nx1 = cake.pipe %nx_k1, %nx_q1 : !cake.ring<1 x 64x1xf32>, !cake.ring<1 x 64x1xf32>
 
   cake.role "h0" warpgroups(1) regs(192) {
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
@@ -122,9 +128,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       // q and k, L2-normalized over their 128 channels: per-row factors.
       %k0 = cake.load %K[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %k1 = cake.load %K[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %q0 = cake.load %Q[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q1 = cake.load %Q[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -132,13 +136,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %y : f32
       }
       %kn0 = cake.frag.reduce sum %ksq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
-      %ksq1 = cake.frag.map %k1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }
-      %kn1 = cake.frag.reduce sum %ksq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
       %qsq0 = cake.frag.map %q0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -146,13 +143,16 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %y : f32
       }
       %qn0 = cake.frag.reduce sum %qsq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
-      %qsq1 = cake.frag.map %q1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }
-      %qn1 = cake.frag.reduce sum %qsq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      // This half's sums of squares out, the other half's in: generic-
+      // proxy stores and loads, ordered by the pipe.
+      %sx = cake.pipe.acquire %nx0 : !cake.pipe<1>
+      cake.smem.write %kn0 -> %nx_k0[%sx] : !cake.frag<64x1xf32> -> !cake.ring<1 x 64x1xf32>
+      cake.smem.write %qn0 -> %nx_q0[%sx] : !cake.frag<64x1xf32> -> !cake.ring<1 x 64x1xf32>
+      cake.pipe.commit %nx0, %sx : !cake.pipe<1>
+      %tx = cake.pipe.wait %nx1 : !cake.pipe<1>
+      %kn1 = cake.smem.read %nx_k1[%tx] : !cake.ring<1 x 64x1xf32> -> !cake.frag<64x1xf32>
+      %qn1 = cake.smem.read %nx_q1[%tx] : !cake.ring<1 x 64x1xf32> -> !cake.frag<64x1xf32>
+      cake.pipe.release %nx1, %tx : !cake.pipe<1>
       %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
           : (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) {
       ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
@@ -334,9 +334,7 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       }
       // q and k, L2-normalized over their 128 channels: per-row factors.
       %k0 = cake.load %K[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %k1 = cake.load %K[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %q0 = cake.load %Q[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %q1 = cake.load %Q[%ts, %ch1] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -344,13 +342,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %y : f32
       }
       %kn0 = cake.frag.reduce sum %ksq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
-      %ksq1 = cake.frag.map %k1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }
-      %kn1 = cake.frag.reduce sum %ksq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
       %qsq0 = cake.frag.map %q0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -358,13 +349,16 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
         cake.frag.yield %y : f32
       }
       %qn0 = cake.frag.reduce sum %qsq0 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
-      %qsq1 = cake.frag.map %q1 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }
-      %qn1 = cake.frag.reduce sum %qsq1 : !cake.frag<64x64xf32> -> !cake.frag<64x1xf32>
+      // This half's sums of squares out, the other half's in: generic-
+      // proxy stores and loads, ordered by the pipe.
+      %sx = cake.pipe.acquire %nx1 : !cake.pipe<1>
+      cake.smem.write %kn0 -> %nx_k1[%sx] : !cake.frag<64x1xf32> -> !cake.ring<1 x 64x1xf32>
+      cake.smem.write %qn0 -> %nx_q1[%sx] : !cake.frag<64x1xf32> -> !cake.ring<1 x 64x1xf32>
+      cake.pipe.commit %nx1, %sx : !cake.pipe<1>
+      %tx = cake.pipe.wait %nx0 : !cake.pipe<1>
+      %kn1 = cake.smem.read %nx_k0[%tx] : !cake.ring<1 x 64x1xf32> -> !cake.frag<64x1xf32>
+      %qn1 = cake.smem.read %nx_q0[%tx] : !cake.ring<1 x 64x1xf32> -> !cake.frag<64x1xf32>
+      cake.pipe.release %nx0, %tx : !cake.pipe<1>
       %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
           : (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) -> (!cake.frag<64x1xf32>, !cake.frag<64x1xf32>, !cake.frag<64x1xf32>) {
       ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
