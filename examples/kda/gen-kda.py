@@ -14,7 +14,8 @@ three warpgroups, two channel halves and the solve; `intra wgs=1` is
 the one-warpgroup kernel, a CTA per chunk and head; `merge=1` forms T's
 off-diagonal blocks by f16 wgmmas; `vsolve=0` leaves β ⊙ v to the
 halves; `share=0` gives each half its own copy of the code instead of
-"h1" running "h0"'s, shares_code_with), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
+"h1" running "h0"'s, shares_code_with; `exchange=0` has each half load
+the other's k and q for the norms instead of trading row sums), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
 block), its operands streamed by a copy warp through TMA. `recur chains=2`
 (kda_recur_x2*) puts both V blocks of a head in one CTA, a chain
 warpgroup each: bench/kda/cake_kda.py launches it where the one-chain
@@ -667,9 +668,16 @@ MERGE_RINGS = """  // T's merge (solve's own stages): D, and one stage for L_off
 
 SHARE_NOTE = """
 // "h1" runs "h0"'s code (shares_code_with): one copy of the halves' body
-// in the instruction cache, each half's channel offsets its constants
-// %cj and %co (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136
-// registers, run 11)."""
+// in the instruction cache, each half's channel offset its constant %cj
+// (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136 registers,
+// run 11)."""
+# How the halves get every channel's row sums for the norms: by loading
+# the other half's k and q too (`exchange=0`), or from the other half.
+NORMS_NOTE = {
+    0: "both\n// need every channel's row sums, so both load all of k and q",
+    1: "each\n// loads its own channels of k and q and trades its row sums of\n"
+       "// squares with the other half through %nx0 and %nx1: 7-9 % faster on\n"
+       "// an H100 than loading both halves, docs/benchmarks/kda.md, run 12"}
 
 
 SOLVE_V_NOTE = """// writes β ⊙ v while the halves fill its stages (6 % faster on an H100
@@ -826,6 +834,16 @@ def exchange_norms(text):
     return text[:at] + swap + text[at:]
 
 
+def own_half_only(text):
+    """A shared half's role without the other half's channel offset (%co,
+    %ch1), which only the loads of the other half's k and q used."""
+    text = text.replace(
+        "      // This role's channel half (%ch0) and the other (%ch1).\n",
+        "      // This role's channel half.\n")
+    text = re.sub(r"      %co = arith\.constant \d+ : index\n", "", text)
+    return text.replace("      %ch1 = arith.addi %chh, %co : index\n", "")
+
+
 def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
                exchange=1):
     """kda_intra as a pipeline of three warpgroups on a persistent CTA
@@ -922,6 +940,9 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
         raise SystemExit("gen-kda.py: exchange=1 needs share=1 (the halves "
                          "swap their sums through one body)")
     h0 = exchange_norms(half_role(0)) if exchange else half_role(0)
+
+    def mine(text):
+        return own_half_only(text) if exchange else text
     ws = ""
     for j in (0, 1):
         ws += f"""      %w{j} = cake.mma wgmma %inv16, %s_kt{j}[{T[j]}] mn_major, %z : {FB}, {ring}, {F}
@@ -934,8 +955,8 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
 // kda_fwd:
 {INTRA_HEADER}// (they are the tails of underflowing decays).
 // A pipeline of three warpgroups on one persistent CTA per SM, over the
-// (chunk, head) tiles: "h0" and "h1" each compute β and the norms (both
-// need every channel's row sums), then their channel half's gate, Γ,
+// (chunk, head) tiles: "h0" and "h1" each compute β and the norms ({NORMS_NOTE[exchange]}),
+// then their channel half's gate, Γ,
 // gated operands and outputs (Q̃, K̄, Γ_C{"" if vsolve else ", β ⊙ v"}), and stage the half's
 // operands of the products ({depth} stages, pipes %p0 and %p1); "solve"
 {SOLVE_V_NOTE if vsolve else ""}// forms L and A_qk over both halves, inverts I + L and writes A_qk, T
@@ -949,8 +970,8 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
 {INTRA_SIGNATURE}                schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
                 cake.flush_denormals = true}} {{
 {rings(0)}{pipe(0)}{rings(1)}{pipe(1)}{MERGE_RINGS if merge else ""}{exchange_rings() if exchange else ""}
-{half_role(0) if not share else shared_half(h0, 0)}
-{half_role(1) if not share else shared_half(h0, 1)}
+{half_role(0) if not share else mine(shared_half(h0, 0))}
+{half_role(1) if not share else mine(shared_half(h0, 1))}
 {tiles("solve", sregs)}{prep_consts() if vsolve else ""}    %rows = cake.frag.iota : {COLI}
     %cols = cake.frag.iota : !cake.frag<1x64xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {{

@@ -16,8 +16,11 @@
 // [chunks, H·128]. Inputs as kda_fwd takes them. Denormals flush to zero
 // (they are the tails of underflowing decays).
 // A pipeline of three warpgroups on one persistent CTA per SM, over the
-// (chunk, head) tiles: "h0" and "h1" each compute β and the norms (both
-// need every channel's row sums), then their channel half's gate, Γ,
+// (chunk, head) tiles: "h0" and "h1" each compute β and the norms (each
+// loads its own channels of k and q and trades its row sums of
+// squares with the other half through %nx0 and %nx1: 7-9 % faster on
+// an H100 than loading both halves, docs/benchmarks/kda.md, run 12),
+// then their channel half's gate, Γ,
 // gated operands and outputs (Q̃, K̄, Γ_C), and stage the half's
 // operands of the products (2 stages, pipes %p0 and %p1); "solve"
 // writes β ⊙ v while the halves fill its stages (6 % faster on an H100
@@ -31,9 +34,9 @@
 // intra wgs=1`), took 2.55 ms against the default pipeline's 1.82 at
 // 8192 × 96 on an H100 (docs/benchmarks/kda.md, runs 10 and 11).
 // "h1" runs "h0"'s code (shares_code_with): one copy of the halves' body
-// in the instruction cache, each half's channel offsets its constants
-// %cj and %co (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136
-// registers, run 11).
+// in the instruction cache, each half's channel offset its constant %cj
+// (`share=0`: two copies, 2.11 ms against 1.96 at 184 / 136 registers,
+// run 11).
 cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %V: !cake.global<?x?xbf16>, %G: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
                        %Alog: !cake.global<?xf32>, %Dt: !cake.global<?x?xf32>,
                        %Wt: !cake.global<?x?xbf16>, %Bv: !cake.global<?x?xbf16>, %Qt: !cake.global<?x?xbf16>, %Kb: !cake.global<?x?xbf16>,
@@ -89,12 +92,10 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {
-      // This role's channel half (%ch0) and the other (%ch1).
+      // This role's channel half.
       %cj = arith.constant 0 : index
-      %co = arith.constant 64 : index
       %chh = arith.muli %h, %c128 : index
       %ch0 = arith.addi %chh, %cj : index
-      %ch1 = arith.addi %chh, %co : index
       %ci = arith.divui %t0, %c64 : index
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
@@ -295,12 +296,10 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
     %rows = cake.frag.iota : !cake.frag<64x1xi32>
     cake.tiles (%t0, %h) in (%slots, %H) {
-      // This role's channel half (%ch0) and the other (%ch1).
+      // This role's channel half.
       %cj = arith.constant 64 : index
-      %co = arith.constant 0 : index
       %chh = arith.muli %h, %c128 : index
       %ch0 = arith.addi %chh, %cj : index
-      %ch1 = arith.addi %chh, %co : index
       %ci = arith.divui %t0, %c64 : index
       %ts = cake.scalar.load %Work[%ci, %c0] : !cake.global<?x2xi32>
       %te = cake.scalar.load %Work[%ci, %c1] : !cake.global<?x2xi32>
