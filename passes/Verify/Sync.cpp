@@ -577,22 +577,30 @@ bool verify::checkTiles(KernelFacts &f) {
 /// arrival a producer thread, stores with one a producer warp: the derived
 /// full count serves one of them, so a stage filled by TMA and by threads,
 /// or a pipe whose stages are filled by threads in one place and another
-/// way in another, would never (or too early) complete.
+/// way in another, would never (or too early) complete; a pipe filled by
+/// TMA and by stores would too, or hand the stores over unordered.
 bool verify::checkFillKind(KernelFacts &f) {
   bool ok = true;
   f.kernel.walk([&](PipeOp pipe) {
     Operation *threads = nullptr, *other = nullptr;
+    Operation *tmaFill = nullptr, *storeFill = nullptr;
     for (Operation *user : pipe->getUsers()) {
       auto acquire = dyn_cast<PipeAcquireOp>(user);
       if (!acquire)
         continue;
-      Operation *tma = nullptr, *copy = nullptr;
+      Operation *tma = nullptr, *copy = nullptr, *store = nullptr;
       for (Operation *u : acquire.getStage().getUsers()) {
         if (isa<TmaLoadOp>(u))
           tma = u;
         else if (isa<GatherOp, CpAsyncLoadOp>(u))
           copy = u;
+        else if (isa<SmemWriteOp>(u))
+          store = u;
       }
+      if (tma && !tmaFill)
+        tmaFill = tma;
+      if (store && !storeFill)
+        storeFill = store;
       if (copy && !threads)
         threads = copy;
       if (!copy && !other)
@@ -607,6 +615,22 @@ bool verify::checkFillKind(KernelFacts &f) {
         ok = false;
         return;
       }
+    }
+    if (tmaFill && storeFill) {
+      // The phase completes one way: on the copies' bytes after one armed
+      // arrival, or on an arrival a producer warp after its stores; in a
+      // stage filled both ways nothing orders the stores before the reads.
+      InFlightDiagnostic d =
+          emitRuleError(storeFill, RuleId::SyncFillKind)
+          << DiagPipe{f.pipeIndex.lookup(pipe.getResult())}
+          << "'s stages are filled by stores here and by TMA copies (in "
+             "this stage or another): the full barrier completes on the "
+             "copies' bytes or on the producer's arrivals, not both";
+      d.attachNote(tmaFill->getLoc()) << "TMA copy into the pipe here";
+      d.attachNote(storeFill->getLoc())
+          << "hint: give the stored tiles a pipe of their own";
+      ok = false;
+      return;
     }
     if (threads && other) {
       InFlightDiagnostic d =
