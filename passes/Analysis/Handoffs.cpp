@@ -40,6 +40,12 @@ bool mlir::cake::isFilledByThreadCopies(PipeAcquireOp acquire) {
 }
 
 bool mlir::cake::isThreadHandoff(PipeOp pipe) {
+  // A stage the copy engine fills completes on its bytes (sync.fill-kind
+  // keeps stores out of it).
+  for (Operation *u : pipe->getUsers())
+    if (auto acquire = dyn_cast<PipeAcquireOp>(u);
+        acquire && isFilledByTma(acquire))
+      return false;
   bool stored = false, loaded = false;
   for (Value ring : pipe.getRings())
     for (Operation *u : ring.getUsers()) {
