@@ -18,11 +18,11 @@
 // CHECK:      nvvm.mbarrier.try_wait.parity
 // CHECK:      %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
 // CHECK-NEXT: scf.if %[[LEAD]] {
-// CHECK-NEXT:   llvm.getelementptr
 // CHECK-NEXT:   llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
-// CHECK-NEXT:   llvm.store %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-NEXT:   llvm.getelementptr
+// CHECK-NEXT:   llvm.store %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-NEXT:   llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT:   llvm.getelementptr
 // CHECK-NEXT:   llvm.store %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-NEXT: }
 // CHECK-NOT:  nvvm.bar.warp.sync

@@ -688,7 +688,8 @@ SmallVector<Value> KernelEmitter::rowValueOffsets(Value ringValue,
       arith::AddIOp::create(b, loc(), ringOffset(ringValue), stageOffset);
   SmallVector<Value> offsets;
   for (int64_t h = 0; h < 2; ++h) {
-    Value row = arith::AddIOp::create(b, loc(), threadRow(), i32c(8 * h));
+    Value first = threadRow();
+    Value row = arith::AddIOp::create(b, loc(), first, i32c(8 * h));
     Value inTile = arith::MulIOp::create(b, loc(), row, i32c(eltBytes));
     if (swizzleBits)
       inTile = swizzleOffset(inTile, swizzleBits);
@@ -712,18 +713,22 @@ LogicalResult KernelEmitter::emitSmemWrite(SmemWriteOp op) {
   RingType rt = op.getDst().getType();
   if (info->layout == FragLayout::Row && rt.getShape().size() == 2) {
     // The four threads of a quad hold the same rows: the first writes.
+    // (Ops are created one statement each: the order of a call's arguments
+    // is the compiler's, and the IR should not depend on it.)
     SmallVector<Value> offsets = rowValueOffsets(op.getDst(), op.getStage());
-    Value quadLeader = arith::CmpIOp::create(
-        b, loc(), arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc(), role->lane, i32c(4)), i32c(0));
+    Value quad = arith::RemUIOp::create(b, loc(), role->lane, i32c(4));
+    Value zero = i32c(0);
+    Value quadLeader =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, quad, zero);
     auto ifOp = scf::IfOp::create(b, loc(), quadLeader, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value frag = map.lookup(op.getValue());
-    for (auto [h, off] : llvm::enumerate(offsets))
-      LLVM::StoreOp::create(b, loc(),
-                            LLVM::ExtractValueOp::create(b, loc(), frag, h),
-                            smemAt(off));
+    for (auto [h, off] : llvm::enumerate(offsets)) {
+      Value v = LLVM::ExtractValueOp::create(b, loc(), frag, h);
+      Value ptr = smemAt(off);
+      LLVM::StoreOp::create(b, loc(), v, ptr);
+    }
     return success();
   }
   if (info->layout != FragLayout::Acc || rt.getShape().size() != 2)
