@@ -645,23 +645,21 @@ bool verify::checkFillKind(KernelFacts &f) {
   return ok;
 }
 
-/// The rings some op reads through the async proxy: a TMA store's source,
-/// a wgmma's or tcgen05.mma's operands in shared memory.
-static llvm::DenseSet<Value> asyncReadRings(KernelOp kernel) {
-  llvm::DenseSet<Value> rings;
-  kernel.walk([&](Operation *op) {
-    if (auto s = dyn_cast<TmaStoreOp>(op))
-      rings.insert(s.getSrc());
-    if (auto m = dyn_cast<MmaOp>(op)) {
-      if (m.getARing())
-        rings.insert(m.getA());
-      rings.insert(m.getB());
-    }
-    if (auto m = dyn_cast<TmemMmaOp>(op)) {
-      rings.insert(m.getA());
-      rings.insert(m.getB());
-    }
-  });
+/// The rings `op` reads through the async proxy: a TMA store's source, a
+/// wgmma's or tcgen05.mma's operands in shared memory.
+static SmallVector<Value, 2> asyncReadsOf(Operation *op) {
+  SmallVector<Value, 2> rings;
+  if (auto s = dyn_cast<TmaStoreOp>(op))
+    rings.push_back(s.getSrc());
+  if (auto m = dyn_cast<MmaOp>(op)) {
+    if (m.getARing())
+      rings.push_back(m.getA());
+    rings.push_back(m.getB());
+  }
+  if (auto m = dyn_cast<TmemMmaOp>(op)) {
+    rings.push_back(m.getA());
+    rings.push_back(m.getB());
+  }
   return rings;
 }
 
@@ -673,7 +671,11 @@ static llvm::DenseSet<Value> asyncReadRings(KernelOp kernel) {
 /// producer that may refill it by TMA: it always needs the fence.
 bool verify::checkProxyFence(KernelFacts &f) {
   bool ok = true;
-  llvm::DenseSet<Value> asyncRead = asyncReadRings(f.kernel);
+  llvm::DenseSet<Value> asyncRead;
+  f.kernel.walk([&](Operation *op) {
+    for (Value r : asyncReadsOf(op))
+      asyncRead.insert(r);
+  });
   f.kernel.walk([&](Block *block) {
     llvm::DenseMap<Value, Operation *> pending; // ring -> unfenced write
     for (Operation &op : *block) {
@@ -705,15 +707,7 @@ bool verify::checkProxyFence(KernelFacts &f) {
             pending.erase(r);
           }
       } else {
-        SmallVector<Value> reads;
-        if (auto s = dyn_cast<TmaStoreOp>(op))
-          reads.push_back(s.getSrc());
-        if (auto m = dyn_cast<MmaOp>(op)) {
-          if (m.getARing())
-            reads.push_back(m.getA());
-          reads.push_back(m.getB());
-        }
-        for (Value r : reads)
+        for (Value r : asyncReadsOf(&op))
           if (Operation *w = pending.lookup(r)) {
             InFlightDiagnostic d =
                 emitRuleError(&op, RuleId::SyncProxyFence)
