@@ -872,10 +872,24 @@ LogicalResult FragScanOp::verify() {
            << "frag.scan takes an accumulator-shaped fragment (M x N, both "
               "above 1), not "
            << shapeStr(shape);
+  if (getSegment()) {
+    if (!getDown())
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "frag.scan segment(" << *getSegment()
+             << ") restarts a scan down the rows: add `down`";
+    // A warp holds 16 rows of the accumulator layout; segments are whole
+    // warps so that a restart never falls inside a warp's shuffles.
+    int64_t seg = *getSegment();
+    if (seg <= 0 || seg % 16 != 0 || shape[0] % seg != 0)
+      return emitRuleError(*this, RuleId::DataflowFragmentShape)
+             << "frag.scan segment(" << seg
+             << ") must be a multiple of 16 rows (one warp's) that divides "
+                "the fragment's "
+             << shape[0] << " rows";
+  }
   if (getDown() && getElementBytes(elt) != 4)
     return emitRuleError(*this, RuleId::DataflowElementType)
-           << "frag.scan down moves 32-bit column totals between warps "
-              "(f32), not "
+           << "frag.scan down shuffles and moves 32-bit values (f32), not "
            << elt;
   return success();
 }

@@ -752,18 +752,38 @@ def merge_inverse():
 
 
 def intra_kernel(wgs=3, depth=2, hregs=192, sregs=120, merge=0, vsolve=1,
-                 share=1, exchange=1):
+                 share=1, exchange=1, gearly=0):
     """kda_intra: the three-warpgroup pipeline (the default), or the
     one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
     off-diagonal blocks on the tensor cores (merge_inverse); `vsolve=0`
     leaves β ⊙ v to the halves instead of "solve"; `share=0` gives each
-    half its own copy of the code."""
+    half its own copy of the code; `gearly=1` issues the halves' gate
+    loads beside k and q, ahead of the norms' exchange."""
     if wgs == 1:
         return intra()
     if wgs != 3:
         raise SystemExit("gen-kda.py: wgs=1 or wgs=3")
-    return intra_pipe(depth, hregs, sregs, merge, vsolve, share,
+    text = intra_pipe(depth, hregs, sregs, merge, vsolve, share,
                       exchange if share else 0)
+    return gate_loads_early(text) if gearly else text
+
+
+def gate_loads_early(text):
+    """Each half's loads of the gate tile and dt_bias moved up beside its
+    loads of k and q, so that all of a chunk's global loads are in flight
+    together rather than the gate's behind the norms' exchange (whose
+    barrier waits the loads may not pass)."""
+    out = []
+    for part in re.split(r'(?=  cake\.role ")', text):
+        loads = re.findall(r"      %(?:gwj|dtj) = cake\.load [^\n]*\n", part)
+        at = re.search(r"      %q0 = cake\.load [^\n]*\n", part)
+        if len(loads) == 2 and at:
+            for line in loads:
+                part = part.replace(line, "")
+            at = re.search(r"      %q0 = cake\.load [^\n]*\n", part)
+            part = part[:at.end()] + "".join(loads) + part[at.end():]
+        out.append(part)
+    return "".join(out)
 
 
 def shared_half(text, j):

@@ -369,10 +369,10 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   // combines or selects per pair of elements (KernelEmitter::emitScan).
   // Down the columns: 4 shuffles and selects per element in the warp, the
   // warps' totals through scratch (not calibrated: one exposed round trip,
-  // cal.loadNs, as for frag.row).
+  // cal.loadNs, as for frag.row), unless segments of one warp stay in it.
   if (auto scan = dyn_cast<FragScanOp>(op)) {
     double ns = alu(7.0 * double(fragElements(scan.getInput().getType())));
-    if (!scan.getDown())
+    if (!scan.crossesWarps())
       return ns;
     if (record)
       work->cost.aluNs += cal.loadNs * mult;

@@ -139,7 +139,7 @@ int64_t mlir::cake::fragScratchBytes(Operation *op) {
     FragType t = row.getResult().getType();
     return t.getNumElements() * getElementBytes(t.getElementType());
   }
-  if (auto scan = dyn_cast<FragScanOp>(op); scan && scan.getDown()) {
+  if (auto scan = dyn_cast<FragScanOp>(op); scan && scan.crossesWarps()) {
     auto role = op->getParentOfType<RoleOp>();
     FragType t = scan.getInput().getType();
     if (!role || t.getRank() != 2)

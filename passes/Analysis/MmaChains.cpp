@@ -41,8 +41,9 @@ mlir::cake::warpgroupTurnChains(RoleOp role) {
 }
 
 bool mlir::cake::mayIssueBesideWgmmaGroups(Operation &op) {
-  // A scan down the columns meets the role's threads on a named barrier.
-  if (auto scan = dyn_cast<FragScanOp>(op); scan && scan.getDown())
+  // A scan down the columns across warps meets the role's threads on a
+  // named barrier.
+  if (auto scan = dyn_cast<FragScanOp>(op); scan && scan.crossesWarps())
     return false;
   if (isa<LoadOp, StoreOp, ScalarLoadOp, DimOp, PipeWaitOp, PipeReleaseOp,
           MmaOp, FragZeroOp, FragIotaOp, FragSplatOp, FragConvertOp, FragMapOp,

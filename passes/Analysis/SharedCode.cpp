@@ -10,6 +10,8 @@
 
 #include "cake/Analysis/SharedCode.h"
 
+#include "cake/Analysis/Handoffs.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -196,6 +198,14 @@ private:
     if (px.getTmem() || py.getTmem())
       return fail(at, which + " is a tensor-memory pipe; its columns are not "
                               "selected by role");
+    // The one body arrives the one way: per thread on a thread hand-off,
+    // per warp otherwise.
+    if (isThreadHandoff(px) != isThreadHandoff(py))
+      return fail(at, which + " is " + (isThreadHandoff(py) ? "" : "not ") +
+                          "a thread hand-off (filled by smem.write, read by "
+                          "smem.read or smem.reduce) where that role's pipe " +
+                          (isThreadHandoff(px) ? "is" : "is not") +
+                          ": the shared body cannot arrive both ways");
     if (px.getBuffers().size() != py.getBuffers().size())
       return fail(at, which + "'s pipe holds another number of rings");
     for (auto [rx, ry] : llvm::zip(px.getBuffers(), py.getBuffers()))

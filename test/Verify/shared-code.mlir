@@ -460,3 +460,54 @@ cake.kernel @ring_pairing(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>
     }
   }
 }
+
+// -----
+
+// The paired pipes hand off differently: "use" reads %a0 by smem.read
+// (every thread arrives) and %a1 by wgmma (a warp's leader arrives), so
+// the one body's commits cannot suit both.
+cake.kernel @handoff_kinds(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %O: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  %a0 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p0 = cake.pipe %a0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %a1 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p1 = cake.pipe %a1 : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  cake.role "h0" warpgroups(1) regs(168) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) {
+      %c = arith.constant 0 : index
+      %x = cake.load %A[%m, %c] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %s = cake.pipe.acquire %p0 : !cake.pipe<2>
+      cake.smem.write %x -> %a0[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      cake.fence.proxy_async
+      cake.pipe.commit %p0, %s : !cake.pipe<2>
+    }
+  }
+  // expected-note @+1 {{hint: change only constants and which pipes and rings the body uses}}
+  cake.role "h1" warpgroups(1) regs(168) shares_code_with("h0") {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    cake.tiles (%m) in (%M) {
+      %c = arith.constant 64 : index
+      %x = cake.load %A[%m, %c] : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      // expected-error @+1 {{[dataflow.shared-code] role "h1" shares the code of role "h0" but operand #0 is not a thread hand-off (filled by smem.write, read by smem.read or smem.reduce) where that role's pipe is: the shared body cannot arrive both ways}}
+      %s = cake.pipe.acquire %p1 : !cake.pipe<2>
+      cake.smem.write %x -> %a1[%s] : !cake.frag<64x64xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+      cake.fence.proxy_async
+      cake.pipe.commit %p1, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "use" warpgroups(1) regs(168) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    cake.tiles (%m) in (%M) {
+      %s0 = cake.pipe.wait %p0 : !cake.pipe<2>
+      %s1 = cake.pipe.wait %p1 : !cake.pipe<2>
+      %v = cake.smem.read %a0[%s0] : !cake.ring<2 x 64x64xbf16, swizzle = 128> -> !cake.frag<64x64xbf16>
+      %z = cake.frag.zero : !cake.frag<64x64xf32>
+      %r = cake.mma wgmma %a1[%s1], %a1[%s1], %z : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.frag<64x64xf32>
+      cake.store %r -> %O[%m, %c0] : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+      cake.store %v -> %B[%m, %c0] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      cake.pipe.release %p0, %s0 : !cake.pipe<2>
+      cake.pipe.release %p1, %s1 : !cake.pipe<2>
+    }
+  }
+}

@@ -878,17 +878,38 @@ def Cake_FragScanOp : Cake_Op<"frag.scan",
     between two meetings of the role's threads on a derived named barrier,
     as for frag.row, and each warp adds those of the warps above it.
 
+    `segment(S)` restarts the scan down every S rows (S a multiple of 16
+    dividing the rows): c[i][j] = f[s][j] + ... + f[i][j] with s the first
+    row of i's segment, the cumulative gates of several short chunks in one
+    tile (KDA's 16-token chunks, docs/kda.md). A segment of 16 rows is one
+    warp's: it needs no scratch and no barrier; a longer one adds only the
+    totals of the earlier warps of its own segment.
+
     ```mlir
     %g = cake.frag.scan sum %a : !cake.frag<128x64xf32>
     %gamma = cake.frag.scan sum %gate down : !cake.frag<64x128xf32>
+    %g16 = cake.frag.scan sum %gate down segment(16) : !cake.frag<64x128xf32>
     ```
   }];
   let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input,
                        UnitAttr:$down,
+                       OptionalAttr<I64Attr>:$segment,
                        OptionalAttr<Cake_ScratchAttr>:$derived);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $kind $input (`down` $down^)? attr-dict `:` qualified(type($input))
+    $kind $input (`down` $down^)? (`segment` `(` $segment^ `)`)? attr-dict
+    `:` qualified(type($input))
+  }];
+  let extraClassDeclaration = [{
+    /// Rows a scan down runs over before it restarts (all of them without
+    /// `segment`).
+    int64_t getSegmentRows() {
+      return getSegment() ? int64_t(*getSegment())
+                          : getInput().getType().getShape()[0];
+    }
+    /// Whether the scan down crosses warps (16 rows each in the
+    /// accumulator layout), so needs a scratch and the role's barrier.
+    bool crossesWarps() { return getDown() && getSegmentRows() > 16; }
   }];
   let hasVerifier = 1;
 }

@@ -633,11 +633,9 @@ void KernelEmitter::meetRole(Value barrierId) {
 /// total (lane 28 + l % 4). Each warp's column totals (its row 15) go to
 /// the derived scratch, [warp][column], between two meetings of the
 /// role's threads; every thread combines the totals of the warps before
-/// its own (rows are ordered by the warp's index in the role).
+/// its own (rows are ordered by the warp's index in the role) within its
+/// segment. Segments of 16 rows end at the warp: no scratch, no meetings.
 LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
-  FailureOr<ScratchAttr> scratch = derived(op);
-  if (failed(scratch))
-    return failure();
   auto combine = [&](Value a, Value c) {
     return combineFloats(op.getKind(), a, c);
   };
@@ -677,6 +675,16 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
       Value top = shuffle(x[4 * j + e], lastRowLane);
       x[4 * j + 2 + e] = combine(top, x[4 * j + 2 + e]);
     }
+  if (!op.crossesWarps()) {
+    Value res = LLVM::UndefOp::create(b, loc(), acc.getType());
+    for (int64_t i = 0; i < n / 2; ++i)
+      res = LLVM::InsertValueOp::create(b, loc(), res, x[i], i);
+    map.map(op.getResult(), res);
+    return success();
+  }
+  FailureOr<ScratchAttr> scratch = derived(op);
+  if (failed(scratch))
+    return failure();
   // Warp totals: row 15 (lanes 28..31, h = 1) into scratch[warp][column].
   Value colBytes = arith::MulIOp::create(b, loc(), q, i32c(8));
   Value warpBytes =
@@ -697,12 +705,22 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
                                   b, loc(), mine, i32c(4 * (8 * j + e)))));
   }
   meetRole(scratchBarrier(op));
-  // The totals of the warps before this one, per column.
+  // The totals of the warps before this one in its segment, per column:
+  // warp w counts for warps w + 1 .. the end of w's segment.
   Value colBase = arith::AddIOp::create(b, loc(), colBytes, scratchOffset(op));
   SmallVector<Value> before(n / 4, identity);
+  int64_t segWarps = op.getSegmentRows() / 16;
   for (int64_t w = 0; w + 1 < warps; ++w) {
+    if ((w + 1) % segWarps == 0)
+      continue; // the last warp of its segment: no later warp takes it
     Value earlier = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
                                           i32c(w), role->warpInRole);
+    if (segWarps < warps)
+      earlier = arith::AndIOp::create(
+          b, loc(), earlier,
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                role->warpInRole,
+                                i32c((w / segWarps + 1) * segWarps)));
     for (int64_t j = 0; j < n / 8; ++j)
       for (int64_t e = 0; e < 2; ++e) {
         Value t = LLVM::LoadOp::create(

@@ -286,8 +286,50 @@ cake.kernel @row_i32() attributes {target = #cake.target<"sm_90a">, schedule = #
 cake.kernel @scan_down_bf16() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %a = cake.frag.zero : !cake.frag<64x64xbf16>
-    // expected-error @+1 {{[dataflow.element-type] frag.scan down moves 32-bit column totals between warps (f32), not 'bf16'}}
+    // expected-error @+1 {{[dataflow.element-type] frag.scan down shuffles and moves 32-bit values (f32), not 'bf16'}}
     %s = cake.frag.scan sum %a down : !cake.frag<64x64xbf16>
+  }
+}
+
+// -----
+
+cake.kernel @scan_segment_across() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.scan segment(16) restarts a scan down the rows: add `down`}}
+    %s = cake.frag.scan sum %a segment(16) : !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @scan_segment_inside_warp() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.scan segment(8) must be a multiple of 16 rows (one warp's) that divides the fragment's 64 rows}}
+    %s = cake.frag.scan sum %a down segment(8) : !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+cake.kernel @scan_segment_not_dividing() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.scan segment(48) must be a multiple of 16 rows (one warp's) that divides the fragment's 64 rows}}
+    %s = cake.frag.scan sum %a down segment(48) : !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
+// Near miss: segments of one warp and of two, and one of the whole tile.
+cake.kernel @scan_segments() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    %s = cake.frag.scan sum %a down segment(16) : !cake.frag<64x64xf32>
+    %t = cake.frag.scan max %a down segment(32) : !cake.frag<64x64xf32>
+    %u = cake.frag.scan min %a down segment(64) : !cake.frag<64x64xf32>
   }
 }
 

@@ -270,12 +270,14 @@ cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule 
 // CHECK: cake.frag.row %{{.*}}[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
 // CHECK: cake.frag.scan sum %{{.*}} down : !cake.frag<64x128xf32>
 // CHECK: cake.frag.scan max %{{.*}} : !cake.frag<64x128xf32>
+// CHECK: cake.frag.scan sum %{{.*}} down segment(16) : !cake.frag<64x128xf32>
 cake.kernel @frag_row() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "use" warpgroups(1) {
     %z = cake.frag.zero : !cake.frag<64x128xf32>
     %r = cake.frag.row %z[63] : !cake.frag<64x128xf32> -> !cake.frag<1x128xf32>
     %g = cake.frag.scan sum %z down : !cake.frag<64x128xf32>
     %h = cake.frag.scan max %z : !cake.frag<64x128xf32>
+    %s = cake.frag.scan sum %z down segment(16) : !cake.frag<64x128xf32>
   }
 }
 
