@@ -872,6 +872,9 @@ LogicalResult FragScanOp::verify() {
            << "frag.scan takes an accumulator-shaped fragment (M x N, both "
               "above 1), not "
            << shapeStr(shape);
+  if (getReverse() && !getDown())
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "frag.scan reverse is lowered up the rows only: add `down`";
   if (getSegment()) {
     if (!getDown())
       return emitRuleError(*this, RuleId::DataflowFragmentShape)

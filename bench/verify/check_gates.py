@@ -3,7 +3,8 @@
 """Runs examples/chunk_gates.cake.mlir on the GPU and checks it.
 
     python3 bench/verify/check_gates.py --runtime .device/lib/libcake_runtime.so \
-        BUNDLE [--kind sum|min|max] [--segment 16|32|64] [--rows 1000 4096 ...]
+        BUNDLE [--kind sum|min|max] [--segment 16|32|64] [--reverse]
+        [--rows 1000 4096 ...]
 
 The kernel computes, per 128-row block, X = A · Bᵀ on the tensor cores,
 Γ = the inclusive scan of X down each column (cake.frag.scan ... down:
@@ -12,7 +13,9 @@ scratch), and Y = Γ - Γ[127] (cake.frag.row). --kind names the scan of a
 variant whose source has the kind replaced (min, max: running minimum or
 maximum); --segment S names a variant whose scan is `down segment(S)`:
 it restarts every S rows (KDA's 16-token chunks in one tile), so the
-reference scans each S-row segment of a block alone. The reference does the same in fp32 from the same bf16 inputs
+reference scans each S-row segment of a block alone; --reverse, a variant
+whose scan is `down reverse` (each row to its segment's end). The
+reference does the same in fp32 from the same bf16 inputs
 (A padded with zero rows to whole blocks, as TMA fills rows past the end).
 Fresh standard normal inputs per size; the output is poisoned with NaN
 first. A wrong warp order, a missing carry or a stale scratch gives an
@@ -41,7 +44,11 @@ def reference(tensors, args):
     a = torch.nn.functional.pad(a.float(), (0, 0, 0, blocks * 128 - rows))
     x = a.view(blocks, 128, 64) @ b.float().T
     seg = args.segment or 128
-    g = SCANS[args.kind](x.reshape(blocks * 128 // seg, seg, 128))
+    x = x.reshape(blocks * 128 // seg, seg, 128)
+    if args.reverse:
+        g = SCANS[args.kind](x.flip(1)).flip(1)
+    else:
+        g = SCANS[args.kind](x)
     g = g.reshape(blocks, 128, 128)
     y = g - g[:, 127:128, :]
     return y.reshape(blocks * 128, 128)[:rows]
@@ -50,9 +57,11 @@ def reference(tensors, args):
 def options(ap):
     ap.add_argument("--kind", choices=sorted(SCANS), default="sum")
     ap.add_argument("--segment", type=int, choices=(16, 32, 64), default=0)
+    ap.add_argument("--reverse", action="store_true")
 
 
 if __name__ == "__main__":
     sys.exit(check_sizes(__doc__, inputs, reference, 1e-5, options,
                          label=lambda args: args.kind +
+                         (" reverse" if args.reverse else "") +
                          (f" segment({args.segment})" if args.segment else "")))

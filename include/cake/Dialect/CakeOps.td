@@ -885,19 +885,27 @@ def Cake_FragScanOp : Cake_Op<"frag.scan",
     warp's: it needs no scratch and no barrier; a longer one adds only the
     totals of the earlier warps of its own segment.
 
+    `reverse` runs the scan down up the rows instead:
+    c[i][j] = f[i][j] + ... + f[e][j] with e the last row of i's segment
+    (or of the fragment): the decay from each token to its chunk's end,
+    Γ_C − Γ_i = c[i] − f[i], without the cancellation of a difference of
+    two prefix sums, and the chunk's total Γ_C in its first row.
+
     ```mlir
     %g = cake.frag.scan sum %a : !cake.frag<128x64xf32>
     %gamma = cake.frag.scan sum %gate down : !cake.frag<64x128xf32>
     %g16 = cake.frag.scan sum %gate down segment(16) : !cake.frag<64x128xf32>
+    %r16 = cake.frag.scan sum %gate down reverse segment(16) : !cake.frag<64x128xf32>
     ```
   }];
   let arguments = (ins Cake_ReduceKind:$kind, Cake_FragType:$input,
-                       UnitAttr:$down,
+                       UnitAttr:$down, UnitAttr:$reverse,
                        OptionalAttr<I64Attr>:$segment,
                        OptionalAttr<Cake_ScratchAttr>:$derived);
   let results = (outs Cake_FragType:$result);
   let assemblyFormat = [{
-    $kind $input (`down` $down^)? (`segment` `(` $segment^ `)`)? attr-dict
+    $kind $input (`down` $down^)? (`reverse` $reverse^)?
+    (`segment` `(` $segment^ `)`)? attr-dict
     `:` qualified(type($input))
   }];
   let extraClassDeclaration = [{

@@ -635,7 +635,11 @@ void KernelEmitter::meetRole(Value barrierId) {
 /// role's threads; every thread combines the totals of the warps before
 /// its own (rows are ordered by the warp's index in the role) within its
 /// segment. Segments of 16 rows end at the warp: no scratch, no meetings.
+/// `reverse` mirrors every step: shuffles from l + 4, l + 8, l + 16, rows
+/// 0..7 take rows 8..15's total (lane l % 4), a warp's total is its row 0,
+/// and a warp combines the totals of the warps after it in its segment.
 LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
+  bool rev = op.getReverse();
   auto combine = [&](Value a, Value c) {
     return combineFloats(op.getKind(), a, c);
   };
@@ -647,14 +651,21 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
   Value q = arith::RemUIOp::create(b, loc(), lane, i32c(4));
   Value has[3], src[3];
   for (int k = 0; k < 3; ++k) {
-    int32_t off = 1 << k; // rows above, 4 lanes a row
-    has[k] = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
-                                   rowInGroup, i32c(off));
-    src[k] = arith::SelectOp::create(
-        b, loc(), has[k], arith::SubIOp::create(b, loc(), lane, i32c(4 * off)),
-        lane);
+    int32_t off = 1 << k; // rows above (below, reversed), 4 lanes a row
+    has[k] = rev ? arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                         rowInGroup, i32c(8 - off))
+                 : arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                         rowInGroup, i32c(off));
+    Value from =
+        rev ? arith::AddIOp::create(b, loc(), lane, i32c(4 * off)).getResult()
+            : arith::SubIOp::create(b, loc(), lane, i32c(4 * off)).getResult();
+    src[k] = arith::SelectOp::create(b, loc(), has[k], from, lane);
   }
-  Value lastRowLane = arith::AddIOp::create(b, loc(), q, i32c(28));
+  // The lanes of the half's boundary row the other half takes its total
+  // from: row 7 (lanes 28..31) forwards, row 8 (h = 1 of lanes 0..3)
+  // reversed.
+  Value edgeRowLane =
+      rev ? q : arith::AddIOp::create(b, loc(), q, i32c(28)).getResult();
   auto shuffle = [&](Value v, Value from) {
     return gpu::ShuffleOp::create(b, loc(), v, from, i32c(32),
                                   gpu::ShuffleMode::IDX)
@@ -669,11 +680,13 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
       Value y = shuffle(x[i], src[k]);
       x[i] = arith::SelectOp::create(b, loc(), has[k], combine(y, x[i]), x[i]);
     }
-  // Rows 8..15 (h = 1, values 4 j + 2 + e) after rows 0..7 (4 j + e).
+  // Rows 8..15 (h = 1, values 4 j + 2 + e) after rows 0..7 (4 j + e);
+  // reversed, rows 0..7 after rows 8..15.
+  int64_t into = rev ? 0 : 2, from = rev ? 2 : 0;
   for (int64_t j = 0; j < n / 8; ++j)
     for (int64_t e = 0; e < 2; ++e) {
-      Value top = shuffle(x[4 * j + e], lastRowLane);
-      x[4 * j + 2 + e] = combine(top, x[4 * j + 2 + e]);
+      Value edge = shuffle(x[4 * j + from + e], edgeRowLane);
+      x[4 * j + into + e] = combine(edge, x[4 * j + into + e]);
     }
   if (!op.crossesWarps()) {
     Value res = LLVM::UndefOp::create(b, loc(), acc.getType());
@@ -685,42 +698,50 @@ LogicalResult KernelEmitter::emitScanDown(FragScanOp op, Value identity) {
   FailureOr<ScratchAttr> scratch = derived(op);
   if (failed(scratch))
     return failure();
-  // Warp totals: row 15 (lanes 28..31, h = 1) into scratch[warp][column].
+  // Warp totals: row 15 (lanes 28..31, h = 1; reversed, row 0: lanes
+  // 0..3, h = 0) into scratch[warp][column].
   Value colBytes = arith::MulIOp::create(b, loc(), q, i32c(8));
   Value warpBytes =
       arith::MulIOp::create(b, loc(), role->warpInRole, i32c(4 * n));
   Value mine = arith::AddIOp::create(
       b, loc(), arith::AddIOp::create(b, loc(), colBytes, warpBytes),
       scratchOffset(op));
-  Value isLastRow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                          rowInGroup, i32c(7));
-  auto writer = scf::IfOp::create(b, loc(), isLastRow, /*withElse=*/false);
+  Value isTotalRow = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                           rowInGroup, i32c(rev ? 0 : 7));
+  auto writer = scf::IfOp::create(b, loc(), isTotalRow, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(writer.thenBlock());
     for (int64_t j = 0; j < n / 8; ++j)
       for (int64_t e = 0; e < 2; ++e)
-        LLVM::StoreOp::create(b, loc(), x[4 * j + 2 + e],
+        LLVM::StoreOp::create(b, loc(), x[4 * j + into + e],
                               smemAt(arith::AddIOp::create(
                                   b, loc(), mine, i32c(4 * (8 * j + e)))));
   }
   meetRole(scratchBarrier(op));
-  // The totals of the warps before this one in its segment, per column:
-  // warp w counts for warps w + 1 .. the end of w's segment.
+  // The totals of the warps before this one in its segment (after it,
+  // reversed), per column: warp w counts for warps w + 1 .. the end of w's
+  // segment (its start .. w - 1).
   Value colBase = arith::AddIOp::create(b, loc(), colBytes, scratchOffset(op));
   SmallVector<Value> before(n / 4, identity);
   int64_t segWarps = op.getSegmentRows() / 16;
-  for (int64_t w = 0; w + 1 < warps; ++w) {
-    if ((w + 1) % segWarps == 0)
-      continue; // the last warp of its segment: no later warp takes it
-    Value earlier = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                          i32c(w), role->warpInRole);
+  for (int64_t w = 0; w < warps; ++w) {
+    int64_t segStart = w / segWarps * segWarps;
+    if (rev ? w == segStart : w == segStart + segWarps - 1)
+      continue; // no other warp of its segment takes it
+    Value earlier =
+        rev ? arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                    role->warpInRole, i32c(w))
+            : arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                    i32c(w), role->warpInRole);
     if (segWarps < warps)
       earlier = arith::AndIOp::create(
           b, loc(), earlier,
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                role->warpInRole,
-                                i32c((w / segWarps + 1) * segWarps)));
+          rev ? arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                      role->warpInRole, i32c(segStart))
+              : arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                      role->warpInRole,
+                                      i32c(segStart + segWarps)));
     for (int64_t j = 0; j < n / 8; ++j)
       for (int64_t e = 0; e < 2; ++e) {
         Value t = LLVM::LoadOp::create(

@@ -303,6 +303,16 @@ cake.kernel @scan_segment_across() attributes {target = #cake.target<"sm_90a">, 
 
 // -----
 
+cake.kernel @scan_reverse_across() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %a = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.fragment-shape] frag.scan reverse is lowered up the rows only: add `down`}}
+    %s = cake.frag.scan sum %a reverse : !cake.frag<64x64xf32>
+  }
+}
+
+// -----
+
 cake.kernel @scan_segment_inside_warp() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %a = cake.frag.zero : !cake.frag<64x64xf32>
@@ -323,13 +333,15 @@ cake.kernel @scan_segment_not_dividing() attributes {target = #cake.target<"sm_9
 
 // -----
 
-// Near miss: segments of one warp and of two, and one of the whole tile.
+// Near miss: segments of one warp and of two, one of the whole tile, and
+// a reversed scan.
 cake.kernel @scan_segments() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %a = cake.frag.zero : !cake.frag<64x64xf32>
     %s = cake.frag.scan sum %a down segment(16) : !cake.frag<64x64xf32>
     %t = cake.frag.scan max %a down segment(32) : !cake.frag<64x64xf32>
     %u = cake.frag.scan min %a down segment(64) : !cake.frag<64x64xf32>
+    %v = cake.frag.scan sum %a down reverse segment(16) : !cake.frag<64x64xf32>
   }
 }
 

@@ -271,6 +271,8 @@ cake.kernel @register_a() attributes {target = #cake.target<"sm_90a">, schedule 
 // CHECK: cake.frag.scan sum %{{.*}} down : !cake.frag<64x128xf32>
 // CHECK: cake.frag.scan max %{{.*}} : !cake.frag<64x128xf32>
 // CHECK: cake.frag.scan sum %{{.*}} down segment(16) : !cake.frag<64x128xf32>
+// CHECK: cake.frag.scan sum %{{.*}} down reverse segment(32) : !cake.frag<64x128xf32>
+// CHECK: cake.frag.scan max %{{.*}} down reverse : !cake.frag<64x128xf32>
 cake.kernel @frag_row() attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "use" warpgroups(1) {
     %z = cake.frag.zero : !cake.frag<64x128xf32>
@@ -278,6 +280,8 @@ cake.kernel @frag_row() attributes {target = #cake.target<"sm_90a">, schedule = 
     %g = cake.frag.scan sum %z down : !cake.frag<64x128xf32>
     %h = cake.frag.scan max %z : !cake.frag<64x128xf32>
     %s = cake.frag.scan sum %z down segment(16) : !cake.frag<64x128xf32>
+    %rs = cake.frag.scan sum %z down reverse segment(32) : !cake.frag<64x128xf32>
+    %rm = cake.frag.scan max %z down reverse : !cake.frag<64x128xf32>
   }
 }
 
