@@ -619,6 +619,22 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyFragBox(*this, getValue().getType(), getDst().getType(),
                            getCoords().size())))
     return failure();
+  if (getTransposed()) {
+    FragType ft = getValue().getType();
+    ArrayRef<int64_t> shape = ft.getShape();
+    if (shape.size() != 2 || shape[0] == 1 || shape[1] == 1 ||
+        getDst().getType().getRank() < 2)
+      return emitRuleError(*this, RuleId::DataflowBoxShape)
+             << "a transposed store writes a tile (a fragment of two non-unit "
+                "dimensions in a tensor of rank 2 or more), got "
+             << shapeStr(shape) << " in a rank-" << getDst().getType().getRank()
+             << " tensor";
+    int64_t bytes = getElementBytes(ft.getElementType());
+    if (bytes != 2 && bytes != 4)
+      return emitRuleError(*this, RuleId::DataflowElementType)
+             << "a transposed store writes 16- or 32-bit elements, not "
+             << ft.getElementType();
+  }
   return verifyRowBound(*this, getValue().getType(), getDst().getType(),
                         getRows());
 }

@@ -37,9 +37,11 @@ struct StageEpiloguePass
   static bool qualifies(StoreOp store) {
     auto tiles = dyn_cast<TilesOp>(store->getParentOp());
     auto frag = dyn_cast<FragType>(store.getValue().getType());
-    // A TMA store cannot bound the rows more tightly than the tensor does.
+    // A TMA store cannot bound the rows more tightly than the tensor does
+    // (nor write a transposed tile).
     if (!tiles || !frag || frag.getShape().size() != 2 ||
-        store.getCoords().size() != 2 || store.getRows())
+        store.getCoords().size() != 2 || store.getRows() ||
+        store.getTransposed())
       return false;
     ArrayRef<int64_t> tile =
         store->getParentOfType<KernelOp>().getTileShape();

@@ -122,7 +122,7 @@ static std::optional<TmaCopy> registerStore(Operation *op) {
   if (!store)
     return std::nullopt;
   SmallVector<int64_t> box;
-  for (int64_t d : store.getValue().getType().getShape())
+  for (int64_t d : store.getBoxShape())
     if (d != 1)
       box.push_back(d);
   int64_t rank = store.getCoords().size();
@@ -340,15 +340,15 @@ bool verify::checkStoreCoverage(KernelFacts &f) {
   llvm::DenseSet<std::pair<Value, int64_t>> unjudged;
   f.kernel.walk([&](Operation *op) {
     TileStore s{op, {}, {}, {}};
-    ArrayRef<int64_t> tileShape;
+    SmallVector<int64_t> tileShape;
     if (auto st = dyn_cast<StoreOp>(op)) {
       s.dst = st.getDst();
       s.coords.assign(st.getCoords().begin(), st.getCoords().end());
-      tileShape = st.getValue().getType().getShape();
+      tileShape = st.getBoxShape();
     } else if (auto st = dyn_cast<TmaStoreOp>(op)) {
       s.dst = st.getDst();
       s.coords.assign(st.getCoords().begin(), st.getCoords().end());
-      tileShape = cast<RingType>(st.getSrc().getType()).getShape();
+      tileShape.assign(cast<RingType>(st.getSrc().getType()).getShape());
     } else if (auto sc = dyn_cast<ScatterOp>(op)) {
       // Rows chosen by data: no dimension of the destination is judged.
       for (int64_t d = 0; d < sc.getDst().getType().getRank(); ++d)

@@ -577,15 +577,35 @@ def Cake_StoreOp : Cake_Op<"store", [AttrSizedOperandSegments]> {
     tile's rows at or past the row coordinate + `%n` are not written (the
     last chunk of a sequence leaves the next sequence's rows alone).
 
+    `transposed` writes an accumulator-shaped M×N tile as the N×M box at
+    `coords`: element (i, j) to row `coords[-2]` + j, column
+    `coords[-1]` + i, with `rows %n` bounding the box's rows (the tile's
+    columns). A product computed transposed, to put a short dimension on
+    wgmma's N (KDA's 16-token chain keeps Sᵀ and computes Oᵀ, docs/kda.md),
+    lands in the tensor's own layout; each element is its own predicated
+    store (16- or 32-bit elements).
+
     ```mlir
     cake.store %r -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
     cake.store %o -> %O[%t0, %c0] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+    cake.store %ot -> %O[%t0, %v0] transposed rows %left : !cake.frag<64x16xbf16> -> !cake.global<?x?xbf16>
     ```
   }];
   let arguments = (ins Cake_FragType:$value, Cake_GlobalType:$dst,
-                       Variadic<Index>:$coords, Optional<Index>:$rows);
+                       Variadic<Index>:$coords, UnitAttr:$transposed,
+                       Optional<Index>:$rows);
   let assemblyFormat = [{
-    $value `->` $dst `[` $coords `]` (`rows` $rows^)? attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+    $value `->` $dst `[` $coords `]` (`transposed` $transposed^)? (`rows` $rows^)? attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+  }];
+  let extraClassDeclaration = [{
+    /// The box of the tensor the store writes: the fragment's shape, its
+    /// two dimensions swapped when `transposed`.
+    SmallVector<int64_t> getBoxShape() {
+      SmallVector<int64_t> box(getValue().getType().getShape());
+      if (getTransposed() && box.size() == 2)
+        std::swap(box[0], box[1]);
+      return box;
+    }
   }];
   let hasVerifier = 1;
 }

@@ -458,6 +458,12 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   FailureOr<FragInfo> info = fragInfo(ft, op);
   if (failed(info))
     return failure();
+  if (op.getTransposed()) {
+    if (info->layout != FragLayout::Acc)
+      return op.emitError("a transposed store is lowered for "
+                          "accumulator-shaped tiles (64 W x N)");
+    return emitTransposedStore(op);
+  }
   if (info->layout == FragLayout::Row || info->layout == FragLayout::Col ||
       info->layout == FragLayout::LaneRow ||
       info->layout == FragLayout::LaneCol)
@@ -624,6 +630,78 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
         LLVM::StoreOp::create(b, loc(), v1, ptr1);
       }
     }
+  }
+  return success();
+}
+
+/// cake.store ... transposed: element (i, j) of an accumulator-shaped tile
+/// to row coords[-2] + j, column coords[-1] + i of the tensor. A thread's
+/// two values of a pair are adjacent along the tile's row, which is the
+/// tensor's column: two rows apart in memory, so each value is its own
+/// store, predicated (not branched around, as in emitStore) on the box's
+/// row bound and the tensor's last column.
+LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
+  FragType ft = op.getValue().getType();
+  int64_t rank = op.getDst().getType().getRank();
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = ft.getElementType();
+  int64_t n = ft.getShape()[1];
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32)
+    return op.emitError("a transposed store writes 16- or 32-bit elements");
+  ValueRange coords = op.getCoords();
+  Value plane = planeOffset(tp, coords);
+  // The accumulator layout as in emitStore: tile row 16 w + l / 4 (+ 8),
+  // tile column 8 j + 2 (l % 4) (+ 1); here the tensor's column and row.
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value l = role->lane;
+  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
+  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
+  Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
+  Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
+  Value tileRow = arith::AddIOp::create(b, loc(), warpBase, laneRow);
+  Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
+  Value tileCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  Value row0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(tileCol));
+  Value col0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(tileRow));
+  Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  if (Value planeOk = outerInBounds(tp, coords, 2))
+    rows = arith::SelectOp::create(b, loc(), planeOk, rows, idxc(0));
+  Value cols = tp.dims[rank - 1];
+  Value acc = map.lookup(op.getValue());
+  Type bitsTy = b.getIntegerType(bits);
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
+                     std::to_string(bits) + " [$1], $2; }";
+  std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
+  for (int64_t h = 0; h < 2; ++h) {
+    Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * h));
+    Value colOk =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, col, cols);
+    for (int64_t j = 0; j < n / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value row = arith::AddIOp::create(b, loc(), row0, idxc(8 * j + e));
+        Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                            row, rows);
+        Value ok = arith::AndIOp::create(b, loc(), rowOk, colOk);
+        Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
+        Value off = arith::MulIOp::create(b, loc(), row, cols);
+        off = arith::AddIOp::create(b, loc(), off, col);
+        if (plane)
+          off = arith::AddIOp::create(b, loc(), plane, off);
+        Value off64 = arith::IndexCastOp::create(b, loc(), b.getI64Type(), off);
+        Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                        ValueRange{off64});
+        Value v =
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
+        Value raw = LLVM::BitcastOp::create(b, loc(), bitsTy, v);
+        sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text, constraints);
+      }
   }
   return success();
 }

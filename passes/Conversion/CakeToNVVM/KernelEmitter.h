@@ -428,6 +428,7 @@ private:
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
   LogicalResult emitStore(StoreOp op);
+  LogicalResult emitTransposedStore(StoreOp op);
   LogicalResult emitLineStore(StoreOp op, const FragInfo &info);
   LogicalResult emitSmemWrite(SmemWriteOp op);
   LogicalResult emitSmemRead(SmemReadOp op);

@@ -175,6 +175,41 @@ cake.kernel @rows_of_a_line(%V: !cake.global<?x?xf32>) attributes {target = #cak
 
 // -----
 
+cake.kernel @transposed_line(%V: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<1x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] a transposed store writes a tile (a fragment of two non-unit dimensions in a tensor of rank 2 or more), got [1, 64] in a rank-2 tensor}}
+    cake.store %r -> %V[%c0, %c0] transposed : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @transposed_bytes(%V: !cake.global<?x?xi8>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x64xi8>
+    // expected-error @+1 {{[dataflow.element-type] a transposed store writes 16- or 32-bit elements, not 'i8'}}
+    cake.store %r -> %V[%c0, %c0] transposed : !cake.frag<64x64xi8> -> !cake.global<?x?xi8>
+  }
+}
+
+// -----
+
+// Near miss: a transposed tile of f32 and one of bf16.
+cake.kernel @transposed_tiles(%V: !cake.global<?x?xf32>, %W: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x16xf32>
+    cake.store %r -> %V[%c0, %c0] transposed : !cake.frag<64x16xf32> -> !cake.global<?x?xf32>
+    %h = cake.frag.zero : !cake.frag<64x16xbf16>
+    cake.store %h -> %W[%c0, %c0] transposed : !cake.frag<64x16xbf16> -> !cake.global<?x?xbf16>
+  }
+}
+
+// -----
+
 cake.kernel @rows_of_a_rank1_load(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %c0 = arith.constant 0 : index

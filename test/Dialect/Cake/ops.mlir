@@ -160,6 +160,7 @@ cake.kernel @tile_into_registers(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x
 // CHECK-LABEL: cake.kernel @sequence_bounded_tiles
 // CHECK: %[[K:.*]] = cake.load %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT:.*]] pad %{{.*}} : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
 // CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+// CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] transposed rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
 cake.kernel @sequence_bounded_tiles(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x?xbf16>, %E: !cake.global<?xi32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 64]>} {
@@ -172,6 +173,7 @@ cake.kernel @sequence_bounded_tiles(%X: !cake.global<?x?xbf16>, %Y: !cake.global
       %zero = arith.constant 0.0 : bf16
       %v = cake.load %X[%m, %n] rows %left pad %zero : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       cake.store %v -> %Y[%m, %n] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      cake.store %v -> %Y[%m, %n] transposed rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
     }
   }
 }
