@@ -752,13 +752,13 @@ def merge_inverse():
 
 
 def intra_kernel(wgs=3, depth=2, hregs=192, sregs=120, merge=0, vsolve=1,
-                 share=1, exchange=1, gearly=0):
+                 share=1, exchange=1, gearly=1):
     """kda_intra: the three-warpgroup pipeline (the default), or the
     one-warpgroup kernel before it (`wgs=1`); `merge=1` forms T's
     off-diagonal blocks on the tensor cores (merge_inverse); `vsolve=0`
     leaves β ⊙ v to the halves instead of "solve"; `share=0` gives each
-    half its own copy of the code; `gearly=1` issues the halves' gate
-    loads beside k and q, ahead of the norms' exchange."""
+    half its own copy of the code; `gearly=0` issues the halves' gate
+    loads after the norms' exchange instead of beside k and q."""
     if wgs == 1:
         return intra()
     if wgs != 3:
@@ -773,6 +773,11 @@ def gate_loads_early(text):
     loads of k and q, so that all of a chunk's global loads are in flight
     together rather than the gate's behind the norms' exchange (whose
     barrier waits the loads may not pass)."""
+    text = text.replace(
+        "// then their channel half's gate, Γ,\n",
+        "// then their channel half's gate (its tile loaded beside k and q,\n"
+        "// ahead of the exchange: 7-8 % faster on an H100 than after it,\n"
+        "// docs/benchmarks/kda.md, run 13), Γ,\n", 1)
     out = []
     for part in re.split(r'(?=  cake\.role ")', text):
         loads = re.findall(r"      %(?:gwj|dtj) = cake\.load [^\n]*\n", part)

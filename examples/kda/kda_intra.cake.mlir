@@ -20,7 +20,9 @@
 // loads its own channels of k and q and trades its row sums of
 // squares with the other half through %nx0 and %nx1: 7-9 % faster on
 // an H100 than loading both halves, docs/benchmarks/kda.md, run 12),
-// then their channel half's gate, Γ,
+// then their channel half's gate (its tile loaded beside k and q,
+// ahead of the exchange: 7-8 % faster on an H100 than after it,
+// docs/benchmarks/kda.md, run 13), Γ,
 // gated operands and outputs (Q̃, K̄, Γ_C), and stage the half's
 // operands of the products (2 stages, pipes %p0 and %p1); "solve"
 // writes β ⊙ v while the halves fill its stages (6 % faster on an H100
@@ -130,6 +132,8 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       // q and k, L2-normalized over their 128 channels: per-row factors.
       %k0 = cake.load %K[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %q0 = cake.load %Q[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -171,8 +175,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %s = cake.pipe.acquire %p0 : !cake.pipe<2>
       // Channels 64 j..: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
-      %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %aj = cake.frag.map %gwj, %dtj, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):
@@ -334,6 +336,8 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       // q and k, L2-normalized over their 128 channels: per-row factors.
       %k0 = cake.load %K[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       %q0 = cake.load %Q[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
+      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %ksq0 = cake.frag.map %k0 : (!cake.frag<64x64xbf16>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
@@ -375,8 +379,6 @@ cake.kernel @kda_intra(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>, %
       %s = cake.pipe.acquire %p1 : !cake.pipe<2>
       // Channels 64 j..: the gate a = lb·sigmoid(e^A_log·(g + dt_bias)),
       // Γ, its reference rows and last row.
-      %gwj = cake.load %G[%ts, %ch0] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
-      %dtj = cake.load %Dt[%h, %cj] : !cake.global<?x?xf32> -> !cake.frag<1x64xf32>
       %aj = cake.frag.map %gwj, %dtj, %rows
           : (!cake.frag<64x64xbf16>, !cake.frag<1x64xf32>, !cake.frag<64x1xi32>) -> !cake.frag<64x64xf32> {
       ^bb0(%x: bf16, %d: f32, %r: i32):
