@@ -486,21 +486,12 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
   // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),
   // col 8 (i/4) + 2 (l%4) + (i%2).
-  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value l = role->lane;
+  auto [threadRow, threadCol] = accThreadOrigin();
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
-  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
-  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
-  Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
-  Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
-  Value threadRow = arith::AddIOp::create(b, loc(), warpBase, laneRow);
   Value row0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(threadRow));
-  Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
-  Value threadCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
   Value col0 = arith::AddIOp::create(
       b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(threadCol));
   // A plane past an outer end holds no rows of the tensor: nothing stored.
@@ -634,6 +625,20 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   return success();
 }
 
+std::pair<Value, Value> KernelEmitter::accThreadOrigin() {
+  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value l = role->lane;
+  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
+  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
+  Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
+  Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
+  Value row = arith::AddIOp::create(b, loc(), warpBase, laneRow);
+  Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
+  Value col = arith::MulIOp::create(b, loc(), quad, i32c(2));
+  return {row, col};
+}
+
 /// cake.store ... transposed: element (i, j) of an accumulator-shaped tile
 /// to row coords[-2] + j, column coords[-1] + i of the tensor. A thread's
 /// two values of a pair are adjacent along the tile's row, which is the
@@ -651,18 +656,9 @@ LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
     return op.emitError("a transposed store writes 16- or 32-bit elements");
   ValueRange coords = op.getCoords();
   Value plane = planeOffset(tp, coords);
-  // The accumulator layout as in emitStore: tile row 16 w + l / 4 (+ 8),
-  // tile column 8 j + 2 (l % 4) (+ 1); here the tensor's column and row.
-  Value wg = arith::DivUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value w = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value l = role->lane;
-  Value wgRow = arith::MulIOp::create(b, loc(), wg, i32c(64));
-  Value warpRow = arith::MulIOp::create(b, loc(), w, i32c(16));
-  Value warpBase = arith::AddIOp::create(b, loc(), wgRow, warpRow);
-  Value laneRow = arith::DivUIOp::create(b, loc(), l, i32c(4));
-  Value tileRow = arith::AddIOp::create(b, loc(), warpBase, laneRow);
-  Value quad = arith::RemUIOp::create(b, loc(), l, i32c(4));
-  Value tileCol = arith::MulIOp::create(b, loc(), quad, i32c(2));
+  // The accumulator layout as in emitStore (tile row + 8, tile column
+  // 8 j (+ 1)); here the tensor's column and row.
+  auto [tileRow, tileCol] = accThreadOrigin();
   auto idx = [&](Value v) {
     return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
   };
