@@ -15,7 +15,9 @@ the one-warpgroup kernel, a CTA per chunk and head; `merge=1` forms T's
 off-diagonal blocks by f16 wgmmas; `vsolve=0` leaves β ⊙ v to the
 halves; `share=0` gives each half its own copy of the code instead of
 "h1" running "h0"'s, shares_code_with; `exchange=0` has each half load
-the other's k and q for the norms instead of trading row sums), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
+the other's k and q for the norms instead of trading row sums;
+`gearly=0` loads each half's gate tile after that trade, not beside k
+and q), `recur` runs only the chain (V_new = U − W·S, O, the state) per (head, V
 block), its operands streamed by a copy warp through TMA. `recur chains=2`
 (kda_recur_x2*) puts both V blocks of a head in one CTA, a chain
 warpgroup each: bench/kda/cake_kda.py launches it where the one-chain

@@ -481,24 +481,12 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   Type elt = ft.getElementType();
   int64_t n = ft.getShape()[1];
   ValueRange coords = op.getCoords();
-  Value plane = planeOffset(tp, coords);
-
   // wgmma accumulator layout: thread (warp w of its warpgroup, lane l) holds
   // for i in [0, N/2): row 16 w + l/4 + 8 ((i/2) % 2),
   // col 8 (i/4) + 2 (l%4) + (i%2).
-  auto [threadRow, threadCol] = accThreadOrigin();
-  auto idx = [&](Value v) {
-    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
-  };
-  Value row0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(threadRow));
-  Value col0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(threadCol));
-  // A plane past an outer end holds no rows of the tensor: nothing stored.
-  Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
-  if (Value planeOk = outerInBounds(tp, coords, 2))
-    rows = arith::SelectOp::create(b, loc(), planeOk, rows, idxc(0));
-  Value cols = tp.dims[rank - 1];
+  AccStoreBox box = accStoreBox(op);
+  Value row0 = box.row0, col0 = box.col0, rows = box.rows, cols = box.cols,
+        plane = box.plane;
   Value odd = arith::RemUIOp::create(b, loc(), cols, idxc(2));
   Value ldEven =
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, odd, idxc(0));
@@ -639,6 +627,30 @@ std::pair<Value, Value> KernelEmitter::accThreadOrigin() {
   return {row, col};
 }
 
+KernelEmitter::AccStoreBox KernelEmitter::accStoreBox(StoreOp op) {
+  int64_t rank = op.getDst().getType().getRank();
+  const TensorParams &tp = tensors[op.getDst()];
+  ValueRange coords = op.getCoords();
+  AccStoreBox box;
+  box.plane = planeOffset(tp, coords);
+  auto [tileRow, tileCol] = accThreadOrigin();
+  if (op.getTransposed())
+    std::swap(tileRow, tileCol);
+  auto idx = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
+  };
+  box.row0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(tileRow));
+  box.col0 = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(tileCol));
+  // A plane past an outer end holds no rows of the tensor: nothing stored.
+  box.rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
+  if (Value planeOk = outerInBounds(tp, coords, 2))
+    box.rows = arith::SelectOp::create(b, loc(), planeOk, box.rows, idxc(0));
+  box.cols = tp.dims[rank - 1];
+  return box;
+}
+
 /// cake.store ... transposed: element (i, j) of an accumulator-shaped tile
 /// to row coords[-2] + j, column coords[-1] + i of the tensor. A thread's
 /// two values of a pair are adjacent along the tile's row, which is the
@@ -647,29 +659,17 @@ std::pair<Value, Value> KernelEmitter::accThreadOrigin() {
 /// row bound and the tensor's last column.
 LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
   FragType ft = op.getValue().getType();
-  int64_t rank = op.getDst().getType().getRank();
   const TensorParams &tp = tensors[op.getDst()];
   Type elt = ft.getElementType();
   int64_t n = ft.getShape()[1];
   int64_t bits = elt.getIntOrFloatBitWidth();
   if (bits != 16 && bits != 32)
     return op.emitError("a transposed store writes 16- or 32-bit elements");
-  ValueRange coords = op.getCoords();
-  Value plane = planeOffset(tp, coords);
   // The accumulator layout as in emitStore (tile row + 8, tile column
-  // 8 j (+ 1)); here the tensor's column and row.
-  auto [tileRow, tileCol] = accThreadOrigin();
-  auto idx = [&](Value v) {
-    return arith::IndexCastOp::create(b, loc(), b.getIndexType(), v);
-  };
-  Value row0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 2]), idx(tileCol));
-  Value col0 = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 1]), idx(tileRow));
-  Value rows = rowBound(tp.dims[rank - 2], coords[rank - 2], op.getRows());
-  if (Value planeOk = outerInBounds(tp, coords, 2))
-    rows = arith::SelectOp::create(b, loc(), planeOk, rows, idxc(0));
-  Value cols = tp.dims[rank - 1];
+  // 8 j (+ 1)): here the tensor's column and row (col0 + 8 h, row0 + 8 j).
+  AccStoreBox box = accStoreBox(op);
+  Value row0 = box.row0, col0 = box.col0, rows = box.rows, cols = box.cols,
+        plane = box.plane;
   Value acc = map.lookup(op.getValue());
   Type bitsTy = b.getIntegerType(bits);
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +

@@ -432,6 +432,15 @@ private:
   /// This thread's first row and column of an accumulator-shaped tile
   /// (i32): row 64 wg + 16 w + l / 4, column 2 (l % 4).
   std::pair<Value, Value> accThreadOrigin();
+  /// Where a cake.store of an accumulator tile puts this thread's values:
+  /// the tensor row and column of its first (the tile's row and column
+  /// swapped when transposed), the rows inside the tensor (and `rows %n`;
+  /// none past an outer end), the tensor's columns, and the plane's
+  /// element offset (null for rank 2).
+  struct AccStoreBox {
+    Value row0, col0, rows, cols, plane;
+  };
+  AccStoreBox accStoreBox(StoreOp op);
   LogicalResult emitLineStore(StoreOp op, const FragInfo &info);
   LogicalResult emitSmemWrite(SmemWriteOp op);
   LogicalResult emitSmemRead(SmemReadOp op);
