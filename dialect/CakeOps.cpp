@@ -636,6 +636,25 @@ LogicalResult StoreOp::verify() {
              << "a transposed store writes 16- or 32-bit elements, not "
              << ft.getElementType();
   }
+  if (std::optional<int64_t> every = getEvery()) {
+    ArrayRef<int64_t> shape = getValue().getType().getShape();
+    if (getTransposed() || shape.size() != 2 || shape[0] < 64)
+      return emitRuleError(*this, RuleId::DataflowBoxShape)
+             << "every(" << *every
+             << ") keeps rows of an accumulator-shaped tile (64 or more rows, "
+                "not transposed), got "
+             << shapeStr(shape) << (getTransposed() ? " transposed" : "");
+    if (*every <= 0 || *every % 16 != 0 || shape[0] % *every != 0)
+      return emitRuleError(*this, RuleId::DataflowBoxShape)
+             << "every(" << *every
+             << ") must be a multiple of 16 (a warp's rows) dividing the "
+             << shape[0] << " rows of the tile";
+    int64_t bytes = getElementBytes(getValue().getType().getElementType());
+    if (bytes != 2 && bytes != 4)
+      return emitRuleError(*this, RuleId::DataflowElementType)
+             << "an every(S) store writes 16- or 32-bit elements, not "
+             << getValue().getType().getElementType();
+  }
   return verifyRowBound(*this, getValue().getType(), getDst().getType(),
                         getRows());
 }

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Cake's KDA forward on torch tensors: examples/kda/kda_intra, then
-examples/kda/kda_recur, on the current stream (docs/kda.md).
+examples/kda/kda_recur, on the current stream (docs/kda.md); or the
+16-token forward, kda_intra16 then kda_recur16 (examples/kda/gen-kda16.py),
+told apart by the intra bundle's entry.
 
     fwd = CakeKda(runtime_path, intra_bundle, recur_bundle[, wide_bundle])
     run = fwd.prepare(x)        # x as bench.make_inputs makes it
@@ -19,8 +21,10 @@ prepare() builds the two work lists (kda_intra's chunks: first token and
 the sequence's end; kda_recur's sequences: first and end chunk slot,
 first and end token), allocates the intermediates once, 64 rows per
 chunk slot (W, beta*v, Q~, K-bar in bf16 as [64 slots, H*128], A_qk and
-T [64 slots, H*64], Gamma_C [slots, H*128] fp32) and the outputs, so
-that a timed call is the two launches only. Every launch is checked.
+T [64 slots, H*64], Gamma_C [slots, H*128] fp32; in 16-token chunks
+(beta*v)^T [H*128, 64 slots], A_qk and T block diagonal, Gamma_C a row
+per 16-token chunk) and the outputs, so that a timed call is the two
+launches only. Every launch is checked.
 """
 import os
 import sys
@@ -44,6 +48,12 @@ class CakeKda:
         self.intra = load_bundle(self.rt, intra_bundle)
         self.recur = load_bundle(self.rt, recur_bundle)
         self.wide = None
+        # 16-token chunks (examples/kda/gen-kda16.py): kda_intra16 and
+        # kda_recur16, whose intermediates differ in layout.
+        entry = json.load(open(intra_bundle)).get("entry")
+        self.chunk = 16 if entry == "kda_intra16" else 64
+        if self.chunk == 16 and wide_bundle:
+            sys.exit("cake_kda: the 16-token forward has no wide chain")
 
         def state_elt(path):
             # kda_recur's eighth argument is the initial state.
@@ -75,19 +85,27 @@ class CakeKda:
         cu = ([0, T] if x.get("cu") is None
               else [int(c) for c in x["cu"].tolist()])
         N = len(cu) - 1
+        C = self.chunk
         work, seqs = [], []
         for n in range(N):
             first = len(work)
             work += [(t, cu[n + 1]) for t in range(cu[n], cu[n + 1], 64)]
-            seqs.append((first, len(work), cu[n], cu[n + 1]))
+            # The chain's chunks: 64-token slots, or 16-token chunks (four
+            # a slot, those past the sequence's end skipped).
+            per = 64 // C
+            seqs.append((per * first, per * first + -(-(cu[n + 1] - cu[n]) // C),
+                         cu[n], cu[n + 1]))
         i32 = dict(device=dev, dtype=torch.int32)
         work = torch.tensor(work, **i32).view(-1, 2)
         seqs = torch.tensor(seqs, **i32).view(-1, 4)
         R = 64 * work.shape[0]
         bf = dict(device=dev, dtype=torch.bfloat16)
-        w, bv, qt, kb = (torch.empty(R, H * D, **bf) for _ in range(4))
+        w, qt, kb = (torch.empty(R, H * D, **bf) for _ in range(3))
+        # beta * v: (beta * v)^T [H * 128, R] for the 16-token chain.
+        bv = (torch.empty(H * D, R, **bf) if C == 16
+              else torch.empty(R, H * D, **bf))
         aqk, tt = (torch.empty(R, H * 64, **bf) for _ in range(2))
-        gc = torch.empty(work.shape[0], H * D, device=dev)
+        gc = torch.empty(R // C, H * D, device=dev)
         o = torch.empty(T, H * D, **bf)
         if s0 is None:
             s0 = x["h0"]
@@ -113,7 +131,7 @@ class CakeKda:
         # One wave of one-chain CTAs (two per sequence and head) keeps the
         # one-chain kernel; past it, the wide kernel halves the CTAs.
         sms = torch.cuda.get_device_properties(dev).multi_processor_count
-        chain_kernel = (self.wide if self.wide is not None
+        chain_kernel = (self.wide if self.wide is not None and C == 64
                         and wide_chain(N, H, sms) else self.recur)
 
         def run_recur():
@@ -126,4 +144,6 @@ class CakeKda:
         # Each kernel alone, for a breakdown of the time.
         run.intra, run.recur = run_intra, run_recur
         run.keep = keep + chain  # the tensors the argument arrays point at
+        run.mid = {"Wt": w, "Bvt" if C == 16 else "Bv": bv, "Qt": qt,
+                   "Kb": kb, "Aqk": aqk, "Tt": tt, "Gc": gc}
         return run

@@ -150,84 +150,17 @@ class Recur16:
         return run
 
 
-class Kda16:
-    """The 16-token forward, kda_intra16 then kda_recur16, on torch tensors
-    (the interface of cake_kda.CakeKda: prepare(x, s0) returns run(), with
-    run.intra and run.recur each kernel alone and run.mid the
-    intermediates by name)."""
-
-    def __init__(self, runtime, intra_bundle, recur_bundle):
-        self.rt = load_runtime(runtime)
-        self.intra = load_bundle(self.rt, intra_bundle)
-        self.recur = load_bundle(self.rt, recur_bundle)
-
-    def prepare(self, x, s0):
-        q = x["q"][0]
-        T, H, D = q.shape
-        dev = q.device
-        cu = [0, T] if x["cu"] is None else [int(c) for c in x["cu"].tolist()]
-        N = len(cu) - 1
-        work, seqs = [], []
-        for n in range(N):
-            first = len(work)
-            work += [(t, cu[n + 1]) for t in range(cu[n], cu[n + 1], SLOT)]
-            seqs.append((4 * first, 4 * first + -(-(cu[n + 1] - cu[n]) // C),
-                         cu[n], cu[n + 1]))
-        i32 = dict(device=dev, dtype=torch.int32)
-        work = torch.tensor(work, **i32).view(-1, 2)
-        seqs = torch.tensor(seqs, **i32).view(-1, 4)
-        R = SLOT * work.shape[0]
-        bf = dict(device=dev, dtype=torch.bfloat16)
-        mid = {"Wt": torch.empty(R, H * D, **bf),
-               "Bvt": torch.empty(H * D, R, **bf),
-               "Qt": torch.empty(R, H * D, **bf),
-               "Kb": torch.empty(R, H * D, **bf),
-               "Aqk": torch.empty(R, H * SLOT, **bf),
-               "Tt": torch.empty(R, H * SLOT, **bf),
-               "Gc": torch.empty(R // C, H * D, device=dev),
-               "Seqs": seqs}
-        o = torch.empty(T, H * D, **bf)
-        s0 = s0.float().contiguous().view(N * H, D, D)
-        sn = torch.empty_like(s0)
-        order = ("Wt", "Bvt", "Qt", "Kb", "Aqk", "Tt", "Gc")
-        ins = [q.reshape(T, H * D), x["k"][0].reshape(T, H * D),
-               x["v"][0].reshape(T, H * D), x["g"][0].reshape(T, H * D),
-               x["beta"][0].reshape(T, H), x["A_log"], x["dt_bias"]]
-        intra = ins + [mid[k] for k in order] + [work]
-        chain = [mid[k] for k in order] + [s0, o, sn, seqs]
-        ia = (CakeRtArg * len(intra))(*(tensor_arg(t) for t in intra))
-        ca = (CakeRtArg * len(chain))(*(tensor_arg(t) for t in chain))
-        rt = self.rt
-
-        def launch(h, a, n, name):
-            if rt.cakeRtLaunch(h, a, n, None) != 0:
-                sys.exit(f"{name}: {rt.cakeRtLastError().decode()}")
-
-        def run_intra():
-            launch(self.intra, ia, len(intra), "kda_intra16")
-
-        def run_recur():
-            launch(self.recur, ca, len(chain), "kda_recur16")
-
-        def run():
-            run_intra()
-            run_recur()
-            return o.view(1, T, H, D), sn.view(N, H, D, D)
-        run.intra, run.recur, run.mid = run_intra, run_recur, mid
-        run.keep = intra + chain
-        return run
-
-
 def parse_shape(text):
     lens, heads = text.split("x")
     return [int(t) for t in lens.split("+")], int(heads)
 
 
 def check(chain, lens, H, mids=False):
-    """Runs chain (a Recur16 or Kda16) on fresh inputs, its outputs poisoned
-    first; returns (unwritten, output error, state error) against the fp32
-    token recurrence. With mids (a Kda16), prints the intra kernel's
-    intermediates' errors against intermediates16's."""
+    """Runs chain (a Recur16, or a CakeKda of the 16-token kernels) on
+    fresh inputs, its outputs poisoned first; returns (unwritten, output
+    error, state error) against the fp32 token recurrence. With mids (a
+    CakeKda), prints the intra kernel's intermediates' errors against
+    intermediates16's."""
     x = make_inputs(lens, H, 128, "cuda", torch, F)
     s0 = torch.randn(len(lens), H, 128, 128, device="cuda")
     run = chain.prepare(x, s0)
@@ -284,8 +217,9 @@ def main():
                   f"{'PASS' if ok else 'WRONG'}")
     fwd16, failed16 = None, 0
     if args.intra16:
-        fwd16 = Kda16(args.runtime, args.intra16,
-                      args.recur16.split(",")[0].rpartition("=")[2])
+        from cake_kda import CakeKda
+        fwd16 = CakeKda(args.runtime, args.intra16,
+                        args.recur16.split(",")[0].rpartition("=")[2])
         for shape in args.shapes:
             lens, H = parse_shape(shape)
             unwritten, eo, es = check(fwd16, lens, H, mids=True)

@@ -30,8 +30,10 @@ W, Q̃, K̄ [64·slots, H·128]; (β ⊙ v)ᵀ [H·128, 64·slots]; T and A_qk
 [64·slots, H·64], each 64-row tile's four 16 x 16 diagonal blocks (the
 chain reads only those); Γ_C fp32 [4·slots, H·128], a row per chunk.
 
-Options: `intra depth=N hregs=R sregs=R` (stages between the halves and
-"solve", default 2; registers, default 192 and 120); `recur depth=N`
+Options: `intra depth=N hregs=R sregs=R gcrow=0|1` (stages between the
+halves and "solve", default 2; registers, default 192 and 120; 1: Γ_C's
+rows broadcast by frag.row and stored, instead of `every(16)`);
+`recur depth=N`
 (ring stages, default 4), `ctas=N` (CTAs an SM, default 2: the 192
 chains of H = 96 resident at once on 132 SMs), `state=fp32|bf16`.
 """
@@ -197,18 +199,23 @@ COLF = "!cake.frag<64x1xf32>"
 COLI = "!cake.frag<64x1xi32>"
 
 
-def half(j, ring, pt, regs):
+def half(j, ring, pt, regs, gcrow=0):
     """Channel half j's role: β, the norms (row sums traded with the other
     half), the gate, Γ and its reversed sums within each 16-token chunk,
     the outputs Q̃, K̄ and Γ_C, and the staged operands of the products:
     β ⊙ K̃ (β/|k| folded in), Q̃ and K̂. "h1" runs "h0"'s code."""
     o = 1 - j
     share = ' shares_code_with("h0")' if j else ""
-    gc = ""
-    for c in range(4):
-        gc += (f"      %gr{c} = cake.frag.row %rj[{16 * c}] : {F} -> {ROW}\n"
-               f"      %cc{c} = arith.addi %c4ci, %c{c} : index\n"
-               f"      cake.store %gr{c} -> %Gc[%cc{c}, %ch0] : {ROW} -> {G2F}\n")
+    # Γ_C of the four chunks: the reversed sums' first rows, stored by the
+    # lanes that hold them (every(16)); gcrow=1 broadcasts each row
+    # (frag.row: a scratch and a barrier each) and stores it.
+    gc = f"      cake.store %rj -> %Gc[%c4ci, %ch0] every(16) : {F} -> {G2F}\n"
+    if gcrow:
+        gc = ""
+        for c in range(4):
+            gc += (f"      %gr{c} = cake.frag.row %rj[{16 * c}] : {F} -> {ROW}\n"
+                   f"      %cc{c} = arith.addi %c4ci, %c{c} : index\n"
+                   f"      cake.store %gr{c} -> %Gc[%cc{c}, %ch0] : {ROW} -> {G2F}\n")
     return f"""  cake.role "h{j}" warpgroups(1) regs({regs}){share} {{
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : {G2}
@@ -381,7 +388,7 @@ def head_beta():
 """
 
 
-def intra(depth=2, hregs=192, sregs=120):
+def intra(depth=2, hregs=192, sregs=120, gcrow=0):
     ring = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
     pt = f"!cake.pipe<{depth}>"
     staged = ("ka", "qa", "kx")
@@ -441,8 +448,8 @@ cake.kernel @kda_intra16(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
                 schedule = #cake.persistent<tile = [64, 1], group_m = 1>,
                 cake.flush_denormals = true}} {{
 {decls}
-{half(0, ring, pt, hregs)}
-{half(1, ring, pt, hregs)}
+{half(0, ring, pt, hregs, gcrow)}
+{half(1, ring, pt, hregs, gcrow)}
   cake.role "solve" warpgroups(1) regs({sregs}) {{
     %H = cake.dim %Alog, 0 : !cake.global<?xf32>
     %slots = cake.dim %Wt, 0 : {G2}

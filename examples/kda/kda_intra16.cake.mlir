@@ -167,18 +167,7 @@ cake.kernel @kda_intra16(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>,
       // token to its chunk's end: Γ_C in the chunk's first row).
       %gj = cake.frag.scan sum %aj down segment(16) : !cake.frag<64x64xf32>
       %rj = cake.frag.scan sum %aj down reverse segment(16) : !cake.frag<64x64xf32>
-      %gr0 = cake.frag.row %rj[0] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc0 = arith.addi %c4ci, %c0 : index
-      cake.store %gr0 -> %Gc[%cc0, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr1 = cake.frag.row %rj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc1 = arith.addi %c4ci, %c1 : index
-      cake.store %gr1 -> %Gc[%cc1, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr2 = cake.frag.row %rj[32] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc2 = arith.addi %c4ci, %c2 : index
-      cake.store %gr2 -> %Gc[%cc2, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr3 = cake.frag.row %rj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc3 = arith.addi %c4ci, %c3 : index
-      cake.store %gr3 -> %Gc[%cc3, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+      cake.store %rj -> %Gc[%c4ci, %ch0] every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
       // K̄ = k ⊙ e^(Γ_C − Γ).
       %kbj = cake.frag.map %k0, %rj, %aj, %rk : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %r: f32, %a: f32, %n: f32):
@@ -342,18 +331,7 @@ cake.kernel @kda_intra16(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>,
       // token to its chunk's end: Γ_C in the chunk's first row).
       %gj = cake.frag.scan sum %aj down segment(16) : !cake.frag<64x64xf32>
       %rj = cake.frag.scan sum %aj down reverse segment(16) : !cake.frag<64x64xf32>
-      %gr0 = cake.frag.row %rj[0] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc0 = arith.addi %c4ci, %c0 : index
-      cake.store %gr0 -> %Gc[%cc0, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr1 = cake.frag.row %rj[16] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc1 = arith.addi %c4ci, %c1 : index
-      cake.store %gr1 -> %Gc[%cc1, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr2 = cake.frag.row %rj[32] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc2 = arith.addi %c4ci, %c2 : index
-      cake.store %gr2 -> %Gc[%cc2, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
-      %gr3 = cake.frag.row %rj[48] : !cake.frag<64x64xf32> -> !cake.frag<1x64xf32>
-      %cc3 = arith.addi %c4ci, %c3 : index
-      cake.store %gr3 -> %Gc[%cc3, %ch0] : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+      cake.store %rj -> %Gc[%c4ci, %ch0] every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
       // K̄ = k ⊙ e^(Γ_C − Γ).
       %kbj = cake.frag.map %k0, %rj, %aj, %rk : (!cake.frag<64x64xbf16>, !cake.frag<64x64xf32>, !cake.frag<64x64xf32>, !cake.frag<64x1xf32>) -> !cake.frag<64x64xbf16> {
       ^bb0(%k: bf16, %r: f32, %a: f32, %n: f32):

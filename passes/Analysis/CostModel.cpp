@@ -420,6 +420,9 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     Value value = isa<StoreOp>(op) ? cast<StoreOp>(op).getValue()
                                    : cast<ScatterOp>(op).getValue();
     double bytes = fragBytes(value.getType());
+    // every(S) writes one row in S.
+    if (auto st = dyn_cast<StoreOp>(op); st && st.getEvery())
+      bytes /= double(*st.getEvery());
     double rate = cal.storeGBps / double(cal.smCount) * perSmShare;
     double ns = bytes / rate;
     if (record) {

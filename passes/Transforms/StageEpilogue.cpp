@@ -38,10 +38,10 @@ struct StageEpiloguePass
     auto tiles = dyn_cast<TilesOp>(store->getParentOp());
     auto frag = dyn_cast<FragType>(store.getValue().getType());
     // A TMA store cannot bound the rows more tightly than the tensor does
-    // (nor write a transposed tile).
+    // (nor write a transposed tile or every S-th row).
     if (!tiles || !frag || frag.getShape().size() != 2 ||
         store.getCoords().size() != 2 || store.getRows() ||
-        store.getTransposed())
+        store.getTransposed() || store.getEvery())
       return false;
     ArrayRef<int64_t> tile =
         store->getParentOfType<KernelOp>().getTileShape();

@@ -585,25 +585,37 @@ def Cake_StoreOp : Cake_Op<"store", [AttrSizedOperandSegments]> {
     lands in the tensor's own layout; each element is its own predicated
     store (16- or 32-bit elements).
 
+    `every(S)` writes only rows 0, S, 2S, ... of an accumulator-shaped
+    tile, as the M/S consecutive rows of the box at `coords` (S a multiple
+    of 16 dividing M): one row per segment of a segmented scan, e.g. each
+    16-token chunk's Γ_C from the first rows of `cake.frag.scan ... down
+    reverse segment(16)` (examples/kda/kda_intra16). The lanes that hold a
+    kept row store it themselves: no exchange, no barrier (`cake.frag.row`
+    of each row and a store would take a scratch and a barrier each).
+
     ```mlir
     cake.store %r -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>
     cake.store %o -> %O[%t0, %c0] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
     cake.store %ot -> %O[%t0, %v0] transposed rows %left : !cake.frag<64x16xbf16> -> !cake.global<?x?xbf16>
+    cake.store %gc -> %Gc[%c4, %ch] every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
     ```
   }];
   let arguments = (ins Cake_FragType:$value, Cake_GlobalType:$dst,
                        Variadic<Index>:$coords, UnitAttr:$transposed,
-                       Optional<Index>:$rows);
+                       OptionalAttr<I64Attr>:$every, Optional<Index>:$rows);
   let assemblyFormat = [{
-    $value `->` $dst `[` $coords `]` (`transposed` $transposed^)? (`rows` $rows^)? attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
+    $value `->` $dst `[` $coords `]` (`transposed` $transposed^)? (`every` `(` $every^ `)`)? (`rows` $rows^)? attr-dict `:` qualified(type($value)) `->` qualified(type($dst))
   }];
   let extraClassDeclaration = [{
     /// The box of the tensor the store writes: the fragment's shape, its
-    /// two dimensions swapped when `transposed`.
+    /// two dimensions swapped when `transposed`, its rows divided by S
+    /// with `every(S)`.
     SmallVector<int64_t> getBoxShape() {
       SmallVector<int64_t> box(getValue().getType().getShape());
       if (getTransposed() && box.size() == 2)
         std::swap(box[0], box[1]);
+      if (std::optional<int64_t> s = getEvery(); s && box.size() == 2 && *s > 0)
+        box[0] /= *s;
       return box;
     }
   }];

@@ -458,11 +458,11 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   FailureOr<FragInfo> info = fragInfo(ft, op);
   if (failed(info))
     return failure();
-  if (op.getTransposed()) {
+  if (op.getTransposed() || op.getEvery()) {
     if (info->layout != FragLayout::Acc)
-      return op.emitError("a transposed store is lowered for "
+      return op.emitError("a transposed or every(S) store is lowered for "
                           "accumulator-shaped tiles (64 W x N)");
-    return emitTransposedStore(op);
+    return op.getEvery() ? emitEveryStore(op) : emitTransposedStore(op);
   }
   if (info->layout == FragLayout::Row || info->layout == FragLayout::Col ||
       info->layout == FragLayout::LaneRow ||
@@ -699,6 +699,67 @@ LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
         sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text, constraints);
       }
   }
+  return success();
+}
+
+/// cake.store ... every(S): tile rows 0, S, 2S, ... to consecutive rows of
+/// the box. In the accumulator layout a thread's rows are tile row
+/// 16 w + l/4 and 8 below it, so with S a multiple of 16 only the first
+/// (l/4 = 0, four lanes a warp) can be kept, and only in the warps whose
+/// first row is a multiple of S: those lanes store their values
+/// themselves, each a predicated store.
+LogicalResult KernelEmitter::emitEveryStore(StoreOp op) {
+  FragType ft = op.getValue().getType();
+  const TensorParams &tp = tensors[op.getDst()];
+  Type elt = ft.getElementType();
+  int64_t n = ft.getShape()[1];
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  int64_t every = *op.getEvery();
+  if (bits != 16 && bits != 32)
+    return op.emitError("an every(S) store writes 16- or 32-bit elements");
+  int64_t rank = op.getDst().getType().getRank();
+  ValueRange coords = op.getCoords();
+  AccStoreBox box = accStoreBox(op);
+  // The tile row this thread holds first, and whether it is kept.
+  auto [tileRow, tileCol] = accThreadOrigin();
+  Value tileRowIdx =
+      arith::IndexCastOp::create(b, loc(), b.getIndexType(), tileRow);
+  Value kept = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc(), tileRowIdx, idxc(every)), idxc(0));
+  Value row = arith::AddIOp::create(
+      b, loc(), map.lookupOrDefault(coords[rank - 2]),
+      arith::DivUIOp::create(b, loc(), tileRowIdx, idxc(every)));
+  Value rowOk = arith::AndIOp::create(
+      b, loc(), kept,
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, row,
+                            box.rows));
+  Value rowBase = arith::MulIOp::create(b, loc(), row, box.cols);
+  if (box.plane)
+    rowBase = arith::AddIOp::create(b, loc(), box.plane, rowBase);
+  Value acc = map.lookup(op.getValue());
+  Type bitsTy = b.getIntegerType(bits);
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
+                     std::to_string(bits) + " [$1], $2; }";
+  std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
+  for (int64_t j = 0; j < n / 8; ++j)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value col = arith::AddIOp::create(b, loc(), box.col0, idxc(8 * j + e));
+      Value ok = arith::AndIOp::create(
+          b, loc(), rowOk,
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, col,
+                                box.cols));
+      Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
+      Value off64 = arith::IndexCastOp::create(
+          b, loc(), b.getI64Type(),
+          arith::AddIOp::create(b, loc(), rowBase, col));
+      Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
+                                      ValueRange{off64});
+      // Value 4 j + e is the first row's (h = 0) of column pair j.
+      Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + e);
+      Value raw = LLVM::BitcastOp::create(b, loc(), bitsTy, v);
+      sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text, constraints);
+    }
   return success();
 }
 

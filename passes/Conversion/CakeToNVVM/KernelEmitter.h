@@ -429,6 +429,7 @@ private:
   LogicalResult emitAccLoad(LoadOp op, const FragInfo &info);
   LogicalResult emitStore(StoreOp op);
   LogicalResult emitTransposedStore(StoreOp op);
+  LogicalResult emitEveryStore(StoreOp op);
   /// This thread's first row and column of an accumulator-shaped tile
   /// (i32): row 64 wg + 16 w + l / 4, column 2 (l % 4).
   std::pair<Value, Value> accThreadOrigin();

@@ -210,6 +210,76 @@ cake.kernel @transposed_tiles(%V: !cake.global<?x?xf32>, %W: !cake.global<?x?xbf
 
 // -----
 
+cake.kernel @every_not_a_warp(%G: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] every(8) must be a multiple of 16 (a warp's rows) dividing the 64 rows of the tile}}
+    cake.store %r -> %G[%c0, %c0] every(8) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @every_not_dividing(%G: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] every(48) must be a multiple of 16 (a warp's rows) dividing the 64 rows of the tile}}
+    cake.store %r -> %G[%c0, %c0] every(48) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @every_transposed(%G: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64 or more rows, not transposed), got [64, 64] transposed}}
+    cake.store %r -> %G[%c0, %c0] transposed every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @every_of_a_line(%G: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<1x64xf32>
+    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64 or more rows, not transposed), got [1, 64]}}
+    cake.store %r -> %G[%c0, %c0] every(16) : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @every_bytes(%G: !cake.global<?x?xi8>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x64xi8>
+    // expected-error @+1 {{[dataflow.element-type] an every(S) store writes 16- or 32-bit elements, not 'i8'}}
+    cake.store %r -> %G[%c0, %c0] every(16) : !cake.frag<64x64xi8> -> !cake.global<?x?xi8>
+  }
+}
+
+// -----
+
+// Near miss: every 16th row, every 32nd and every 64th (one row), bounded.
+cake.kernel @every_rows(%G: !cake.global<?x?xf32>, %H: !cake.global<?x?xbf16>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %r = cake.frag.zero : !cake.frag<64x64xf32>
+    cake.store %r -> %G[%c0, %c0] every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+    cake.store %r -> %G[%c0, %c0] every(32) rows %c3 : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
+    %h = cake.frag.zero : !cake.frag<64x64xbf16>
+    cake.store %h -> %H[%c0, %c0] every(64) : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+  }
+}
+
+// -----
+
 cake.kernel @rows_of_a_rank1_load(%V: !cake.global<?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
   cake.role "r" warpgroups(1) {
     %c0 = arith.constant 0 : index
