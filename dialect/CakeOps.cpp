@@ -638,11 +638,12 @@ LogicalResult StoreOp::verify() {
   }
   if (std::optional<int64_t> every = getEvery()) {
     ArrayRef<int64_t> shape = getValue().getType().getShape();
-    if (getTransposed() || shape.size() != 2 || shape[0] < 64)
+    if (getTransposed() || shape.size() != 2 || shape[0] % 64 != 0 ||
+        shape[1] % 8 != 0)
       return emitRuleError(*this, RuleId::DataflowBoxShape)
              << "every(" << *every
-             << ") keeps rows of an accumulator-shaped tile (64 or more rows, "
-                "not transposed), got "
+             << ") keeps rows of an accumulator-shaped tile (64·W rows, a "
+                "multiple of 8 columns, not transposed), got "
              << shapeStr(shape) << (getTransposed() ? " transposed" : "");
     if (*every <= 0 || *every % 16 != 0 || shape[0] % *every != 0)
       return emitRuleError(*this, RuleId::DataflowBoxShape)

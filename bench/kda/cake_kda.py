@@ -126,7 +126,8 @@ class CakeKda:
                 sys.exit(f"{name}: {rt.cakeRtLastError().decode()}")
 
         def run_intra():
-            launch(self.intra, intra, len(keep), "kda_intra")
+            launch(self.intra, intra, len(keep),
+                   "kda_intra16" if C == 16 else "kda_intra")
 
         # One wave of one-chain CTAs (two per sequence and head) keeps the
         # one-chain kernel; past it, the wide kernel halves the CTAs.
@@ -135,7 +136,8 @@ class CakeKda:
                         and wide_chain(N, H, sms) else self.recur)
 
         def run_recur():
-            launch(chain_kernel, recur, len(chain), "kda_recur")
+            launch(chain_kernel, recur, len(chain),
+                   "kda_recur16" if C == 16 else "kda_recur")
 
         def run():
             run_intra()

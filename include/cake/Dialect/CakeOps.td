@@ -589,9 +589,11 @@ def Cake_StoreOp : Cake_Op<"store", [AttrSizedOperandSegments]> {
     tile, as the M/S consecutive rows of the box at `coords` (S a multiple
     of 16 dividing M): one row per segment of a segmented scan, e.g. each
     16-token chunk's Γ_C from the first rows of `cake.frag.scan ... down
-    reverse segment(16)` (examples/kda/kda_intra16). The lanes that hold a
-    kept row store it themselves: no exchange, no barrier (`cake.frag.row`
-    of each row and a store would take a scratch and a barrier each).
+    reverse segment(16)` (examples/kda/kda_intra16). `rows %n` then
+    bounds the box's rows, the kept ones (ceil(tokens / S) for a chunk
+    list). The lanes that hold a kept row store it themselves: no
+    exchange, no barrier (`cake.frag.row` of each row and a store would
+    take a scratch and a barrier each).
 
     ```mlir
     cake.store %r -> %C[%m, %n] : !cake.frag<128x256xbf16> -> !cake.global<?x?xbf16>

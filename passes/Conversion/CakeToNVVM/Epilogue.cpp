@@ -720,15 +720,15 @@ LogicalResult KernelEmitter::emitEveryStore(StoreOp op) {
   int64_t rank = op.getDst().getType().getRank();
   ValueRange coords = op.getCoords();
   AccStoreBox box = accStoreBox(op);
-  // The tile row this thread holds first, and whether it is kept.
-  auto [tileRow, tileCol] = accThreadOrigin();
-  Value tileRowIdx =
-      arith::IndexCastOp::create(b, loc(), b.getIndexType(), tileRow);
+  // The tile row this thread holds first (the box's row0 less the row
+  // coordinate), and whether it is kept.
+  Value rowCoord = map.lookupOrDefault(coords[rank - 2]);
+  Value tileRowIdx = arith::SubIOp::create(b, loc(), box.row0, rowCoord);
   Value kept = arith::CmpIOp::create(
       b, loc(), arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc(), tileRowIdx, idxc(every)), idxc(0));
   Value row = arith::AddIOp::create(
-      b, loc(), map.lookupOrDefault(coords[rank - 2]),
+      b, loc(), rowCoord,
       arith::DivUIOp::create(b, loc(), tileRowIdx, idxc(every)));
   Value rowOk = arith::AndIOp::create(
       b, loc(), kept,

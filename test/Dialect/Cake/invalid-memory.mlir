@@ -236,7 +236,7 @@ cake.kernel @every_transposed(%G: !cake.global<?x?xf32>) attributes {target = #c
   cake.role "r" warpgroups(1) {
     %c0 = arith.constant 0 : index
     %r = cake.frag.zero : !cake.frag<64x64xf32>
-    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64 or more rows, not transposed), got [64, 64] transposed}}
+    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64·W rows, a multiple of 8 columns, not transposed), got [64, 64] transposed}}
     cake.store %r -> %G[%c0, %c0] transposed every(16) : !cake.frag<64x64xf32> -> !cake.global<?x?xf32>
   }
 }
@@ -247,8 +247,19 @@ cake.kernel @every_of_a_line(%G: !cake.global<?x?xf32>) attributes {target = #ca
   cake.role "r" warpgroups(1) {
     %c0 = arith.constant 0 : index
     %r = cake.frag.zero : !cake.frag<1x64xf32>
-    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64 or more rows, not transposed), got [1, 64]}}
+    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64·W rows, a multiple of 8 columns, not transposed), got [1, 64]}}
     cake.store %r -> %G[%c0, %c0] every(16) : !cake.frag<1x64xf32> -> !cake.global<?x?xf32>
+  }
+}
+
+// -----
+
+cake.kernel @every_of_a_column(%G: !cake.global<?x?xf32>) attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [64]>} {
+  cake.role "r" warpgroups(1) {
+    %c0 = arith.constant 0 : index
+    %r = cake.frag.zero : !cake.frag<64x1xf32>
+    // expected-error @+1 {{[dataflow.box-shape] every(16) keeps rows of an accumulator-shaped tile (64·W rows, a multiple of 8 columns, not transposed), got [64, 1]}}
+    cake.store %r -> %G[%c0, %c0] every(16) : !cake.frag<64x1xf32> -> !cake.global<?x?xf32>
   }
 }
 

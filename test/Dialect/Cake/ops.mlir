@@ -161,7 +161,7 @@ cake.kernel @tile_into_registers(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x
 // CHECK: %[[K:.*]] = cake.load %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT:.*]] pad %{{.*}} : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
 // CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
 // CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] transposed rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-// CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] every(16) rows %[[LEFT]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+// CHECK: cake.store %[[K]] -> %{{.*}}[%{{.*}}, %{{.*}}] every(16) rows %[[SEGS:.*]] : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
 cake.kernel @sequence_bounded_tiles(%X: !cake.global<?x?xbf16>, %Y: !cake.global<?x?xbf16>, %E: !cake.global<?xi32>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.grid<tile = [64, 64]>} {
@@ -175,7 +175,13 @@ cake.kernel @sequence_bounded_tiles(%X: !cake.global<?x?xbf16>, %Y: !cake.global
       %v = cake.load %X[%m, %n] rows %left pad %zero : !cake.global<?x?xbf16> -> !cake.frag<64x64xbf16>
       cake.store %v -> %Y[%m, %n] rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
       cake.store %v -> %Y[%m, %n] transposed rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
-      cake.store %v -> %Y[%m, %n] every(16) rows %left : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
+      // One row a 16-row segment: the box's rows are the segments.
+      %c15 = arith.constant 15 : index
+      %c16 = arith.constant 16 : index
+      %up = arith.addi %left, %c15 : index
+      %segs = arith.divui %up, %c16 : index
+      %ms = arith.divui %m, %c16 : index
+      cake.store %v -> %Y[%ms, %n] every(16) rows %segs : !cake.frag<64x64xbf16> -> !cake.global<?x?xbf16>
     }
   }
 }
