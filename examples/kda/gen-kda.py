@@ -231,14 +231,12 @@ def norms():
     return out
 
 
-def prep(staged):
-    """A chunk's inputs: β, q and k with their norms, the gates, Γ and the
-    gated operands (the B operands written to their stages)."""
-    return f"""      %left = arith.subi %T, %t0 : index
-      %lefti = arith.index_cast %left : index to i32
-      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+def beta_of_b(row="%t0", bound=""):
+    """%beta = sigmoid(b) of the tile's rows from `row` (`bound`: the load's
+    `rows` clause, if any), after head_params()."""
+    return f"""      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
       // the column picked by a mask and a row sum.
-      %bt = cake.load %B[%t0, %hb] : {G2} -> !cake.frag<64x8xbf16>
+      %bt = cake.load %B[{row}, %hb]{bound} : {G2} -> !cake.frag<64x8xbf16>
       %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
       ^bb0(%x: bf16, %c: i32):
         %xf = arith.extf %x : bf16 to f32
@@ -256,7 +254,15 @@ def prep(staged):
         %sig = arith.divf %one, %den : f32
         cake.frag.yield %sig : f32
       }}
-      // q and k, L2-normalized over their 128 channels: per-row factors.
+"""
+
+
+def prep(staged):
+    """A chunk's inputs: β, q and k with their norms, the gates, Γ and the
+    gated operands (the B operands written to their stages)."""
+    return f"""      %left = arith.subi %T, %t0 : index
+      %lefti = arith.index_cast %left : index to i32
+{beta_of_b()}      // q and k, L2-normalized over their 128 channels: per-row factors.
       %k0 = cake.load %K[%t0, %ch0] : {G2} -> {FB}
       %k1 = cake.load %K[%t0, %ch1] : {G2} -> {FB}
       %q0 = cake.load %Q[%t0, %ch0] : {G2} -> {FB}

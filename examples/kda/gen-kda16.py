@@ -37,7 +37,16 @@ rows broadcast by frag.row and stored, instead of `every(16)`);
 (ring stages, default 4), `ctas=N` (CTAs an SM, default 2: the 192
 chains of H = 96 resident at once on 132 SMs), `state=fp32|bf16`.
 """
+import importlib.util
+import os
 import sys
+
+# gen-kda.py (the 64-token kernels) for the text both generators share.
+_spec = importlib.util.spec_from_file_location(
+    "gen_kda", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "gen-kda.py"))
+KDA64 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(KDA64)
 
 G2 = "!cake.global<?x?xbf16>"
 G2F = "!cake.global<?x?xf32>"
@@ -358,34 +367,9 @@ def half(j, ring, pt, regs, gcrow=0):
 
 
 def head_beta():
-    """e^A_log of head h and β = sigmoid(b) of the chunk's rows (b is
-    [T, H]: an 8-column tile around column h, the column picked by a mask
-    and a row sum)."""
-    return f"""      %hr = arith.remui %h, %c8 : index
-      %hb = arith.subi %h, %hr : index
-      %hsel = arith.index_cast %hr : index to i32
-      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
-      %al2 = arith.mulf %alog, %log2e : f32
-      %ealog = math.exp2 %al2 : f32
-      %bt = cake.load %B[%ts, %hb] rows %left : {G2} -> !cake.frag<64x8xbf16>
-      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
-      ^bb0(%x: bf16, %c: i32):
-        %xf = arith.extf %x : bf16 to f32
-        %is = arith.cmpi eq, %c, %hsel : i32
-        %zf = arith.constant 0.0 : f32
-        %y = arith.select %is, %xf, %zf : f32
-        cake.frag.yield %y : f32
-      }}
-      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> {COLF}
-      %beta = cake.frag.map %bs : ({COLF}) -> {COLF} {{
-      ^bb0(%x: f32):
-        %xe = arith.mulf %x, %nlog2e : f32
-        %ex = math.exp2 %xe : f32
-        %den = arith.addf %ex, %one : f32
-        %sig = arith.divf %one, %den : f32
-        cake.frag.yield %sig : f32
-      }}
-"""
+    """e^A_log of head h and β = sigmoid(b) of the chunk's rows, as the
+    64-token kernels compute them (gen-kda.py's text)."""
+    return KDA64.head_params() + KDA64.beta_of_b("%ts", " rows %left")
 
 
 def intra(depth=2, hregs=192, sregs=120, gcrow=0):

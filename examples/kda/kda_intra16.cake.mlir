@@ -84,6 +84,8 @@ cake.kernel @kda_intra16(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>,
       %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
       %al2 = arith.mulf %alog, %log2e : f32
       %ealog = math.exp2 %al2 : f32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
       %bt = cake.load %B[%ts, %hb] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
       %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
       ^bb0(%x: bf16, %c: i32):
@@ -248,6 +250,8 @@ cake.kernel @kda_intra16(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>,
       %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
       %al2 = arith.mulf %alog, %log2e : f32
       %ealog = math.exp2 %al2 : f32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
       %bt = cake.load %B[%ts, %hb] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
       %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
       ^bb0(%x: bf16, %c: i32):
@@ -405,6 +409,8 @@ cake.kernel @kda_intra16(%Q: !cake.global<?x?xbf16>, %K: !cake.global<?x?xbf16>,
       %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
       %al2 = arith.mulf %alog, %log2e : f32
       %ealog = math.exp2 %al2 : f32
+      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
+      // the column picked by a mask and a row sum.
       %bt = cake.load %B[%ts, %hb] rows %left : !cake.global<?x?xbf16> -> !cake.frag<64x8xbf16>
       %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {
       ^bb0(%x: bf16, %c: i32):

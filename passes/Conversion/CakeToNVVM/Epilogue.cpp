@@ -671,10 +671,6 @@ LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
   Value row0 = box.row0, col0 = box.col0, rows = box.rows, cols = box.cols,
         plane = box.plane;
   Value acc = map.lookup(op.getValue());
-  Type bitsTy = b.getIntegerType(bits);
-  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
-                     std::to_string(bits) + " [$1], $2; }";
-  std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
   for (int64_t h = 0; h < 2; ++h) {
     Value col = arith::AddIOp::create(b, loc(), col0, idxc(8 * h));
     Value colOk =
@@ -685,7 +681,6 @@ LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
         Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
                                             row, rows);
         Value ok = arith::AndIOp::create(b, loc(), rowOk, colOk);
-        Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
         Value off = arith::MulIOp::create(b, loc(), row, cols);
         off = arith::AddIOp::create(b, loc(), off, col);
         if (plane)
@@ -693,13 +688,24 @@ LogicalResult KernelEmitter::emitTransposedStore(StoreOp op) {
         Value off64 = arith::IndexCastOp::create(b, loc(), b.getI64Type(), off);
         Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
                                         ValueRange{off64});
-        Value v =
-            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e);
-        Value raw = LLVM::BitcastOp::create(b, loc(), bitsTy, v);
-        sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text, constraints);
+        predicatedStore(
+            ok, ptr,
+            LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + 2 * h + e));
       }
   }
   return success();
+}
+
+/// One 16- or 32-bit value stored where `ok` holds, predicated in the
+/// instruction rather than branched around (as in emitStore).
+void KernelEmitter::predicatedStore(Value ok, Value ptr, Value v) {
+  int64_t bits = v.getType().getIntOrFloatBitWidth();
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
+                     std::to_string(bits) + " [$1], $2; }";
+  Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
+  Value raw = LLVM::BitcastOp::create(b, loc(), b.getIntegerType(bits), v);
+  sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text,
+                bits == 16 ? "r,l,h" : "r,l,r");
 }
 
 /// cake.store ... every(S): tile rows 0, S, 2S, ... to consecutive rows of
@@ -738,10 +744,6 @@ LogicalResult KernelEmitter::emitEveryStore(StoreOp op) {
   if (box.plane)
     rowBase = arith::AddIOp::create(b, loc(), box.plane, rowBase);
   Value acc = map.lookup(op.getValue());
-  Type bitsTy = b.getIntegerType(bits);
-  std::string text = "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p st.global.b" +
-                     std::to_string(bits) + " [$1], $2; }";
-  std::string constraints = bits == 16 ? "r,l,h" : "r,l,r";
   for (int64_t j = 0; j < n / 8; ++j)
     for (int64_t e = 0; e < 2; ++e) {
       Value col = arith::AddIOp::create(b, loc(), box.col0, idxc(8 * j + e));
@@ -749,16 +751,14 @@ LogicalResult KernelEmitter::emitEveryStore(StoreOp op) {
           b, loc(), rowOk,
           arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, col,
                                 box.cols));
-      Value pred = arith::ExtUIOp::create(b, loc(), b.getI32Type(), ok);
       Value off64 = arith::IndexCastOp::create(
           b, loc(), b.getI64Type(),
           arith::AddIOp::create(b, loc(), rowBase, col));
       Value ptr = LLVM::GEPOp::create(b, loc(), globalPtrTy(), elt, tp.ptr,
                                       ValueRange{off64});
       // Value 4 j + e is the first row's (h = 0) of column pair j.
-      Value v = LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + e);
-      Value raw = LLVM::BitcastOp::create(b, loc(), bitsTy, v);
-      sideEffectAsm(Type(), ValueRange{pred, ptr, raw}, text, constraints);
+      predicatedStore(ok, ptr,
+                      LLVM::ExtractValueOp::create(b, loc(), acc, 4 * j + e));
     }
   return success();
 }

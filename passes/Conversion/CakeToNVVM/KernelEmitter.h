@@ -430,6 +430,7 @@ private:
   LogicalResult emitStore(StoreOp op);
   LogicalResult emitTransposedStore(StoreOp op);
   LogicalResult emitEveryStore(StoreOp op);
+  void predicatedStore(Value ok, Value ptr, Value v);
   /// This thread's first row and column of an accumulator-shaped tile
   /// (i32): row 64 wg + 16 w + l / 4, column 2 (l % 4).
   std::pair<Value, Value> accThreadOrigin();
