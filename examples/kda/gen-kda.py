@@ -1050,6 +1050,23 @@ def seq_params(S3):
 """
 
 
+def state_io(S3, bf16_state):
+    """The chain's states in (%init0, %init1) and out (from %fin#0, %fin#1):
+    fp32 as they are, or bf16 converted at the ends (the chain holds fp32
+    either way)."""
+    init = fin = ""
+    for i, col in ((0, "%c0"), (1, "%c64")):
+        if bf16_state:
+            init += (f"      %init{i}b = cake.load %S0[%nh, %vb, {col}] : {S3} -> {FB}\n"
+                     f"      %init{i} = cake.frag.convert %init{i}b : {FB} -> {F}\n")
+            fin += (f"      %fin{i}b = cake.frag.convert %fin#{i} : {F} -> {FB}\n"
+                    f"      cake.store %fin{i}b -> %SN[%nh, %vb, {col}] : {FB} -> {S3}\n")
+        else:
+            init += f"      %init{i} = cake.load %S0[%nh, %vb, {col}] : {S3} -> {F}\n"
+            fin += f"      cake.store %fin#{i} -> %SN[%nh, %vb, {col}] : {F} -> {S3}\n"
+    return init, fin
+
+
 def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=0):
     if not ahead:
         return gamma_in_step(recur(depth=depth, ctas=ctas, state=state,
@@ -1064,18 +1081,7 @@ def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=0):
     bf16_state = state == "bf16"
     S3 = f"!cake.global<?x128x128x{'bf16' if bf16_state else 'f32'}>"
     name = "kda_recur_bf16_state" if bf16_state else "kda_recur"
-    # The states in and out: fp32 as they are, or bf16 converted at the ends
-    # (the chain holds fp32 either way).
-    init = fin = ""
-    for i, col in ((0, "%c0"), (1, "%c64")):
-        if bf16_state:
-            init += (f"      %init{i}b = cake.load %S0[%nh, %vb, {col}] : {S3} -> {FB}\n"
-                     f"      %init{i} = cake.frag.convert %init{i}b : {FB} -> {F}\n")
-            fin += (f"      %fin{i}b = cake.frag.convert %fin#{i} : {F} -> {FB}\n"
-                    f"      cake.store %fin{i}b -> %SN[%nh, %vb, {col}] : {FB} -> {S3}\n")
-        else:
-            init += f"      %init{i} = cake.load %S0[%nh, %vb, {col}] : {S3} -> {F}\n"
-            fin += f"      cake.store %fin#{i} -> %SN[%nh, %vb, {col}] : {F} -> {S3}\n"
+    init, fin = state_io(S3, bf16_state)
     ctas_attr = (f"cake.ctas_per_sm = {ctas},\n                "
                  if ctas != 1 else "")
     PD = f"!cake.pipe<{depth}>"

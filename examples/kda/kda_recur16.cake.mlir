@@ -46,13 +46,13 @@ cake.kernel @kda_recur16(%Wt: !cake.global<?x?xbf16>, %Bvt: !cake.global<?x?xbf1
     %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
     %HD = cake.dim %Gc, 1 : !cake.global<?x?xf32>
     %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %log2e = arith.constant 1.44269504 : f32
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %c16 = arith.constant 16 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %log2e = arith.constant 1.44269504 : f32
     %H = arith.divui %HD, %c128 : index
     cake.tiles (%nh, %vb) in (%NH, %Vd) {
       %n = arith.divui %nh, %H : index
@@ -121,13 +121,13 @@ cake.kernel @kda_recur16(%Wt: !cake.global<?x?xbf16>, %Bvt: !cake.global<?x?xbf1
     %Vd = cake.dim %S0, 1 : !cake.global<?x128x128xf32>
     %HD = cake.dim %Gc, 1 : !cake.global<?x?xf32>
     %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %log2e = arith.constant 1.44269504 : f32
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
     %c16 = arith.constant 16 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %log2e = arith.constant 1.44269504 : f32
     %H = arith.divui %HD, %c128 : index
     cake.tiles (%nh, %vb) in (%NH, %Vd) {
       %n = arith.divui %nh, %H : index
