@@ -740,6 +740,12 @@ LogicalResult Interpreter::run() {
         1, std::min({bySmem, byThreads, byRegs, int64_t(32)}));
   }
   int64_t sms = cal.smCount;
+  report.occupancyCtasPerSm = ctasPerSm;
+  // A grid of fewer CTAs than the SMs can hold at that occupancy puts
+  // ceil(CTAs / SMs) on the busiest SM, and they share it no further.
+  if (!persistent && sms > 0)
+    ctasPerSm =
+        std::max<int64_t>(1, std::min(ctasPerSm, (tiles + sms - 1) / sms));
   report.ctasPerSm = ctasPerSm;
   if (ptxas.present) {
     report.registers = ptxas.registers;

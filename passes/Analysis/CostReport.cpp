@@ -75,8 +75,10 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
                                 r.tilesPerCta)
                    : 0;
   os << "  schedule: " << r.tiles << " tiles, " << r.ctas << " CTAs ("
-     << r.ctasPerSm << " per SM), " << r.tilesPerCta
-     << " tiles on the busiest CTA slot, "
+     << r.ctasPerSm << " per SM";
+  if (r.occupancyCtasPerSm > r.ctasPerSm)
+    os << ", " << r.occupancyCtasPerSm << " by occupancy";
+  os << "), " << r.tilesPerCta << " tiles on the busiest CTA slot, "
      << llvm::format("wave efficiency %.1f%%", 100 * eff) << ", "
      << timeString(r.tileNs) << " per tile";
   if (r.registers > 0)
@@ -164,6 +166,8 @@ std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
     cJSON_AddNumberToObject(s, "tiles", double(r.tiles));
     cJSON_AddNumberToObject(s, "ctas", double(r.ctas));
     cJSON_AddNumberToObject(s, "ctas_per_sm", double(r.ctasPerSm));
+    cJSON_AddNumberToObject(s, "occupancy_ctas_per_sm",
+                            double(r.occupancyCtasPerSm));
     cJSON_AddNumberToObject(s, "tiles_per_cta", double(r.tilesPerCta));
     cJSON_AddNumberToObject(s, "tile_ns", r.tileNs);
     if (r.registers > 0) {

@@ -147,8 +147,11 @@ struct CostReport {
   std::string bottleneck;
   double bottleneckShare = 0;
   std::vector<CostResource> resources;
-  // Schedule.
-  int64_t tiles = 0, ctas = 0, ctasPerSm = 0, tilesPerCta = 0;
+  // Schedule. ctasPerSm is how many CTAs share the busiest SM: what
+  // occupancy allows (occupancyCtasPerSm), or fewer where the grid is too
+  // small to fill every SM that often.
+  int64_t tiles = 0, ctas = 0, ctasPerSm = 0, occupancyCtasPerSm = 0,
+          tilesPerCta = 0;
   /// Registers per thread that decided the CTAs per SM: ptxas's
   /// (cake.ptxas) or the fragment estimate's (the CTA's largest role).
   int64_t registers = 0;
