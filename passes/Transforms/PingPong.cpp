@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cake/Analysis/RoleTurns.h"
 #include "cake/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -95,6 +96,34 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
     }
     for (RoleOp role : roles)
       setSlice(role, 0);
+    if (turns)
+      return setTurns(kernel, roles);
+    return success();
+  }
+
+  /// cake.role_turns over the sets' consumer roles, set 0 first: the one
+  /// role of each set whose body issues a cake.mma.
+  LogicalResult setTurns(KernelOp kernel, ArrayRef<RoleOp> set0) {
+    SmallVector<RoleOp> consumers;
+    for (RoleOp role : set0) {
+      bool mma = false;
+      role.walk([&](MmaOp) { mma = true; });
+      if (mma)
+        consumers.push_back(role);
+    }
+    if (consumers.size() != 1)
+      return kernel.emitError("cake-ping-pong: turns=true needs one role "
+                              "issuing cake.mma in each set, found ")
+             << consumers.size();
+    SmallVector<Attribute> names;
+    names.push_back(
+        StringAttr::get(kernel.getContext(), consumers.front().getName()));
+    for (int64_t k = 1; k < int64_t(sets); ++k)
+      names.push_back(StringAttr::get(
+          kernel.getContext(),
+          (consumers.front().getName() + "_" + Twine(k)).str()));
+    kernel->setAttr(kRoleTurnsAttrName,
+                    ArrayAttr::get(kernel.getContext(), names));
     return success();
   }
 

@@ -135,6 +135,7 @@ bool checkTiles(KernelFacts &f);          ///< sync.tiles-mismatch
 bool checkProxyFence(KernelFacts &f);     ///< sync.proxy-fence
 bool checkFillKind(KernelFacts &f);       ///< sync.fill-kind
 bool checkNamedBarriers(KernelFacts &f);  ///< sync.named-barrier
+bool checkRoleTurns(KernelFacts &f);      ///< sync.role-turn
 bool checkTripCounts(KernelFacts &f);     ///< sync.trip-count-mismatch
 bool checkDeadlock(KernelFacts &f);       ///< sync.deadlock
 bool checkMulticastUniform(KernelFacts &f); ///< sync.multicast-uniform

@@ -66,6 +66,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkProxyFence(f);
       ok &= checkFillKind(f);
       bool barriers = checkNamedBarriers(f);
+      ok &= checkRoleTurns(f);
       ok &= barriers;
       ok &= checkExpectTx(f);
       bool balanced = checkHandoffBalance(f);

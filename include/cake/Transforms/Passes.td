@@ -405,7 +405,11 @@ def PingPong : Pass<"cake-ping-pong", "::mlir::ModuleOp"> {
     suffix `_<k>` (set 0 keeps the names). The CTA's shared memory and
     warps grow by the factor: pair it with cake-set-tile (halve the
     tile's rows: one consumer warpgroup per set), cake-set-stages and
-    cake-set-regs, and cake-verify judges the result.
+    cake-set-regs, and cake-verify judges the result. With `turns=true`
+    the sets' consumer roles (one a set: the role with the set's cake.mma)
+    also take turns over their tiles' main loops, recorded as
+    cake.role_turns (rule sync.role-turn), so that one set's wgmmas run
+    while the others' epilogues do.
 
     ```
     $ cake-opt --cake-set-tile="m=64" --cake-ping-pong --cake-set-stages="pipe=0 stages=2" \
@@ -415,6 +419,9 @@ def PingPong : Pass<"cake-ping-pong", "::mlir::ModuleOp"> {
   let options = [
     Option<"sets", "sets", "unsigned", /*default=*/"2",
            "producer/consumer sets, each on every sets-th tile (>= 2)">,
+    Option<"turns", "turns", "bool", /*default=*/"false",
+           "the sets' consumer roles take turns over their main loops, in "
+           "set order (cake.role_turns): one set's wgmmas at a time">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }

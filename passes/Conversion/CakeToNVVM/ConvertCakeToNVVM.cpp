@@ -321,6 +321,11 @@ LogicalResult KernelEmitter::emit() {
     fenceTmem(/*before=*/false);
   readTmemBase();
 
+  std::string turnsError;
+  FailureOr<RoleTurns> turns = getRoleTurns(kernel, turnsError);
+  if (failed(turns))
+    return kernel.emitError("[sync.role-turn] ") << turnsError;
+  roleTurns = std::move(*turns);
   // A role that shares another's code runs in that role's emitRole.
   for (RoleOp r : kernel.getBody().getOps<RoleOp>())
     if (!r.getSharesCodeWith() && failed(emitRole(r)))
@@ -427,7 +432,7 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
   state.allLanes = placed->getLanes() == RoleLanes::all;
   r.walk([&](TmemMmaOp) { state.tcgen05Issuer = true; });
   state.rowPerThread = holdsRowPerThread(r);
-  if (failed(startWarpgroupOrder(r)))
+  if (failed(startWarpgroupOrder(r)) || failed(startRoleTurn(r)))
     return failure();
   if (!state.allLanes) {
     auto lead = scf::IfOp::create(b, loc(), state.leader, /*withElse=*/false);
@@ -439,9 +444,14 @@ LogicalResult KernelEmitter::emitRole(RoleOp r) {
 }
 
 LogicalResult KernelEmitter::emitBlock(Block &block, bool retireAtEnd) {
-  for (Operation &op : block)
+  for (Operation &op : block) {
+    if (&op == turnFirst)
+      waitRoleTurn();
     if (failed(emitOp(op)))
       return failure();
+    if (&op == turnLast)
+      passRoleTurn();
+  }
   if (!retireAtEnd)
     return success();
   retirePendingGroups();

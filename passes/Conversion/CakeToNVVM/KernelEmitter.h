@@ -14,6 +14,7 @@
 #ifndef CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
 #define CAKE_PASSES_CONVERSION_CAKETONVVM_KERNELEMITTER_H
 
+#include "cake/Analysis/RoleTurns.h"
 #include "cake/Analysis/SharedCode.h"
 #include "cake/Dialect/CakeDialect.h"
 
@@ -325,6 +326,12 @@ private:
                            Value descB, int64_t instrN);
   LogicalResult startWarpgroupOrder(RoleOp r);
   void orderBarrier(bool arrive, Value id);
+  /// bar.arrive (or bar.sync) on named barrier `id` counting `threads`.
+  void namedBarrier(bool arrive, Value id, int64_t threads);
+  // cake.role_turns (RoleTurns.cpp): the role's place in the turn order.
+  LogicalResult startRoleTurn(RoleOp r);
+  void waitRoleTurn();
+  void passRoleTurn();
   void passWarpgroupTurn();
   // retire-late's pending groups (Wgmma.cpp).
   int lastPendingUse(Operation &op);
@@ -559,6 +566,12 @@ private:
   bool turnToPass = false; // under retire-late: at the next wait
   int64_t orderWarpgroups = 0;
   int32_t orderBarrierBase = 0;
+  // cake.role_turns: the kernel's turn order, the emitted role's index in
+  // it (-1: none) and, while its tile loop's body is emitted, the first and
+  // last op of the turn (roleTurnSpan).
+  RoleTurns roleTurns;
+  int roleTurnIndex = -1;
+  Operation *turnFirst = nullptr, *turnLast = nullptr;
   // retire-late: a wgmma chain's last group retires at the first op that
   // reads its result (or cannot issue beside it) rather than at its commit,
   // with a wait_group that leaves the groups committed after it in flight:

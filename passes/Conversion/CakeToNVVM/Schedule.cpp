@@ -117,7 +117,12 @@ LogicalResult KernelEmitter::emitTiles(TilesOp tiles) {
     map.map(tiles.getBody().getArgument(1),
             arith::MulIOp::create(b, loc(), tn, idxc(tile[1])));
   }
-  if (failed(emitBlock(tiles.getBody().front())))
+  // cake.role_turns: the role takes its turn around the body's main loop.
+  if (roleTurnIndex >= 0)
+    std::tie(turnFirst, turnLast) = roleTurnSpan(tiles);
+  LogicalResult body = emitBlock(tiles.getBody().front());
+  turnFirst = turnLast = nullptr;
+  if (failed(body))
     return failure();
   if (!tiles.getInits().empty()) {
     // emitBlock retired every wgmma group before the yield (it reads them).

@@ -117,10 +117,14 @@ static FailureOr<NVVM::WGMMATypes> wgmmaType(Type t) {
 /// warpgroups of the ordered role: 256 threads, the one that waits for its
 /// turn and the one that hands it over.
 void KernelEmitter::orderBarrier(bool arrive, Value id) {
+  namedBarrier(arrive, id, 256);
+}
+
+void KernelEmitter::namedBarrier(bool arrive, Value id, int64_t threads) {
   if (arrive)
-    NVVM::BarrierArriveOp::create(b, loc(), id, i32c(256));
+    NVVM::BarrierArriveOp::create(b, loc(), id, i32c(threads));
   else
-    NVVM::BarrierOp::create(b, loc(), Type(), id, i32c(256),
+    NVVM::BarrierOp::create(b, loc(), Type(), id, i32c(threads),
                             NVVM::BarrierReductionAttr(), Value());
 }
 
