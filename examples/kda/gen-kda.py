@@ -200,12 +200,9 @@ def shared_exps(h, kk, qq, ref):
     return out
 
 
-def norms():
-    """%rk = 1/|k|, %rqs = s/|q| and %brk = β/|k| per token (eps 1e-6)."""
-    out = ""
-    for x in ("k", "q"):
-        for h in (0, 1):
-            out += f"""      %{x}sq{h} = cake.frag.map %{x}{h} : ({FB}) -> {F} {{
+def sum_of_squares(x, h):
+    """%<x>n<h>: the row sums of squares of channel half h of %<x><h>."""
+    return f"""      %{x}sq{h} = cake.frag.map %{x}{h} : ({FB}) -> {F} {{
       ^bb0(%x: bf16):
         %xf = arith.extf %x : bf16 to f32
         %y = arith.mulf %xf, %xf : f32
@@ -213,7 +210,21 @@ def norms():
       }}
       %{x}n{h} = cake.frag.reduce sum %{x}sq{h} : {F} -> {COLF}
 """
-    out += f"""      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
+
+
+def norms():
+    """%rk = 1/|k|, %rqs = s/|q| and %brk = β/|k| per token (eps 1e-6)."""
+    out = ""
+    for x in ("k", "q"):
+        for h in (0, 1):
+            out += sum_of_squares(x, h)
+    return out + norm_scales()
+
+
+def norm_scales():
+    """%rk, %rqs, %brk from both halves' sums of squares (%kn0, %kn1, %qn0,
+    %qn1) and %beta."""
+    return f"""      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
           : ({COLF}, {COLF}, {COLF}, {COLF}, {COLF}) -> ({COLF}, {COLF}, {COLF}) {{
       ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
         %ks = arith.addf %a, %b : f32
@@ -228,7 +239,6 @@ def norms():
         cake.frag.yield %ki, %qi, %bk : f32, f32, f32
       }}
 """
-    return out
 
 
 def beta_of_b(row="%t0", bound=""):

@@ -232,21 +232,7 @@ def half(j, ring, pt, regs, gcrow=0):
       %dtj = cake.load %Dt[%h, %cj] : {G2F} -> {ROW}
       // q and k, L2-normalized over their 128 channels: this half's sums
       // of squares out, the other half's in.
-      %ksq0 = cake.frag.map %k0 : ({FB}) -> {F} {{
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }}
-      %kn0 = cake.frag.reduce sum %ksq0 : {F} -> {COLF}
-      %qsq0 = cake.frag.map %q0 : ({FB}) -> {F} {{
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }}
-      %qn0 = cake.frag.reduce sum %qsq0 : {F} -> {COLF}
-      %sx = cake.pipe.acquire %nx{j} : !cake.pipe<1>
+{KDA64.sum_of_squares("k", 0)}{KDA64.sum_of_squares("q", 0)}      %sx = cake.pipe.acquire %nx{j} : !cake.pipe<1>
       cake.smem.write %kn0 -> %nx_k{j}[%sx] : {COLF} -> {XR}
       cake.smem.write %qn0 -> %nx_q{j}[%sx] : {COLF} -> {XR}
       cake.pipe.commit %nx{j}, %sx : !cake.pipe<1>
@@ -254,21 +240,7 @@ def half(j, ring, pt, regs, gcrow=0):
       %kn1 = cake.smem.read %nx_k{o}[%tx] : {XR} -> {COLF}
       %qn1 = cake.smem.read %nx_q{o}[%tx] : {XR} -> {COLF}
       cake.pipe.release %nx{o}, %tx : !cake.pipe<1>
-      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
-          : ({COLF}, {COLF}, {COLF}, {COLF}, {COLF}) -> ({COLF}, {COLF}, {COLF}) {{
-      ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
-        %ks = arith.addf %a, %b : f32
-        %ke = arith.addf %ks, %eps : f32
-        %kr = math.sqrt %ke : f32
-        %ki = arith.divf %one, %kr : f32
-        %qs = arith.addf %c, %d : f32
-        %qe = arith.addf %qs, %eps : f32
-        %qr = math.sqrt %qe : f32
-        %qi = arith.divf %scale, %qr : f32
-        %bk = arith.mulf %bb, %ki : f32
-        cake.frag.yield %ki, %qi, %bk : f32, f32, f32
-      }}
-      %s = cake.pipe.acquire %p{j} : {pt}
+{KDA64.norm_scales()}      %s = cake.pipe.acquire %p{j} : {pt}
       // The gate a = lb·sigmoid(e^A_log·(g + dt_bias)), none past the
       // sequence's end (Γ_C is then its last token's).
       %aj = cake.frag.map %gwj, %dtj, %rows : ({FB}, {ROW}, {COLI}) -> {F} {{
