@@ -6,7 +6,6 @@
 
 // Near miss: each turn waits only on its own pipe, filled by its own warp
 // (the form of examples/gemm-variants/gemm_pp_128x128x64_s3).
-// (the form of examples/gemm-variants/gemm_pp_128x128x64_s3).
 cake.kernel @own_fillers(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
     attributes {target = #cake.target<"sm_90a">,
                 schedule = #cake.persistent<tile = [64, 128], group_m = 1>,
@@ -496,6 +495,179 @@ cake.kernel @no_mma(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: 
         %s = cake.pipe.wait %p1 : !cake.pipe<2>
         cake.pipe.release %p1, %s : !cake.pipe<2>
         scf.yield %acc0 : !cake.frag<64x128xf32>
+      }
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
+
+// -----
+
+// A named barrier both turns pass inside their turns: the one holding
+// the turn waits there for the other, which waits for the turn. (The
+// slices make the passes unequal as well, sync.named-barrier.)
+cake.kernel @barrier_in_turns(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 128], group_m = 1>,
+                cake.role_turns = ["mma", "mma_1"]} {
+  %a0 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p0 = cake.pipe %a0, %b0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %a1 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b1 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p1 = cake.pipe %a1, %b1 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 0 of 2 {
+      scf.for %k = %c0 to %K step %c64 {
+        %s0 = cake.pipe.acquire %p0 : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a0[%s0] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.tma.load %B[%n, %k] -> %b0[%s0] : !cake.global<?x?xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p0, %s0 : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "load_1" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      scf.for %k = %c0 to %K step %c64 {
+        %s1 = cake.pipe.acquire %p1 : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a1[%s1] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.tma.load %B[%n, %k] -> %b1[%s1] : !cake.global<?x?xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p1, %s1 : !cake.pipe<2>
+      }
+    }
+  }
+  // expected-note@+1 {{the other role}}
+  cake.role "mma" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 0 of 2 {
+      %zero = cake.frag.zero : !cake.frag<64x128xf32>
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (!cake.frag<64x128xf32>) {
+        %s = cake.pipe.wait %p0 : !cake.pipe<2>
+        // expected-error@+1 {{[sync.role-turn] role "mma" passes named barrier 3 inside its turn (cake.role_turns) with role "mma_1", which reaches it only in its own turn}}
+        cake.barrier.sync id(3) threads(256)
+        %r = cake.mma wgmma %a0[%s], %b0[%s], %acc0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+        cake.pipe.release %p0, %s : !cake.pipe<2>
+        scf.yield %r : !cake.frag<64x128xf32>
+      }
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+  // expected-error@+1 {{[sync.named-barrier] role "mma_1" passes named barrier 3}}
+  cake.role "mma_1" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      %zero = cake.frag.zero : !cake.frag<64x128xf32>
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (!cake.frag<64x128xf32>) {
+        %s = cake.pipe.wait %p1 : !cake.pipe<2>
+        // expected-error@+1 {{[sync.role-turn] role "mma_1" passes named barrier 3 inside its turn (cake.role_turns) with role "mma", which reaches it only in its own turn}}
+        cake.barrier.sync id(3) threads(256)
+        %r = cake.mma wgmma %a1[%s], %b1[%s], %acc0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+        cake.pipe.release %p1, %s : !cake.pipe<2>
+        scf.yield %r : !cake.frag<64x128xf32>
+      }
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
+
+// -----
+
+// The kernel's own barrier 14 leaves the turns ids 15 and 16: a CTA has
+// 16 (0..15).
+// expected-error@+1 {{[sync.role-turn] the 2 role turns (cake.role_turns) need named barriers 15..16, past the 16 of a CTA on sm_90a}}
+cake.kernel @too_many_barriers(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 128], group_m = 1>,
+                cake.role_turns = ["mma", "mma_1"]} {
+  %a0 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p0 = cake.pipe %a0, %b0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %a1 = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %b1 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %p1 = cake.pipe %a1, %b1 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 0 of 2 {
+      cake.barrier.sync id(14) threads(32)
+      scf.for %k = %c0 to %K step %c64 {
+        %s0 = cake.pipe.acquire %p0 : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a0[%s0] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.tma.load %B[%n, %k] -> %b0[%s0] : !cake.global<?x?xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p0, %s0 : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "load_1" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      scf.for %k = %c0 to %K step %c64 {
+        %s1 = cake.pipe.acquire %p1 : !cake.pipe<2>
+        cake.tma.load %A[%m, %k] -> %a1[%s1] : !cake.global<?x?xbf16> -> !cake.ring<2 x 64x64xbf16, swizzle = 128>
+        cake.tma.load %B[%n, %k] -> %b1[%s1] : !cake.global<?x?xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p1, %s1 : !cake.pipe<2>
+      }
+    }
+  }
+  cake.role "mma" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 0 of 2 {
+      %zero = cake.frag.zero : !cake.frag<64x128xf32>
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (!cake.frag<64x128xf32>) {
+        %s = cake.pipe.wait %p0 : !cake.pipe<2>
+        %r = cake.mma wgmma %a0[%s], %b0[%s], %acc0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+        cake.pipe.release %p0, %s : !cake.pipe<2>
+        scf.yield %r : !cake.frag<64x128xf32>
+      }
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+  cake.role "mma_1" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      %zero = cake.frag.zero : !cake.frag<64x128xf32>
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%acc0 = %zero) -> (!cake.frag<64x128xf32>) {
+        %s = cake.pipe.wait %p1 : !cake.pipe<2>
+        %r = cake.mma wgmma %a1[%s], %b1[%s], %acc0 : !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<64x128xf32>
+        cake.pipe.release %p1, %s : !cake.pipe<2>
+        scf.yield %r : !cake.frag<64x128xf32>
       }
       %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
       cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
