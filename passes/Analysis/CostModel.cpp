@@ -632,20 +632,6 @@ LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
   return failure_;
 }
 
-/// The (tm, tn) coordinates of linear tile `t` in the lowering's raster
-/// order (group-M for two-dimensional schedules).
-std::pair<int64_t, int64_t> rasterTile(int64_t t, llvm::ArrayRef<int64_t> counts,
-                                       int64_t groupM) {
-  if (counts.size() == 1)
-    return {t, 0};
-  int64_t groupSize = groupM * counts[1];
-  int64_t group = t / groupSize;
-  int64_t firstM = group * groupM;
-  int64_t rows = std::min(counts[0] - firstM, groupM);
-  int64_t inGroup = t % groupSize;
-  return {firstM + inGroup % rows, inGroup / rows};
-}
-
 LogicalResult Interpreter::run() {
   const TargetInfo *target = lookupTarget(kernel.getTarget().getArch());
   if (!target)

@@ -219,3 +219,16 @@ int64_t mlir::cake::estimateRoleRegisters(RoleOp role) {
   // Addresses, indices, loop counters and the epilogue's temporaries.
   return alignTo(std::max<int64_t>(need + 32, 32), 8);
 }
+
+std::pair<int64_t, int64_t>
+mlir::cake::rasterTile(int64_t t, llvm::ArrayRef<int64_t> counts,
+                       int64_t groupM) {
+  if (counts.size() == 1)
+    return {t, 0};
+  int64_t groupSize = groupM * counts[1];
+  int64_t group = t / groupSize;
+  int64_t firstM = group * groupM;
+  int64_t rows = std::min(counts[0] - firstM, groupM);
+  int64_t inGroup = t % groupSize;
+  return {firstM + inGroup % rows, inGroup / rows};
+}

@@ -16,6 +16,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <utility>
+
 namespace mlir {
 namespace cake {
 
@@ -92,6 +94,13 @@ struct DerivedBarriers {
   int64_t last = 0;
 };
 DerivedBarriers computeDerivedBarriers(KernelOp kernel);
+
+/// The (tm, tn) coordinates of linear tile `t` of a schedule with `counts`
+/// tiles along each dimension, in the lowering's raster order (group-M
+/// for two-dimensional schedules; emitTiles): what the cost model replays
+/// to see which operand tiles a wave shares.
+std::pair<int64_t, int64_t>
+rasterTile(int64_t t, llvm::ArrayRef<int64_t> counts, int64_t groupM);
 
 /// Registers per thread that a fragment of `type` takes in a role of
 /// `threads` threads.
