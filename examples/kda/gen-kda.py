@@ -28,18 +28,17 @@ The kernel is long but regular: every operand is built per channel half
 (64 channels, one 128-byte swizzle atom), so the generator writes the
 halves and the gated variants of q and k from one template each (`intra
 wgs=1` runs that template as one loop body over the two halves, the
-pipeline as one role per half).
+pipeline as one role per half). The chain's kernel is written by
+kda_chain.py; the text gen-kda16.py shares with these kernels is in
+kda_ir.py.
 """
 import re
 
-R = "!cake.ring<1 x 64x64xbf16, swizzle = 128>"
-F = "!cake.frag<64x64xf32>"
-FB = "!cake.frag<64x64xbf16>"
-ROW = "!cake.frag<1x64xf32>"
-COLI = "!cake.frag<64x1xi32>"
-COLF = "!cake.frag<64x1xf32>"
-G2 = "!cake.global<?x?xbf16>"
-G2F = "!cake.global<?x?xf32>"
+from kda_chain import recur
+from kda_ir import (COLF, COLI, F, FB, G2, G2F, R, ROW, beta_of_b, beta_v,
+                    consts, decay, head_params, norm_scales, stage_state,
+                    sum_of_squares)
+
 
 # Stages the warpgroup fills itself each chunk (pipe %pa): the K̂ factors
 # around rows 16 and 48, β ⊙ K̃, K̄, β ⊙ v and the state Sᵀ in bf16.
@@ -200,18 +199,6 @@ def shared_exps(h, kk, qq, ref):
     return out
 
 
-def sum_of_squares(x, h):
-    """%<x>n<h>: the row sums of squares of channel half h of %<x><h>."""
-    return f"""      %{x}sq{h} = cake.frag.map %{x}{h} : ({FB}) -> {F} {{
-      ^bb0(%x: bf16):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %xf : f32
-        cake.frag.yield %y : f32
-      }}
-      %{x}n{h} = cake.frag.reduce sum %{x}sq{h} : {F} -> {COLF}
-"""
-
-
 def norms():
     """%rk = 1/|k|, %rqs = s/|q| and %brk = β/|k| per token (eps 1e-6)."""
     out = ""
@@ -219,52 +206,6 @@ def norms():
         for h in (0, 1):
             out += sum_of_squares(x, h)
     return out + norm_scales()
-
-
-def norm_scales():
-    """%rk, %rqs, %brk from both halves' sums of squares (%kn0, %kn1, %qn0,
-    %qn1) and %beta."""
-    return f"""      %rk, %rqs, %brk = cake.frag.map %kn0, %kn1, %qn0, %qn1, %beta
-          : ({COLF}, {COLF}, {COLF}, {COLF}, {COLF}) -> ({COLF}, {COLF}, {COLF}) {{
-      ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %bb: f32):
-        %ks = arith.addf %a, %b : f32
-        %ke = arith.addf %ks, %eps : f32
-        %kr = math.sqrt %ke : f32
-        %ki = arith.divf %one, %kr : f32
-        %qs = arith.addf %c, %d : f32
-        %qe = arith.addf %qs, %eps : f32
-        %qr = math.sqrt %qe : f32
-        %qi = arith.divf %scale, %qr : f32
-        %bk = arith.mulf %bb, %ki : f32
-        cake.frag.yield %ki, %qi, %bk : f32, f32, f32
-      }}
-"""
-
-
-def beta_of_b(row="%t0", bound=""):
-    """%beta = sigmoid(b) of the tile's rows from `row` (`bound`: the load's
-    `rows` clause, if any), after head_params()."""
-    return f"""      // β = sigmoid(b): b is [T, H]; an 8-column tile around column h,
-      // the column picked by a mask and a row sum.
-      %bt = cake.load %B[{row}, %hb]{bound} : {G2} -> !cake.frag<64x8xbf16>
-      %bm = cake.frag.map %bt, %col8 : (!cake.frag<64x8xbf16>, !cake.frag<1x8xi32>) -> !cake.frag<64x8xf32> {{
-      ^bb0(%x: bf16, %c: i32):
-        %xf = arith.extf %x : bf16 to f32
-        %is = arith.cmpi eq, %c, %hsel : i32
-        %zf = arith.constant 0.0 : f32
-        %y = arith.select %is, %xf, %zf : f32
-        cake.frag.yield %y : f32
-      }}
-      %bs = cake.frag.reduce sum %bm : !cake.frag<64x8xf32> -> {COLF}
-      %beta = cake.frag.map %bs : ({COLF}) -> {COLF} {{
-      ^bb0(%x: f32):
-        %xe = arith.mulf %x, %nlog2e : f32
-        %ex = math.exp2 %xe : f32
-        %den = arith.addf %ex, %one : f32
-        %sig = arith.divf %one, %den : f32
-        cake.frag.yield %sig : f32
-      }}
-"""
 
 
 def prep(staged):
@@ -345,52 +286,6 @@ def prep_consts():
     %lb = arith.constant -5.0 : f32
     %c8 = arith.constant 8 : index
     %col8 = cake.frag.iota : !cake.frag<1x8xi32>
-"""
-
-
-def head_params():
-    """Head h's place among b's 8-column tiles and e^A_log."""
-    return """      %hr = arith.remui %h, %c8 : index
-      %hb = arith.subi %h, %hr : index
-      %hsel = arith.index_cast %hr : index to i32
-      %alog = cake.scalar.load %Alog[%h] : !cake.global<?xf32>
-      %al2 = arith.mulf %alog, %log2e : f32
-      %ealog = math.exp2 %al2 : f32
-"""
-
-
-def beta_v(name, src):
-    """%name = β ⊙ %src in bf16."""
-    return f"""      %{name} = cake.frag.map %{src}, %beta : ({FB}, {COLF}) -> {FB} {{
-      ^bb0(%x: bf16, %b: f32):
-        %xf = arith.extf %x : bf16 to f32
-        %y = arith.mulf %xf, %b : f32
-        %t = arith.truncf %y : f32 to bf16
-        cake.frag.yield %t : bf16
-      }}
-"""
-
-
-def stage_state(ring, stage, acquire=""):
-    """The state entering the chunk in bf16, written to its two stages
-    (after `acquire`, the line that takes the stage, when given)."""
-    return f"""      // The state entering the chunk, as the K-major B of W·S and Q̃·S.
-{acquire}      %st0 = cake.frag.convert %s0 : {F} -> {FB}
-      cake.smem.write %st0 -> %{ring}0[%{stage}] : {FB} -> {R}
-      %st1 = cake.frag.convert %s1 : {F} -> {FB}
-      cake.smem.write %st1 -> %{ring}1[%{stage}] : {FB} -> {R}
-"""
-
-
-def decay(h):
-    """%d{h} = Sᵀ's channel half h ⊙ e^Γ_C (a column broadcast)."""
-    return f"""      %d{h} = cake.frag.map %s{h}, %gc{h} : ({F}, {ROW}) -> {F} {{
-      ^bb0(%x: f32, %c: f32):
-        %e = arith.mulf %c, %log2e : f32
-        %f = math.exp2 %e : f32
-        %y = arith.mulf %x, %f : f32
-        cake.frag.yield %y : f32
-      }}
 """
 
 
@@ -488,14 +383,6 @@ cake.kernel @kda_fwd(%Q: {G2}, %K: {G2}, %V: {G2}, %G: {G2}, %B: {G2},
 }}
 """
     return body
-
-
-def consts():
-    return """    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %log2e = arith.constant 1.44269504 : f32
-"""
 
 
 R2 = "!cake.ring<2 x 64x64xbf16, swizzle = 128>"
@@ -1030,256 +917,6 @@ def intra_pipe(depth=2, hregs=192, sregs=120, merge=0, vsolve=1, share=1,
   }}
 }}
 """
-
-
-# The chain's operands per chunk, streamed by TMA: W, Q̃ and K̄ by channel
-# half, A_qk, T and the V block of β ⊙ v.
-RECUR_STREAMED = ["w0", "w1", "q0", "q1", "kb0", "kb1", "aq", "tt", "bv"]
-
-
-def seq_params(S3):
-    """The role's tiles over (sequence x head, V block) and the sequence's
-    entries of the work list: chunk slots [first, last), tokens [ts, te)."""
-    return f"""    %NH = cake.dim %S0, 0 : {S3}
-    %Vd = cake.dim %S0, 1 : {S3}
-    %HD = cake.dim %Gc, 1 : {G2F}
-{consts()}    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c3 = arith.constant 3 : index
-    %H = arith.divui %HD, %c128 : index
-    cake.tiles (%nh, %vb) in (%NH, %Vd) {{
-      %n = arith.divui %nh, %H : index
-      %h = arith.remui %nh, %H : index
-      %first = cake.scalar.load %Seqs[%n, %c0] : !cake.global<?x4xi32>
-      %last = cake.scalar.load %Seqs[%n, %c1] : !cake.global<?x4xi32>
-      %ts = cake.scalar.load %Seqs[%n, %c2] : !cake.global<?x4xi32>
-      %te = cake.scalar.load %Seqs[%n, %c3] : !cake.global<?x4xi32>
-      %ch0 = arith.muli %h, %c128 : index
-      %ch1 = arith.addi %ch0, %c64 : index
-      %vcol = arith.addi %ch0, %vb : index
-"""
-
-
-def state_io(S3, bf16_state):
-    """The chain's states in (%init0, %init1) and out (from %fin#0, %fin#1):
-    fp32 as they are, or bf16 converted at the ends (the chain holds fp32
-    either way)."""
-    init = fin = ""
-    for i, col in ((0, "%c0"), (1, "%c64")):
-        if bf16_state:
-            init += (f"      %init{i}b = cake.load %S0[%nh, %vb, {col}] : {S3} -> {FB}\n"
-                     f"      %init{i} = cake.frag.convert %init{i}b : {FB} -> {F}\n")
-            fin += (f"      %fin{i}b = cake.frag.convert %fin#{i} : {F} -> {FB}\n"
-                    f"      cake.store %fin{i}b -> %SN[%nh, %vb, {col}] : {FB} -> {S3}\n")
-        else:
-            init += f"      %init{i} = cake.load %S0[%nh, %vb, {col}] : {S3} -> {F}\n"
-            fin += f"      cake.store %fin#{i} -> %SN[%nh, %vb, {col}] : {F} -> {S3}\n"
-    return init, fin
-
-
-def recur(depth=1, ctas=1, state="fp32", chains=1, ahead=0):
-    if not ahead:
-        return gamma_in_step(recur(depth=depth, ctas=ctas, state=state,
-                                   chains=chains, ahead=1))
-    if chains == 2:
-        return two_chains(recur(depth=depth, ctas=ctas, state=state))
-    if chains != 1:
-        raise SystemExit("gen-kda.py: chains=1 or chains=2")
-    RD = f"!cake.ring<{depth} x 64x64xbf16, swizzle = 128>"
-    if state not in ("fp32", "bf16"):
-        raise SystemExit("gen-kda.py: state=fp32 or state=bf16")
-    bf16_state = state == "bf16"
-    S3 = f"!cake.global<?x128x128x{'bf16' if bf16_state else 'f32'}>"
-    name = "kda_recur_bf16_state" if bf16_state else "kda_recur"
-    init, fin = state_io(S3, bf16_state)
-    ctas_attr = (f"cake.ctas_per_sm = {ctas},\n                "
-                 if ctas != 1 else "")
-    PD = f"!cake.pipe<{depth}>"
-    rings = "\n".join(f"  %r_{r} = cake.ring : {RD}" for r in RECUR_STREAMED)
-    pipe_in = ("  %pin = cake.pipe " + ", ".join(f"%r_{r}" for r in RECUR_STREAMED)
-               + "\n      : " + ",\n        ".join([RD] * len(RECUR_STREAMED)))
-    loads = ""
-    for r in RECUR_STREAMED:
-        src, col = {"w": ("Wt", "%ch"), "q": ("Qt", "%ch"), "k": ("Kb", "%ch"),
-                    "a": ("Aqk", "%ach"), "t": ("Tt", "%ach"),
-                    "b": ("Bv", "%vcol")}[r[0]]
-        col += r[-1] if r[0] in "wqk" else ""
-        loads += (f"        cake.tma.load %{src}[%t0, {col}] -> %r_{r}[%s] : "
-                  f"{G2} -> {RD}\n")
-    acquire_st = "      %ss = cake.pipe.acquire %pst : !cake.pipe<1>\n"
-    updates = ""
-    for h in (0, 1):
-        updates += decay(h) + f"""      %n{h} = cake.mma wgmma %r_vn[%tv] mn_major, %r_kb{h}[%ta] mn_major, %d{h} : {R}, {RD}, {F}
-"""
-    return f"""// KDA's chain of chunks (issue #21, docs/kda.md), generated by
-// examples/kda/gen-kda.py: the recurrence over what examples/kda/kda_intra
-// wrote. One CTA per (sequence and head, 64-column block of V); a copy
-// warp streams each chunk's W, Q̃, K̄ (by channel half), A_qk, T and
-// β ⊙ v (the V block) through a TMA ring of {depth} stage(s); one
-// warpgroup holds the state Sᵀ (64 V columns x 128 channels, fp32) in
-// registers and per chunk computes
-//   V_new = T·(β ⊙ v) − W·S; O = Q̃·S + A_qk·V_new;
-//   Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄,
-// the state staged in bf16 as the K-major B of W·S and Q̃·S, V_new as the
-// MN-major B of A_qk·V_new and the MN-major A of V_newᵀ·K̄. Γ_C comes
-// into registers one chunk ahead. A batch of sequences: the work list
-// %Seqs ([N, 4]: first and end chunk slot, first and end token) gives each
-// sequence's chunks (kda_intra's slots) and tokens; O in bf16
-// [T, H·128], each chunk's rows up to its sequence's end (`rows`); the
-// states in and out as [N·H, 128, 128] {state} (FlashKDA's [N, H, V, K]).
-// `ctas=2` makes the 192 chains of H = 96 resident at once on the H200's
-// 132 SMs, but holds ptxas to 168 registers (950 B of spills): slower on
-// the H200 (docs/kda.md).
-cake.kernel @{name}(%Wt: {G2}, %Bv: {G2}, %Qt: {G2}, %Kb: {G2},
-                       %Aqk: {G2}, %Tt: {G2}, %Gc: {G2F},
-                       %S0: {S3}, %O: {G2}, %SN: {S3},
-                       %Seqs: !cake.global<?x4xi32>)
-    attributes {{target = #cake.target<"sm_90a">,
-                schedule = #cake.grid<tile = [1, 64]>,
-                {ctas_attr}cake.flush_denormals = true}} {{
-{rings}
-{pipe_in}
-  %r_st0 = cake.ring : {R}
-  %r_st1 = cake.ring : {R}
-  %pst = cake.pipe %r_st0, %r_st1 : {R}, {R}
-  %r_vn = cake.ring : {R}
-  %pvn = cake.pipe %r_vn : {R}
-
-  cake.role "chain" warpgroups(1) {{
-{seq_params(S3)}{init}      %gi0 = cake.load %Gc[%first, %ch0] : {G2F} -> {ROW}
-      %gi1 = cake.load %Gc[%first, %ch1] : {G2F} -> {ROW}
-      %fin:4 = scf.for %ci = %first to %last step %c1
-          iter_args(%s0 = %init0, %s1 = %init1, %gc0 = %gi0, %gc1 = %gi1)
-          -> ({F}, {F}, {ROW}, {ROW}) {{
-      // The chunk's slot and its tokens.
-      %t0 = arith.muli %ci, %c64 : index
-      %done = arith.subi %ci, %first : index
-      %dtok = arith.muli %done, %c64 : index
-      %tok = arith.addi %ts, %dtok : index
-      %left = arith.subi %te, %tok : index
-      // Γ_C of the next chunk, loaded a chunk ahead (past the sequence's
-      // last, unused).
-      %cn = arith.addi %ci, %c1 : index
-      %gn0 = cake.load %Gc[%cn, %ch0] : {G2F} -> {ROW}
-      %gn1 = cake.load %Gc[%cn, %ch1] : {G2F} -> {ROW}
-{stage_state("r_st", "ss", acquire=acquire_st)}      cake.fence.proxy_async
-      cake.pipe.commit %pst, %ss : !cake.pipe<1>
-      %tb = cake.pipe.wait %pst : !cake.pipe<1>
-      %ta = cake.pipe.wait %pin : {PD}
-      %z = cake.frag.zero : {F}
-      %u = cake.mma wgmma %r_tt[%ta], %r_bv[%ta] mn_major, %z : {RD}, {RD}, {F}
-      %vn0 = cake.mma wgmma negate %r_w0[%ta], %r_st0[%tb], %u : {RD}, {R}, {F}
-      %vn = cake.mma wgmma negate %r_w1[%ta], %r_st1[%tb], %vn0 : {RD}, {R}, {F}
-      %vnew = cake.frag.convert %vn : {F} -> {FB}
-      %sv = cake.pipe.acquire %pvn : !cake.pipe<1>
-      cake.smem.write %vnew -> %r_vn[%sv] : {FB} -> {R}
-      cake.fence.proxy_async
-      cake.pipe.commit %pvn, %sv : !cake.pipe<1>
-      %tv = cake.pipe.wait %pvn : !cake.pipe<1>
-      // O = Q̃·S + A_qk·V_new.
-      %o0 = cake.mma wgmma %r_q0[%ta], %r_st0[%tb], %z : {RD}, {R}, {F}
-      %o1 = cake.mma wgmma %r_q1[%ta], %r_st1[%tb], %o0 : {RD}, {R}, {F}
-      %o = cake.mma wgmma %r_aq[%ta], %r_vn[%tv] mn_major, %o1 : {RD}, {R}, {F}
-      %ob = cake.frag.convert %o : {F} -> {FB}
-      cake.store %ob -> %O[%tok, %vcol] rows %left : {FB} -> {G2}
-      // Sᵀ ← Sᵀ ⊙ e^Γ_C + V_newᵀ·K̄, per channel half.
-{updates}      cake.pipe.release %pvn, %tv : !cake.pipe<1>
-      cake.pipe.release %pst, %tb : !cake.pipe<1>
-      cake.pipe.release %pin, %ta : {PD}
-      scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {ROW}, {ROW}
-      }}
-{fin}    }}
-  }}
-
-  cake.role "load" warps(1) {{
-{seq_params(S3)}      %ach = arith.muli %h, %c64 : index
-      scf.for %ci = %first to %last step %c1 {{
-        %t0 = arith.muli %ci, %c64 : index
-        %s = cake.pipe.acquire %pin : {PD}
-{loads}        cake.pipe.commit %pin, %s : {PD}
-      }}
-    }}
-  }}
-}}
-"""
-
-
-def two_chains(text):
-    """`recur chains=2`: the chain kernel with both 64-column V blocks of a
-    (sequence, head) in one CTA, a chain warpgroup each (roles chain0 and
-    chain1, regs 232), so that H = 96's 192 chains run as 96 CTAs, one
-    wave on 132 SMs, instead of two waves. Each chain keeps its own pipes
-    (a pipe has one consumer role, sync.pipe-roles), so the copy
-    warpgroup (regs 40; at 24 its addresses spilled) loads the
-    V-independent operands once per chain.
-    Written from the one-chain kernel's text by renaming its rings, pipes
-    and roles."""
-    head, rest = text.split("  %r_w0 = cake.ring", 1)
-    defs, rest = rest.split('  cake.role "chain" warpgroups(1) {', 1)
-    chain, load = rest.split('  cake.role "load" warps(1) {', 1)
-    defs = "  %r_w0 = cake.ring" + defs
-    name = re.search(r"cake.kernel @(\w+)\(", head).group(1)
-    head = head.replace(f"@{name}(", f"@{name}_x2(", 1).replace(
-        "schedule = #cake.grid<tile = [1, 64]>",
-        "schedule = #cake.grid<tile = [1, 128]>", 1)
-    head = head.replace("cake.kernel @", "// `chains=2` (this file): both V blocks of a (sequence, head) in one\n"
-                        "// CTA, a chain warpgroup each, their operands loaded once per chain.\n"
-                        "cake.kernel @", 1)
-
-    def rename(t, j):  # chain j's rings and pipes
-        return re.sub(r"%(r_\w+|pin|pst|pvn)\b", rf"%\1_{j}", t)
-
-    out = head
-    for j in (0, 1):
-        out += rename(defs.rstrip("\n"), j) + "\n"
-    out += "\n"
-    for j in (0, 1):
-        body = rename(chain, j).replace(
-            "cake.tiles (%nh, %vb) in (%NH, %Vd) {",
-            "cake.tiles (%nh, %vt) in (%NH, %Vd) {\n"
-            f"      %vb = arith.addi %vt, %c{64 * j} : index", 1)
-        out += f'  cake.role "chain{j}" warpgroups(1) regs(232) {{' + body
-    # The copy role: each chunk's loads into both chains' pipes, the V
-    # block of β ⊙ v 64 columns apart.
-    acq = re.search(r"( *%s = cake.pipe.acquire %pin.*?cake.pipe.commit %pin, %s : [^\n]*\n)",
-                    load, re.S).group(1)
-    both = ""
-    for j in (0, 1):
-        blk = re.sub(r"%s\b", f"%s{j}", rename(acq, j))
-        if j:
-            blk = blk.replace("%vcol]", "%vcol1]")
-        both += blk
-    load = load.replace(acq, both, 1).replace(
-        "      %ach = arith.muli %h, %c64 : index\n",
-        "      %ach = arith.muli %h, %c64 : index\n"
-        "      %vcol1 = arith.addi %vcol, %c64 : index\n", 1)
-    out += '  cake.role "load" warpgroups(1) regs(40) {' + load
-    return out
-
-
-def gamma_in_step(text):
-    """`recur` (ahead=0, the default): each step loads its own chunk's Γ_C
-    at its top (the decay at its end uses it) instead of carrying the next
-    chunk's across the loop (ahead=1): two 1x64 fragments (32 registers a
-    thread) fewer live through the step, ptxas's spills 292 -> 56 bytes,
-    the chain 3-5 % faster on an H100 (docs/benchmarks/kda.md, run 9)."""
-    rows = ROW
-    text = re.sub(r" *%gi[01] = cake.load %Gc\[%first, %ch[01]\][^\n]*\n", "", text)
-    text = text.replace("Γ_C comes\n// into registers one chunk ahead.",
-                        "Γ_C comes\n// into registers in the step that uses it.")
-    text = text.replace(", %gc0 = %gi0, %gc1 = %gi1)", ")")
-    text = text.replace(f"-> ({F}, {F}, {rows}, {rows}) {{", f"-> ({F}, {F}) {{")
-    text = re.sub(r"%fin(_\d)?:4 = ", lambda m: f"%fin{m.group(1) or ''}:2 = ", text)
-    text = re.sub(
-        r" *// Γ_C of the next chunk, loaded a chunk ahead \(past the sequence's\n"
-        r" *// last, unused\).\n *%cn = [^\n]*\n( *)%gn0 = cake.load %Gc\[%cn, %ch0\]([^\n]*)\n"
-        r" *%gn1 = cake.load %Gc\[%cn, %ch1\]([^\n]*)\n",
-        lambda m: (f"{m.group(1)}// Γ_C of this chunk, for the decay at the step's end.\n"
-                   f"{m.group(1)}%gc0 = cake.load %Gc[%ci, %ch0]{m.group(2)}\n"
-                   f"{m.group(1)}%gc1 = cake.load %Gc[%ci, %ch1]{m.group(3)}\n"), text)
-    text = text.replace(f"scf.yield %n0, %n1, %gn0, %gn1 : {F}, {F}, {rows}, {rows}",
-                        f"scf.yield %n0, %n1 : {F}, {F}")
-    return text
 
 
 KERNELS = {"fused": fused, "intra": intra_kernel, "recur": recur}

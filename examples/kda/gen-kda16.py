@@ -37,21 +37,13 @@ rows broadcast by frag.row and stored, instead of `every(16)`);
 (ring stages, default 4), `ctas=N` (CTAs an SM, default 2: the 192
 chains of H = 96 resident at once on 132 SMs), `state=fp32|bf16`.
 """
-import importlib.util
-import os
 import sys
 
-# gen-kda.py (the 64-token kernels) for the text both generators share.
-_spec = importlib.util.spec_from_file_location(
-    "gen_kda", os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            "gen-kda.py"))
-KDA64 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(KDA64)
+# The text the 64-token generator (gen-kda.py) shares.
+from kda_chain import seq_params, state_io
+from kda_ir import (F, FB, G2, G2F, beta_of_b, decay, head_params,
+                    norm_scales, sum_of_squares)
 
-G2 = "!cake.global<?x?xbf16>"
-G2F = "!cake.global<?x?xf32>"
-F = "!cake.frag<64x64xf32>"
-FB = "!cake.frag<64x64xbf16>"
 F16 = "!cake.frag<64x16xf32>"
 FB16 = "!cake.frag<64x16xbf16>"
 ROW = "!cake.frag<1x64xf32>"
@@ -82,16 +74,16 @@ def recur(depth=4, ctas=2, state="fp32"):
         at = f"%vcol, %t0" if col is None else f"%t0, {col}"
         loads += (f"        cake.tma.load %{src}[{at}] -> %r_{r}[%s] : "
                   f"{G2} -> {t}\n")
-    init, fin = KDA64.state_io(S3, bf16_state)
+    init, fin = state_io(S3, bf16_state)
     updates = ""
     for h in (0, 1):
-        updates += KDA64.decay(h) + (
+        updates += decay(h) + (
             f"      %n{h} = cake.mma wgmma %vnb, %r_kb{h}[%ta] mn_major, "
             f"%d{h} : {FB16}, {wide}, {F}\n")
     # The tiles over (sequence x head, V block) and the sequence's work-list
     # entries, as kda_recur's, with 16 (a chunk's tokens) among the
     # constants.
-    params = KDA64.seq_params(S3).replace(
+    params = seq_params(S3).replace(
         "    %c3 = arith.constant 3 : index\n",
         "    %c3 = arith.constant 3 : index\n"
         "    %c16 = arith.constant 16 : index\n", 1)
@@ -232,7 +224,7 @@ def half(j, ring, pt, regs, gcrow=0):
       %dtj = cake.load %Dt[%h, %cj] : {G2F} -> {ROW}
       // q and k, L2-normalized over their 128 channels: this half's sums
       // of squares out, the other half's in.
-{KDA64.sum_of_squares("k", 0)}{KDA64.sum_of_squares("q", 0)}      %sx = cake.pipe.acquire %nx{j} : !cake.pipe<1>
+{sum_of_squares("k", 0)}{sum_of_squares("q", 0)}      %sx = cake.pipe.acquire %nx{j} : !cake.pipe<1>
       cake.smem.write %kn0 -> %nx_k{j}[%sx] : {COLF} -> {XR}
       cake.smem.write %qn0 -> %nx_q{j}[%sx] : {COLF} -> {XR}
       cake.pipe.commit %nx{j}, %sx : !cake.pipe<1>
@@ -240,7 +232,7 @@ def half(j, ring, pt, regs, gcrow=0):
       %kn1 = cake.smem.read %nx_k{o}[%tx] : {XR} -> {COLF}
       %qn1 = cake.smem.read %nx_q{o}[%tx] : {XR} -> {COLF}
       cake.pipe.release %nx{o}, %tx : !cake.pipe<1>
-{KDA64.norm_scales()}      %s = cake.pipe.acquire %p{j} : {pt}
+{norm_scales()}      %s = cake.pipe.acquire %p{j} : {pt}
       // The gate a = lb·sigmoid(e^A_log·(g + dt_bias)), none past the
       // sequence's end (Γ_C is then its last token's).
       %aj = cake.frag.map %gwj, %dtj, %rows : ({FB}, {ROW}, {COLI}) -> {F} {{
@@ -310,7 +302,7 @@ def half(j, ring, pt, regs, gcrow=0):
 def head_beta():
     """e^A_log of head h and β = sigmoid(b) of the chunk's rows, as the
     64-token kernels compute them (gen-kda.py's text)."""
-    return KDA64.head_params() + KDA64.beta_of_b("%ts", " rows %left")
+    return head_params() + beta_of_b("%ts", " rows %left")
 
 
 def intra(depth=2, hregs=192, sregs=120, gcrow=0):
