@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- CakeTmem.cpp - Tensor memory: type and op verifiers ----------------===//
 //
-// The assembly of !cake.tmem and the contracts of tmem.mma and tmem.load
-// that their own operands decide (hw.tmem-shape). Which target has tensor
-// memory and how much of it a kernel may allocate are cake-verify's
-// (hw.arch-feature, resource.tmem-capacity); which role may read it is
-// hw.warpgroup-alignment's.
+// The assembly of !cake.tmem and the contracts of tmem.mma, tmem.load and
+// tmem.store that their own operands decide (hw.tmem-shape). Which target
+// has tensor memory and how much of it a kernel may allocate are
+// cake-verify's (hw.arch-feature, resource.tmem-capacity); which role may
+// read or write it is hw.warpgroup-alignment's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,12 +120,22 @@ static std::string tileStr(int64_t rows, int64_t cols) {
 }
 
 LogicalResult TmemMmaOp::verify() {
-  RingType a = getA().getType(), b = getB().getType();
+  RingType b = getB().getType();
   TmemType d = getD().getType();
-  if (a.getRank() != 2 || b.getRank() != 2)
+  auto aRing = dyn_cast<RingType>(getA().getType());
+  if ((aRing && aRing.getRank() != 2) || b.getRank() != 2)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected rank-2 ring tiles (A: MxK, B: NxK)";
-  int64_t m = a.getShape()[0], k = a.getShape()[1];
+  // A is a ring's M x K tile or a tensor-memory stage of 128 rows x K.
+  auto aTmem = dyn_cast<TmemType>(getA().getType());
+  int64_t m = aRing ? aRing.getShape()[0] : aTmem.getRows();
+  int64_t k = aRing ? aRing.getShape()[1] : aTmem.getCols();
+  Type in = aRing ? aRing.getElementType() : aTmem.getElementType();
+  if (aTmem && !in.isF16() && !in.isBF16())
+    return emitRuleError(*this, RuleId::HwTmemShape)
+           << "an A operand in tensor memory holds f16 or bf16 (two a "
+              "column), got "
+           << in;
   int64_t n = b.getShape()[0];
   if (b.getShape()[1] != k)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
@@ -136,7 +146,9 @@ LogicalResult TmemMmaOp::verify() {
            << "expected a " << tileStr(m, n) << " tensor-memory tile for A "
            << tileStr(m, k) << " and B " << tileStr(n, k) << ", got "
            << tileStr(d.getRows(), d.getCols());
-  Type in = a.getElementType();
+  if (aTmem && getA() == getD())
+    return emitRuleError(*this, RuleId::DataflowMmaOperands)
+           << "A and D are the same tensor-memory buffer";
   if (b.getElementType() != in)
     return emitRuleError(*this, RuleId::DataflowElementType)
            << "expected A and B element types to match, got " << in << " and "
@@ -188,6 +200,42 @@ LogicalResult TmemLoadOp::verify() {
       return emitRuleError(*this, RuleId::HwTmemShape)
              << width << " columns from column " << c << " are not whole "
              << piece << "-element pieces within the " << src.getCols()
+             << " of a stage";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmemStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemStoreOp::verify() {
+  TmemType dst = getDst().getType();
+  FragType frag = getValue().getType();
+  if (frag.getRank() != 2 || frag.getShape()[0] != dst.getRows())
+    return emitRuleError(*this, RuleId::DataflowFragmentShape)
+           << "expected a fragment of the buffer's " << dst.getRows()
+           << " rows";
+  if (frag.getElementType() != dst.getElementType())
+    return emitRuleError(*this, RuleId::DataflowElementType)
+           << "expected " << dst.getElementType() << " elements, got "
+           << frag.getElementType();
+  // tcgen05.st .32x32b writes whole 32-bit columns, eight at a time here
+  // (16-bit elements in pairs), as tmem.load reads them.
+  int64_t bits = dst.getElementType().getIntOrFloatBitWidth();
+  int64_t piece = 8 * 32 / bits;
+  int64_t width = frag.getShape()[1];
+  if (width % piece != 0 || width > dst.getCols())
+    return emitRuleError(*this, RuleId::HwTmemShape)
+           << "expected a width of whole " << piece << "-element pieces up to "
+           << dst.getCols() << ", got " << width;
+  APInt column;
+  if (getColumn() && matchPattern(getColumn(), m_ConstantInt(&column))) {
+    int64_t c = column.getSExtValue();
+    if (c < 0 || c % piece != 0 || c > dst.getCols() - width)
+      return emitRuleError(*this, RuleId::HwTmemShape)
+             << width << " columns from column " << c << " are not whole "
+             << piece << "-element pieces within the " << dst.getCols()
              << " of a stage";
   }
   return success();

@@ -287,18 +287,22 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
   }
   if (auto mma = dyn_cast<TmemMmaOp>(op)) {
     // tcgen05.mma: one thread issues the tile; the tensor cores read all of
-    // A and B from shared memory once and accumulate in tensor memory.
-    RingType a = mma.getA().getType();
+    // B, and A unless it is in tensor memory, from shared memory once and
+    // accumulate in tensor memory.
+    RingType b = mma.getB().getType();
     TmemType d = mma.getD().getType();
-    int64_t m = d.getRows(), n = d.getCols(), k = a.getShape()[1];
-    double eb = double(a.getElementType().getIntOrFloatBitWidth()) / 8;
-    return mmaTile(a.getElementType(), m, n, k, double((m + n) * k) * eb);
+    int64_t m = d.getRows(), n = d.getCols(), k = b.getShape()[1];
+    double eb = double(b.getElementType().getIntOrFloatBitWidth()) / 8;
+    int64_t smemRows = isa<RingType>(mma.getA().getType()) ? m + n : n;
+    return mmaTile(b.getElementType(), m, n, k, double(smemRows * k) * eb);
   }
-  if (auto load = dyn_cast<TmemLoadOp>(op)) {
-    // tcgen05.ld: no figure for tensor memory's read rate is calibrated
-    // yet; it is charged at the shared-memory rate (an upper bound on its
-    // time, uncalibrated).
-    auto frag = cast<FragType>(load.getResult().getType());
+  if (isa<TmemLoadOp, TmemStoreOp>(op)) {
+    // tcgen05.ld and tcgen05.st: no figure for tensor memory's rate is
+    // calibrated yet; they are charged at the shared-memory rate (an upper
+    // bound on their time, uncalibrated).
+    auto frag =
+        cast<FragType>(isa<TmemLoadOp>(op) ? op->getResult(0).getType()
+                                           : op->getOperand(0).getType());
     double bytes = double(frag.getNumElements()) *
                    double(frag.getElementType().getIntOrFloatBitWidth()) / 8;
     double ns = bytes / (cal.smemGBpsPerSm * perSmShare);

@@ -59,12 +59,13 @@ int64_t mlir::cake::valueRegisters(Type type, int64_t threads) {
 Operation *mlir::cake::firstAllLanesOp(RoleOp role) {
   Operation *first = nullptr;
   role.walk([&](Operation *op) {
-    if (!first && isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
-                      FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
-                      FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp,
-                      SmemReadOp, BarrierSyncOp, TopKInitOp, TopKInsertOp,
-                      TopKAdmitsOp, TopKStoreOp, GatherOp, GatherIndicesOp,
-                      CpAsyncLoadOp, SmemReduceOp, TmemLoadOp, ScatterOp>(op))
+    if (!first &&
+        isa<MmaOp, FragZeroOp, FragSplatOp, FragConvertOp, FragMapOp,
+            FragReduceOp, FragScanOp, FragArgminOp, FragRowOp,
+            FragTrilInverseOp, LoadOp, StoreOp, SmemWriteOp, SmemReadOp,
+            BarrierSyncOp, TopKInitOp, TopKInsertOp, TopKAdmitsOp, TopKStoreOp,
+            GatherOp, GatherIndicesOp, CpAsyncLoadOp, SmemReduceOp, TmemLoadOp,
+            TmemStoreOp, ScatterOp>(op))
       first = op;
   });
   return first;
@@ -75,9 +76,10 @@ bool mlir::cake::isCopyOnlyRole(RoleOp role) { return !firstAllLanesOp(role); }
 bool mlir::cake::holdsRowPerThread(RoleOp role) {
   if (role.getWarpgroups() != 1)
     return false;
-  bool reads = false;
-  role.walk([&](TmemLoadOp) { reads = true; });
-  return reads;
+  bool touches = false;
+  role.walk(
+      [&](Operation *op) { touches |= isa<TmemLoadOp, TmemStoreOp>(op); });
+  return touches;
 }
 
 RoleWarps mlir::cake::computeRoleWarps(KernelOp kernel) {

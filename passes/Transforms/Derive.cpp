@@ -185,12 +185,20 @@ struct DerivePass : public mlir::cake::impl::DeriveBase<DerivePass> {
       // thread in a thread hand-off); one filled by cake.gather or
       // cake.cp_async.load, with an arrival per producer thread, each made
       // by the landing of the thread's cp.async pieces (.noinc); a
-      // tensor-memory stage, with one tcgen05.commit.
+      // tensor-memory stage, with one tcgen05.commit when the role's MMAs
+      // fill it and otherwise (tcgen05.st) an arrival per producer warp.
       int64_t fullCount = 1;
       for (Operation *user : pipe->getUsers())
-        if (auto acquire = dyn_cast<PipeAcquireOp>(user);
-            acquire && !pipe.getTmem()) {
+        if (auto acquire = dyn_cast<PipeAcquireOp>(user)) {
           auto role = acquire->getParentOfType<RoleOp>();
+          if (pipe.getTmem()) {
+            bool tcgen05 = false;
+            if (role)
+              role.walk([&](TmemMmaOp) { tcgen05 = true; });
+            if (role && !tcgen05 && !isCopyOnlyRole(role))
+              fullCount = role.getNumWarps();
+            continue;
+          }
           if (role && (isFilledByThreadCopies(acquire) ||
                        (threads && !isCopyOnlyRole(role))))
             fullCount = 32 * role.getNumWarps();

@@ -77,6 +77,8 @@ bool verify::checkStageAccess(KernelFacts &f) {
       check(op, m.getD(), m.getDStage(), true);
     } else if (auto l = dyn_cast<TmemLoadOp>(op)) {
       check(op, l.getSrc(), l.getStage(), false);
+    } else if (auto st = dyn_cast<TmemStoreOp>(op)) {
+      check(op, st.getDst(), st.getStage(), true);
     } else if (auto m = dyn_cast<MmaOp>(op)) {
       if (m.getAStage())
         check(op, m.getA(), m.getAStage(), false);
@@ -438,7 +440,8 @@ bool verify::checkStoreCoverage(KernelFacts &f) {
 
 /// Whether the lowering takes `op`'s fragments held a row a thread
 /// (tcgen05.ld's layout): made by tmem.load, a load of a line or a splat,
-/// combined element by element or along the thread's row, stored, carried.
+/// combined element by element or along the thread's row, stored (to
+/// global or tensor memory), carried.
 static bool lowersRowPerThread(Operation *op) {
   if (auto argmin = dyn_cast<FragArgminOp>(op))
     return !argmin.getPacked();
@@ -448,9 +451,9 @@ static bool lowersRowPerThread(Operation *op) {
   // tensor memory.
   if (auto load = dyn_cast<LoadOp>(op))
     return llvm::is_contained(load.getType().getShape(), 1);
-  return isa<TmemLoadOp, FragConvertOp, FragMapOp, FragSplatOp, FragZeroOp,
-             FragIotaOp, StoreOp, scf::ForOp, scf::YieldOp, scf::IfOp, TilesOp,
-             TilesYieldOp>(op);
+  return isa<TmemLoadOp, TmemStoreOp, FragConvertOp, FragMapOp, FragSplatOp,
+             FragZeroOp, FragIotaOp, StoreOp, scf::ForOp, scf::YieldOp,
+             scf::IfOp, TilesOp, TilesYieldOp>(op);
 }
 
 /// dataflow.fragment-layout
@@ -519,8 +522,7 @@ bool verify::checkFragmentLayout(KernelFacts &f) {
               << DiagRole{role.getName()}
               << " is held a row a thread (tcgen05.ld's layout), which "
                  "tmem.load, loads of lines, maps, exact argmins, float "
-                 "reductions, "
-                 "stores and converts take; '"
+                 "reductions, stores, tmem.store and converts take; '"
               << bad->getName() << "' is not lowered for it";
           if (bad != op)
             d.attachNote(op->getLoc()) << "the fragment defined here";

@@ -47,16 +47,22 @@ LogicalResult mlir::cake::verifyWgmmaOperands(MmaOp op) {
 }
 
 LogicalResult mlir::cake::verifyTcgen05Operands(TmemMmaOp op) {
-  RingType a = op.getA().getType(), b = op.getB().getType();
-  Type in = a.getElementType();
+  RingType b = op.getB().getType();
+  Type in = b.getElementType();
   if (!in.isF16() && !in.isBF16())
     return emitRuleError(op, RuleId::HwArchFeature)
            << "cake-lower lowers tcgen05.mma on f16 and bf16 operands (kind "
               "f16) today, not "
            << in;
+  // An A in tensor memory needs no descriptor (its address is the
+  // instruction's operand); the rest below is about shared memory.
+  auto a = dyn_cast<RingType>(op.getA().getType());
+  SmallVector<RingType, 2> rings{b};
+  if (a)
+    rings.push_back(a);
   // Each ring's K-major rows are one swizzle atom, as a shared-memory
   // descriptor describes them (the same contract as wgmma's).
-  for (RingType t : {a, b}) {
+  for (RingType t : rings) {
     int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
     if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
       return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
@@ -64,11 +70,25 @@ LogicalResult mlir::cake::verifyTcgen05Operands(TmemMmaOp op) {
                 "the swizzle width; got "
              << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
   }
-  if (a.getSwizzle() != b.getSwizzle())
+  if (a && a.getSwizzle() != b.getSwizzle())
     return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
            << "A and B must share a swizzle, got " << a.getSwizzle() << " and "
            << b.getSwizzle();
   return success();
+}
+
+/// hw.warpgroup-alignment for tcgen05.ld and tcgen05.st: a warp reaches
+/// the 32 lanes of its quarter of tensor memory (warp index mod 4), so the
+/// 128 rows take one whole, aligned warpgroup.
+static bool inOneWarpgroup(Operation *op, StringRef access) {
+  auto role = op->getParentOfType<RoleOp>();
+  if (!role || role.getWarpgroups() == 1)
+    return true;
+  emitRuleError(op, RuleId::HwWarpgroupAlignment)
+      << "'" << op->getName() << "' in " << DiagRole{role.getName()}
+      << ", which is not a warpgroups(1) role: each warp " << access
+      << " the 32 lanes of its quarter of tensor memory";
+  return false;
 }
 
 /// hw.arch-feature, hw.warpgroup-alignment, hw.mma-smem-descriptor
@@ -81,7 +101,7 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
           << "TMA copies need sm_90a or newer; the kernel targets " << t->arch;
       ok = false;
     }
-    if (isa<TmemOp, TmemMmaOp, TmemLoadOp>(op) && !t->hasTcgen05) {
+    if (isa<TmemOp, TmemMmaOp, TmemLoadOp, TmemStoreOp>(op) && !t->hasTcgen05) {
       emitRuleError(op, RuleId::HwArchFeature)
           << "'" << op->getName() << "' needs tensor memory and tcgen05 "
           << "(sm_100a); the kernel targets " << t->arch;
@@ -92,8 +112,7 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
       ok &= succeeded(verifyTcgen05Operands(mma));
       return;
     }
-    // A warp reads the 32 lanes of its quarter of tensor memory (warp
-    // index mod 4): the 128 rows take one whole, aligned warpgroup.
+    // tcgen05.ld of 16-bit cells (unpacking pairs) is not lowered.
     if (auto load = dyn_cast<TmemLoadOp>(op)) {
       if (load.getSrc().getType().getElementType().getIntOrFloatBitWidth() !=
           32) {
@@ -104,14 +123,11 @@ bool verify::checkHardwareFeatures(KernelFacts &f) {
         ok = false;
         return;
       }
-      auto role = op->getParentOfType<RoleOp>();
-      if (role && (!role.getWarpgroups() || *role.getWarpgroups() != 1)) {
-        emitRuleError(op, RuleId::HwWarpgroupAlignment)
-            << "cake.tmem.load in " << DiagRole{role.getName()}
-            << ", which is not a warpgroups(1) role: each warp reads the 32 "
-               "lanes of its quarter of tensor memory";
-        ok = false;
-      }
+      ok &= inOneWarpgroup(op, "reads");
+      return;
+    }
+    if (isa<TmemStoreOp>(op)) {
+      ok &= inOneWarpgroup(op, "writes");
       return;
     }
     auto mma = dyn_cast<MmaOp>(op);

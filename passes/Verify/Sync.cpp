@@ -657,7 +657,8 @@ static SmallVector<Value, 2> asyncReadsOf(Operation *op) {
     rings.push_back(m.getB());
   }
   if (auto m = dyn_cast<TmemMmaOp>(op)) {
-    rings.push_back(m.getA());
+    if (isa<RingType>(m.getA().getType())) // not A in tensor memory
+      rings.push_back(m.getA());
     rings.push_back(m.getB());
   }
   return rings;

@@ -1,11 +1,13 @@
 // cake-verify on tensor memory (sm_100a): resource.tmem-capacity,
-// hw.arch-feature, hw.warpgroup-alignment for tmem.load, and the stage
-// rules for tmem.mma and tmem.load, sync.tcgen05-issuer, the fragments
+// hw.arch-feature, hw.warpgroup-alignment for tmem.load and tmem.store,
+// the stage rules for tmem.mma (A from a ring or from tensor memory),
+// tmem.load and tmem.store, sync.tcgen05-issuer, the fragments
 // tcgen05.ld makes (dataflow.fragment-layout), and what cake-lower does
 // not lower on sm_100a (hw.arch-feature). Each near miss passes every
 // rule: the shipped example, and the kernels below without a diagnostic.
 // RUN: cake-opt --cake-verify %s -split-input-file -verify-diagnostics
 // RUN: cake-opt --cake-verify %cake_src/examples/blackwell/gemm_tcgen05.cake.mlir -o /dev/null
+// RUN: cake-opt --cake-verify %cake_src/examples/blackwell/mlp_tcgen05.cake.mlir -o /dev/null
 
 // -----
 
@@ -288,7 +290,7 @@ cake.kernel @warps_role(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
     cake.tiles (%m, %n) in (%M, %N) {
       %t = cake.pipe.wait %ap : !cake.pipe<1>
       scf.for %c = %c0 to %c128 step %c32 {
-        // expected-error @+1 {{[hw.warpgroup-alignment] cake.tmem.load in role "epilogue", which is not a warpgroups(1) role: each warp reads the 32 lanes of its quarter of tensor memory}}
+        // expected-error @+1 {{[hw.warpgroup-alignment] 'cake.tmem.load' in role "epilogue", which is not a warpgroups(1) role: each warp reads the 32 lanes of its quarter of tensor memory}}
         %f = cake.tmem.load %acc[%t] columns %c
           : !cake.tmem<1 x 128x128xf32> -> !cake.frag<128x32xf32>
         %nc = arith.addi %n, %c : index
@@ -518,14 +520,14 @@ cake.kernel @lane_map(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>,
         %nc = arith.addi %n, %c : index
         cake.store %g -> %C[%m, %nc]
           : !cake.frag<128x32xf32> -> !cake.global<?x?xf32>
-        // expected-error @+1 {{[dataflow.fragment-layout] fragment 128x32 of role "epilogue" is held a row a thread (tcgen05.ld's layout), which tmem.load, loads of lines, maps, exact argmins, float reductions, stores and converts take; 'cake.frag.argmin' is not lowered for it}}
+        // expected-error @+1 {{[dataflow.fragment-layout] fragment 128x32 of role "epilogue" is held a row a thread (tcgen05.ld's layout), which tmem.load, loads of lines, maps, exact argmins, float reductions, stores, tmem.store and converts take; 'cake.frag.argmin' is not lowered for it}}
         %v, %i = cake.frag.argmin %g base %nc packed
           : !cake.frag<128x32xf32> -> !cake.frag<128x1xf32>, !cake.frag<128x1xi32>
         %r = cake.frag.reduce max %g : !cake.frag<128x32xf32> -> !cake.frag<128x1xf32>
         %row = cake.frag.iota base %nc : !cake.frag<128x1xi32>
         // expected-error @+1 {{[dataflow.fragment-layout] fragment 64x32 has no register layout in role "epilogue", which reads tensor memory and holds a row a thread (tcgen05.ld's layout): expected 128xN, 128x1 or 1xN, N a multiple of 8}}
         %half = cake.frag.zero : !cake.frag<64x32xf32>
-        // expected-error @+1 {{[dataflow.fragment-layout] fragment 128x32 of role "epilogue" is held a row a thread (tcgen05.ld's layout), which tmem.load, loads of lines, maps, exact argmins, float reductions, stores and converts take; 'cake.load' is not lowered for it}}
+        // expected-error @+1 {{[dataflow.fragment-layout] fragment 128x32 of role "epilogue" is held a row a thread (tcgen05.ld's layout), which tmem.load, loads of lines, maps, exact argmins, float reductions, stores, tmem.store and converts take; 'cake.load' is not lowered for it}}
         %tile = cake.load %C[%m, %nc] : !cake.global<?x?xf32> -> !cake.frag<128x32xf32>
         %line = cake.load %C[%m, %nc] : !cake.global<?x?xf32> -> !cake.frag<1x32xf32>
       }
@@ -700,3 +702,105 @@ cake.kernel @rows_span_swizzle(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?x
   }
 }
 
+
+// -----
+
+// The chain's hand-offs: tmem.store writes a stage taken with pipe.wait,
+// and the MMA reads its A operand through a stage taken with
+// pipe.acquire. The near miss: examples/blackwell/mlp_tcgen05.
+cake.kernel @chain_stages(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %w = cake.ring : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %wp = cake.pipe %w : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %p = cake.tmem : !cake.tmem<2 x 128x64xbf16>
+  %pp = cake.pipe %p : !cake.tmem<2 x 128x64xbf16>
+  %y = cake.tmem : !cake.tmem<1 x 128x256xf32>
+  %yp = cake.pipe %y : !cake.tmem<1 x 128x256xf32>
+  cake.role "load" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %s = cake.pipe.acquire %wp : !cake.pipe<2>
+      cake.pipe.commit %wp, %s : !cake.pipe<2>
+    }
+  }
+  cake.role "act" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      // expected-note @+1 {{stage taken here}}
+      %u = cake.pipe.wait %pp : !cake.pipe<2>
+      %r = cake.frag.zero : !cake.frag<128x64xbf16>
+      // expected-error @+1 {{[dataflow.write-outside-acquire] writes tensor memory through a stage not taken with pipe.acquire}}
+      cake.tmem.store %r -> %p[%u] : !cake.frag<128x64xbf16> -> !cake.tmem<2 x 128x64xbf16>
+      cake.pipe.release %pp, %u : !cake.pipe<2>
+      %t = cake.pipe.wait %yp : !cake.pipe<1>
+      cake.pipe.release %yp, %t : !cake.pipe<1>
+    }
+  }
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %yp : !cake.pipe<1>
+      // expected-note @+1 {{stage taken here}}
+      %u = cake.pipe.acquire %pp : !cake.pipe<2>
+      %s = cake.pipe.wait %wp : !cake.pipe<2>
+      %false = arith.constant false
+      // expected-error @+1 {{[dataflow.read-outside-wait] reads tensor memory through a stage not taken with pipe.wait}}
+      cake.tmem.mma %p[%u], %w[%s], %y[%t] accumulate %false
+        : !cake.tmem<2 x 128x64xbf16>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x256xf32>
+      cake.pipe.release %wp, %s : !cake.pipe<2>
+      cake.pipe.commit %pp, %u : !cake.pipe<2>
+      cake.pipe.commit %yp, %t : !cake.pipe<1>
+    }
+  }
+}
+
+// -----
+
+// tcgen05.st, like tcgen05.ld, takes one aligned warpgroup (the near miss:
+// the example's warpgroups(1) activation role); two warpgroups would
+// reach each lane quarter twice.
+cake.kernel @store_role(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %p = cake.tmem : !cake.tmem<1 x 128x64xf32>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xf32>
+  cake.role "act" warpgroups(2) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.acquire %pp : !cake.pipe<1>
+      %r = cake.frag.zero : !cake.frag<128x64xf32>
+      // expected-error @+1 {{[hw.warpgroup-alignment] 'cake.tmem.store' in role "act", which is not a warpgroups(1) role: each warp writes the 32 lanes of its quarter of tensor memory}}
+      cake.tmem.store %r -> %p[%u] : !cake.frag<128x64xf32> -> !cake.tmem<1 x 128x64xf32>
+      cake.pipe.commit %pp, %u : !cake.pipe<1>
+    }
+  }
+  cake.role "use" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.wait %pp : !cake.pipe<1>
+      %f = cake.tmem.load %p[%u] : !cake.tmem<1 x 128x64xf32> -> !cake.frag<128x32xf32>
+      cake.pipe.release %pp, %u : !cake.pipe<1>
+    }
+  }
+}
+
+// -----
+
+// Hopper has no tcgen05.st.
+cake.kernel @store_on_hopper(%n: index)
+    attributes {target = #cake.target<"sm_90a">, schedule = #cake.grid<tile = [128]>} {
+  // expected-error @+1 {{[hw.arch-feature] 'cake.tmem' needs tensor memory and tcgen05 (sm_100a); the kernel targets sm_90a}}
+  %p = cake.tmem : !cake.tmem<1 x 128x64xf32>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xf32>
+  cake.role "act" warpgroups(2) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.acquire %pp : !cake.pipe<1>
+      %r = cake.frag.zero : !cake.frag<128x64xf32>
+      // expected-error @+1 {{[hw.arch-feature] 'cake.tmem.store' needs tensor memory and tcgen05 (sm_100a); the kernel targets sm_90a}}
+      cake.tmem.store %r -> %p[%u] : !cake.frag<128x64xf32> -> !cake.tmem<1 x 128x64xf32>
+      cake.pipe.commit %pp, %u : !cake.pipe<1>
+    }
+  }
+  cake.role "use" warpgroups(2) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.wait %pp : !cake.pipe<1>
+      // expected-error @+1 {{[hw.arch-feature] 'cake.tmem.load' needs tensor memory and tcgen05 (sm_100a); the kernel targets sm_90a}}
+      %f = cake.tmem.load %p[%u] : !cake.tmem<1 x 128x64xf32> -> !cake.frag<128x32xf32>
+      cake.pipe.release %pp, %u : !cake.pipe<1>
+    }
+  }
+}

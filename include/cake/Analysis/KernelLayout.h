@@ -34,9 +34,9 @@ RoleWarps computeRoleWarps(KernelOp kernel);
 /// copies and hand-offs.
 bool isCopyOnlyRole(RoleOp role);
 /// True if the role holds its fragments one row a thread, as tcgen05.ld
-/// gives them: a warpgroups(1) role that reads tensor memory. Its 128 x N
-/// fragments hold a row's N values a thread, 128 x 1 its one value, and
-/// 1 x N all N (a broadcast line).
+/// gives them: a warpgroups(1) role that reads or writes tensor memory
+/// (tcgen05.ld, tcgen05.st). Its 128 x N fragments hold a row's N values a
+/// thread, 128 x 1 its one value, and 1 x N all N (a broadcast line).
 bool holdsRowPerThread(RoleOp role);
 /// The first op that makes every thread of `role` run it (null for a copy
 /// role).

@@ -88,7 +88,10 @@ def Cake_TmemMmaOp : Cake_Op<"tmem.mma"> {
   let description = [{
     `d[dStage] = (accumulate ? d[dStage] : 0) + A · Bᵀ`, with A an M×K and
     B an N×K tile, both K-major in ring stages, and D an M×N stage of
-    tensor memory (M = 128: one lane a row). One thread of the role issues
+    tensor memory (M = 128: one lane a row). A may instead be a stage of
+    tensor memory (f16 or bf16, row r in lane r, K elements two a column),
+    written there by `cake.tmem.store`: the second MMA of a chain reads the
+    first one's result without a trip through shared memory. One thread of the role issues
     the instructions (N split into pieces of at most 256 columns, K into
     32-byte slices); they run asynchronously. `accumulate` is false on a
     tile's first K step, since tensor memory is not zeroed.
@@ -106,9 +109,14 @@ def Cake_TmemMmaOp : Cake_Op<"tmem.mma"> {
       : !cake.ring<4 x 128x64xbf16, swizzle = 128>,
         !cake.ring<4 x 256x64xbf16, swizzle = 128>,
         !cake.tmem<2 x 128x256xf32>
+    cake.tmem.mma %p[%u], %w[%s], %y[%t] accumulate %more
+      : !cake.tmem<2 x 128x64xbf16>,
+        !cake.ring<4 x 256x64xbf16, swizzle = 128>,
+        !cake.tmem<1 x 128x256xf32>
     ```
   }];
-  let arguments = (ins Cake_RingType:$a, Cake_StageType:$aStage,
+  let arguments = (ins AnyTypeOf<[Cake_RingType, Cake_TmemType]>:$a,
+                       Cake_StageType:$aStage,
                        Cake_RingType:$b, Cake_StageType:$bStage,
                        Cake_TmemType:$d, Cake_StageType:$dStage,
                        I1:$accumulate);
@@ -141,6 +149,34 @@ def Cake_TmemLoadOp : Cake_Op<"tmem.load"> {
   let assemblyFormat = [{
     $src `[` $stage `]` (`columns` $column^)? attr-dict `:`
     qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_TmemStoreOp : Cake_Op<"tmem.store"> {
+  let summary = "tcgen05.st: write a register fragment into columns of a tensor-memory stage";
+  let description = [{
+    Writes the fragment into the stage from column `columns` on (0 when
+    absent): each warp of the role's one warpgroup writes the 32 lanes
+    (rows) of its quarter of tensor memory, from the fragment held one row
+    a thread [hw.warpgroup-alignment]. 16-bit elements go two to a column,
+    the lower K index in the low half. The stores complete before the
+    role's next hand-off (`tcgen05.wait::st` is derived), so the role that
+    waits for the stage may read it, e.g. as the A operand of a
+    `cake.tmem.mma`. The stage comes from `cake.pipe.acquire`
+    [dataflow.write-outside-acquire].
+
+    ```mlir
+    %p = cake.frag.convert %h : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>
+    cake.tmem.store %p -> %pt[%u]
+      : !cake.frag<128x64xbf16> -> !cake.tmem<2 x 128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Cake_FragType:$value, Cake_TmemType:$dst,
+                       Cake_StageType:$stage, Optional<Index>:$column);
+  let assemblyFormat = [{
+    $value `->` $dst `[` $stage `]` (`columns` $column^)? attr-dict `:`
+    qualified(type($value)) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }

@@ -67,7 +67,8 @@ LogicalResult KernelEmitter::emit() {
     auto mma = dyn_cast<MmaOp>(op);
     bool lacks =
         (isa<TmaLoadOp, TmaStoreOp>(op) && !target->hasTma) ||
-        (isa<TmemOp, TmemMmaOp, TmemLoadOp>(op) && !target->hasTcgen05) ||
+        (isa<TmemOp, TmemMmaOp, TmemLoadOp, TmemStoreOp>(op) &&
+         !target->hasTcgen05) ||
         (mma && mma.getKind() == MmaKind::wgmma && !target->hasWgmma) ||
         (mma && mma.getKind() == MmaKind::tcgen05);
     if (!lacks)

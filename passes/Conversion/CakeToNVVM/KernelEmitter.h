@@ -296,6 +296,7 @@ private:
   Value tmemAddress(Value tmem, Value stage, Value lane, Value column);
   LogicalResult emitTmemMma(TmemMmaOp op);
   LogicalResult emitTmemLoad(TmemLoadOp op);
+  LogicalResult emitTmemStore(TmemStoreOp op);
   LogicalResult emitLaneStore(StoreOp op, const FragInfo &info);
   /// The row of a 128-row tile thread t of warp w holds: 32 (w mod 4) + t.
   Value laneRow();

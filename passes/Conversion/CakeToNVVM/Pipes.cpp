@@ -7,8 +7,9 @@
 // gets one arrival per warp. Releases of stages an unretired wgmma still
 // reads are held back (Wgmma.cpp decides which). A role that issues
 // tcgen05.mma hands off with tcgen05.commit, which arrives once its MMAs
-// retire; the two sides of a tensor-memory pipe fence their tcgen05 work
-// around the hand-off.
+// retire; a role that fills a tensor-memory stage with tcgen05.st arrives
+// once a warp. The two sides of a tensor-memory pipe fence their tcgen05
+// work around the hand-off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,7 +137,16 @@ LogicalResult KernelEmitter::emitCommit(PipeCommitOp c) {
   // count past the barrier's expected one, which compute-sanitizer's
   // synccheck reports as a barrier overflow.
   const PipeInfo &info = pipes[c.getPipe()];
-  // A tensor-memory stage is complete when the MMAs into it retire.
+  // A tensor-memory stage the role's MMAs fill is complete when they
+  // retire; one its tcgen05.st fill (waited for at the store), when each
+  // warp has ordered its stores before the hand-off and arrived.
+  if (info.tmem && !role->tcgen05Issuer) {
+    fenceTmem(/*before=*/true);
+    arriveOnce(c.getPipe(), stageAt(barrierBase(c.getPipe(), /*empty=*/false),
+                                    map.lookup(c.getStage()), 8));
+    noteArrivals(c.getPipe(), /*empty=*/false, arrivalsOn(c.getPipe()));
+    return success();
+  }
   if (info.tmem) {
     NVVM::Tcgen05CommitOp::create(
         b, loc(),

@@ -4,9 +4,10 @@
 // sm_100a: the CTA's one tensor-memory allocation (warp 0 allocates it at
 // entry into the derived shared-memory slot and frees it at exit, with the
 // tcgen05 fences around the CTA barriers that publish it), cake.tmem.mma
-// as tcgen05.mma from shared-memory descriptors, and cake.tmem.load as
-// tcgen05.ld .32x32b into fragments held one row a thread, which
-// cake.store writes back. The commits that complete the MMAs' hand-offs
+// as tcgen05.mma from shared-memory descriptors (A from tensor memory
+// too), cake.tmem.load as tcgen05.ld .32x32b into fragments held one row a
+// thread, which cake.store writes back, and cake.tmem.store as tcgen05.st
+// .32x32b out of them. The commits that complete the MMAs' hand-offs
 // are Pipes.cpp's. None of this has run on a Blackwell GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +25,8 @@ std::optional<LogicalResult> KernelEmitter::emitTmemOp(Operation &op) {
     return emitTmemMma(mma);
   if (auto load = dyn_cast<TmemLoadOp>(op))
     return emitTmemLoad(load);
+  if (auto store = dyn_cast<TmemStoreOp>(op))
+    return emitTmemStore(store);
   return std::nullopt;
 }
 
@@ -115,13 +118,14 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
                         "every thread runs");
   if (failed(verifyTcgen05Operands(op)))
     return failure();
-  RingType at = op.getA().getType();
+  RingType bt = op.getB().getType();
   TmemType dt = op.getD().getType();
-  Type in = at.getElementType();
+  Type in = bt.getElementType();
   int64_t eltBytes = getElementBytes(in);
-  int64_t rowBytes = at.getShape()[1] * eltBytes; // one swizzle atom
-  int64_t m = dt.getRows(), n = dt.getCols(), k = at.getShape()[1];
+  int64_t rowBytes = bt.getShape()[1] * eltBytes; // one swizzle atom
+  int64_t m = dt.getRows(), n = dt.getCols(), k = bt.getShape()[1];
   int64_t instrK = kMmaInstructionKBytes / eltBytes;
+  bool aInTmem = isa<TmemType>(op.getA().getType());
 
   // Shared-memory descriptors (sm_100 form): start address >> 4 in bits
   // 0-13, leading byte offset 1 (unused for swizzled K-major tiles), the
@@ -130,7 +134,7 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
   // is computed in 32 bits and each K slice adds its 32 bytes >> 4 to it;
   // a stage's offset stays below 2^18, so the field cannot carry. The
   // fixed fields are built unsigned: the layout field reaches bit 63.
-  int64_t swizzle = at.getSwizzle();
+  int64_t swizzle = bt.getSwizzle(); // A's too, when A is a ring
   uint64_t layoutType = swizzle == 128 ? 2 : swizzle == 64 ? 4 : 6;
   uint64_t sbo = 8 * rowBytes;
   Value fixedBits = i64c(static_cast<int64_t>(
@@ -146,7 +150,8 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
     Value units = arith::ShRUIOp::create(b, loc(), addr, i32c(4));
     return arith::AndIOp::create(b, loc(), units, i32c(0x3FFF)).getResult();
   };
-  Value aField = stageField(op.getA(), map.lookup(op.getAStage()));
+  Value aField =
+      aInTmem ? Value() : stageField(op.getA(), map.lookup(op.getAStage()));
   Value bField = stageField(op.getB(), map.lookup(op.getBStage()));
   auto descAt = [&](Value field, int64_t bytes) {
     Value lo = arith::AddIOp::create(b, loc(), field, i32c(bytes >> 4));
@@ -175,7 +180,11 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
     Value d = tmemAddress(op.getD(), stage, Value(), i32c(n0 * eltBits / 32));
     Value idesc = instrDesc(instrN);
     for (int64_t kk = 0; kk < k / instrK; ++kk) {
-      Value da = descAt(aField, kk * kMmaInstructionKBytes);
+      // A in tensor memory: the K slice's 32 bytes are its 8 columns of
+      // the stage, in every lane; the instruction takes their address.
+      Value da = aInTmem ? tmemAddress(op.getA(), map.lookup(op.getAStage()),
+                                       Value(), i32c(kk * 8))
+                         : descAt(aField, kk * kMmaInstructionKBytes);
       Value db = descAt(bField, n0 * rowBytes + kk * kMmaInstructionKBytes);
       // Tensor memory is not zeroed: the tile's first slice overwrites
       // unless the kernel says to accumulate.
@@ -234,6 +243,75 @@ LogicalResult KernelEmitter::emitTmemLoad(TmemLoadOp op) {
     frag = LLVM::InsertValueOp::create(b, loc(), frag, v, j);
   }
   map.map(op.getResult(), frag);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTmemStore(TmemStoreOp op) {
+  FragType ft = op.getValue().getType();
+  FailureOr<FragInfo> info = fragInfo(ft, op);
+  if (failed(info))
+    return failure();
+  if (info->layout != FragLayout::Lane)
+    return op.emitError("cake.tmem.store writes fragments held one row a "
+                        "thread, in a warpgroups(1) role of an sm_100a kernel");
+  // The thread's row as 32-bit words: a 16-bit pair shares one, the lower
+  // column in the low half (tensor memory's packing of an A operand).
+  Type elt = ft.getElementType();
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  Value frag = map.lookup(op.getValue());
+  SmallVector<Value> words;
+  auto bitsOf = [&](int64_t j) -> Value {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), frag, j);
+    return isa<IntegerType>(elt)
+               ? v
+               : LLVM::BitcastOp::create(b, loc(), b.getIntegerType(bits), v)
+                     .getResult();
+  };
+  if (bits == 32) {
+    for (int64_t j = 0; j < info->count; ++j)
+      words.push_back(bitsOf(j));
+  } else {
+    for (int64_t j = 0; j + 1 < info->count; j += 2) {
+      Value lo = arith::ExtUIOp::create(b, loc(), b.getI32Type(), bitsOf(j));
+      Value hi =
+          arith::ExtUIOp::create(b, loc(), b.getI32Type(), bitsOf(j + 1));
+      Value hiShifted = arith::ShLIOp::create(b, loc(), hi, i32c(16));
+      words.push_back(arith::OrIOp::create(b, loc(), lo, hiShifted));
+    }
+  }
+  // Warp w of the role writes lanes 32 (w mod 4) up: its rows of the tile,
+  // from the stage's column (elements, converted to 32-bit columns).
+  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value lane = arith::MulIOp::create(b, loc(), quarter, i32c(32));
+  Value column = Value();
+  if (op.getColumn()) {
+    column = toI32(map.lookupOrDefault(op.getColumn()));
+    if (bits != 32)
+      column = arith::DivUIOp::create(b, loc(), column, i32c(32 / bits));
+  }
+  Value stage = map.lookup(op.getStage());
+  int64_t width = static_cast<int64_t>(words.size());
+  for (int64_t done = 0; done < width;) {
+    int64_t piece = 128;
+    while (piece > width - done)
+      piece /= 2;
+    Value at =
+        column ? arith::AddIOp::create(b, loc(), column, i32c(done)).getResult()
+               : i32c(done);
+    Value addr = tmemAddress(op.getDst(), stage, lane, at);
+    Value vec = LLVM::UndefOp::create(b, loc(),
+                                      VectorType::get({piece}, b.getI32Type()));
+    for (int64_t j = 0; j < piece; ++j)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, words[done + j],
+                                          i32c(j));
+    NVVM::Tcgen05StOp::create(b, loc(), /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, addr, vec,
+                              /*offset=*/Value());
+    done += piece;
+  }
+  // The stores land before the role's next hand-off orders them for the
+  // reader (the commit's tcgen05.fence::before_thread_sync).
+  NVVM::Tcgen05WaitOp::create(b, loc(), NVVM::Tcgen05WaitKind::STORE);
   return success();
 }
 

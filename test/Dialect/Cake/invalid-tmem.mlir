@@ -184,3 +184,127 @@ cake.kernel @load_rows(%n: index)
     }
   }
 }
+
+// -----
+
+// An A operand in tensor memory holds 16-bit elements (the near miss, in
+// tmem.mlir: bf16).
+cake.kernel @a_in_tmem_f32(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %w = cake.ring : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %wp = cake.pipe %w : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %p = cake.tmem : !cake.tmem<1 x 128x64xf32>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xf32>
+  %y = cake.tmem : !cake.tmem<1 x 128x256xf32>
+  %yp = cake.pipe %y : !cake.tmem<1 x 128x256xf32>
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %yp : !cake.pipe<1>
+      %u = cake.pipe.wait %pp : !cake.pipe<1>
+      %s = cake.pipe.wait %wp : !cake.pipe<2>
+      %false = arith.constant false
+      // expected-error @+1 {{[hw.tmem-shape] an A operand in tensor memory holds f16 or bf16 (two a column), got 'f32'}}
+      cake.tmem.mma %p[%u], %w[%s], %y[%t] accumulate %false
+        : !cake.tmem<1 x 128x64xf32>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x256xf32>
+    }
+  }
+}
+
+// -----
+
+// A's K (columns of its stage) must be B's (the near miss: 64 and 64).
+cake.kernel @a_in_tmem_k(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %w = cake.ring : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %wp = cake.pipe %w : !cake.ring<2 x 256x64xbf16, swizzle = 128>
+  %p = cake.tmem : !cake.tmem<1 x 128x128xbf16>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x128xbf16>
+  %y = cake.tmem : !cake.tmem<1 x 128x256xf32>
+  %yp = cake.pipe %y : !cake.tmem<1 x 128x256xf32>
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %yp : !cake.pipe<1>
+      %u = cake.pipe.wait %pp : !cake.pipe<1>
+      %s = cake.pipe.wait %wp : !cake.pipe<2>
+      %false = arith.constant false
+      // expected-error @+1 {{[dataflow.mma-operands] expected A and B to share K, got A 128x128 and B 256x64}}
+      cake.tmem.mma %p[%u], %w[%s], %y[%t] accumulate %false
+        : !cake.tmem<1 x 128x128xbf16>, !cake.ring<2 x 256x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x256xf32>
+    }
+  }
+}
+
+// -----
+
+// A stage of 16-bit elements takes them in pieces of 16 (8 columns; the
+// near miss, in tmem.mlir: 32).
+cake.kernel @store_width(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %p = cake.tmem : !cake.tmem<1 x 128x64xbf16>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xbf16>
+  cake.role "act" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.acquire %pp : !cake.pipe<1>
+      %r = cake.frag.zero : !cake.frag<128x8xbf16>
+      // expected-error @+1 {{[hw.tmem-shape] expected a width of whole 16-element pieces up to 64, got 8}}
+      cake.tmem.store %r -> %p[%u] : !cake.frag<128x8xbf16> -> !cake.tmem<1 x 128x64xbf16>
+    }
+  }
+}
+
+// -----
+
+// A constant column past the stage (the near miss: from column 32).
+cake.kernel @store_columns(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %p = cake.tmem : !cake.tmem<1 x 128x64xbf16>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xbf16>
+  cake.role "act" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.acquire %pp : !cake.pipe<1>
+      %r = cake.frag.zero : !cake.frag<128x32xbf16>
+      %c32 = arith.constant 32 : index
+      %c48 = arith.constant 48 : index
+      cake.tmem.store %r -> %p[%u] columns %c32 : !cake.frag<128x32xbf16> -> !cake.tmem<1 x 128x64xbf16>
+      // expected-error @+1 {{[hw.tmem-shape] 32 columns from column 48 are not whole 16-element pieces within the 64 of a stage}}
+      cake.tmem.store %r -> %p[%u] columns %c48 : !cake.frag<128x32xbf16> -> !cake.tmem<1 x 128x64xbf16>
+    }
+  }
+}
+
+// -----
+
+cake.kernel @store_type(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %p = cake.tmem : !cake.tmem<1 x 128x64xbf16>
+  %pp = cake.pipe %p : !cake.tmem<1 x 128x64xbf16>
+  cake.role "act" warpgroups(1) {
+    cake.tiles (%m) in (%n) {
+      %u = cake.pipe.acquire %pp : !cake.pipe<1>
+      %r = cake.frag.zero : !cake.frag<128x32xf32>
+      // expected-error @+1 {{[dataflow.element-type] expected 'bf16' elements, got 'f32'}}
+      cake.tmem.store %r -> %p[%u] : !cake.frag<128x32xf32> -> !cake.tmem<1 x 128x64xbf16>
+    }
+  }
+}
+
+// -----
+
+// f16 operands may accumulate into f16, so A could name D's own buffer.
+cake.kernel @a_is_d(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %w = cake.ring : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %wp = cake.pipe %w : !cake.ring<2 x 64x64xf16, swizzle = 128>
+  %d = cake.tmem : !cake.tmem<1 x 128x64xf16>
+  %dp = cake.pipe %d : !cake.tmem<1 x 128x64xf16>
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %dp : !cake.pipe<1>
+      %s = cake.pipe.wait %wp : !cake.pipe<2>
+      %false = arith.constant false
+      // expected-error @+1 {{[dataflow.mma-operands] A and D are the same tensor-memory buffer}}
+      cake.tmem.mma %d[%t], %w[%s], %d[%t] accumulate %false
+        : !cake.tmem<1 x 128x64xf16>, !cake.ring<2 x 64x64xf16, swizzle = 128>, !cake.tmem<1 x 128x64xf16>
+    }
+  }
+}
