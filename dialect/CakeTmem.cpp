@@ -136,11 +136,14 @@ LogicalResult TmemMmaOp::verify() {
            << "an A operand in tensor memory holds f16 or bf16 (two a "
               "column), got "
            << in;
-  int64_t n = b.getShape()[0];
-  if (b.getShape()[1] != k)
+  // B is N x K, or K x N when mn_major.
+  int64_t n = b.getShape()[getMnMajor() ? 1 : 0];
+  int64_t bK = b.getShape()[getMnMajor() ? 0 : 1];
+  if (bK != k)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected A and B to share K, got A " << tileStr(m, k)
-           << " and B " << tileStr(n, b.getShape()[1]);
+           << " and B " << tileStr(b.getShape()[0], b.getShape()[1])
+           << (getMnMajor() ? " (mn_major: K x N)" : "");
   if (d.getRows() != m || d.getCols() != n)
     return emitRuleError(*this, RuleId::DataflowMmaOperands)
            << "expected a " << tileStr(m, n) << " tensor-memory tile for A "

@@ -289,12 +289,12 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     // tcgen05.mma: one thread issues the tile; the tensor cores read all of
     // B, and A unless it is in tensor memory, from shared memory once and
     // accumulate in tensor memory.
-    RingType b = mma.getB().getType();
+    Type in = mma.getInputElementType();
     TmemType d = mma.getD().getType();
-    int64_t m = d.getRows(), n = d.getCols(), k = b.getShape()[1];
-    double eb = double(b.getElementType().getIntOrFloatBitWidth()) / 8;
+    int64_t m = d.getRows(), n = d.getCols(), k = mma.getK();
+    double eb = double(in.getIntOrFloatBitWidth()) / 8;
     int64_t smemRows = isa<RingType>(mma.getA().getType()) ? m + n : n;
-    return mmaTile(b.getElementType(), m, n, k, double(smemRows * k) * eb);
+    return mmaTile(in, m, n, k, double(smemRows * k) * eb);
   }
   if (isa<TmemLoadOp, TmemStoreOp>(op)) {
     // tcgen05.ld and tcgen05.st: no figure for tensor memory's rate is

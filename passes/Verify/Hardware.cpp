@@ -57,18 +57,25 @@ LogicalResult mlir::cake::verifyTcgen05Operands(TmemMmaOp op) {
   // An A in tensor memory needs no descriptor (its address is the
   // instruction's operand); the rest below is about shared memory.
   auto a = dyn_cast<RingType>(op.getA().getType());
-  SmallVector<RingType, 2> rings{b};
-  if (a)
-    rings.push_back(a);
-  // Each ring's K-major rows are one swizzle atom, as a shared-memory
-  // descriptor describes them (the same contract as wgmma's).
-  for (RingType t : rings) {
+  // Each ring's contiguous rows (K, or N for an mn_major B) are one
+  // swizzle atom, as a shared-memory descriptor describes them (the same
+  // contract as wgmma's).
+  for (bool isB : {false, true}) {
+    RingType t = isB ? b : a;
+    if (!t)
+      continue;
     int64_t rowBytes = t.getShape()[1] * getElementBytes(t.getElementType());
-    if (t.getSwizzle() == 0 || rowBytes != t.getSwizzle())
-      return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
-             << "tcgen05.mma operands must be K-major rows that span exactly "
-                "the swizzle width; got "
+    if (t.getSwizzle() != 0 && rowBytes == t.getSwizzle())
+      continue;
+    if (isB && op.getMnMajor())
+      return emitRuleError(op, RuleId::HwWgmmaTranspose)
+             << "an mn_major B's rows of N must span exactly the swizzle "
+                "width; got "
              << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
+    return emitRuleError(op, RuleId::HwMmaSmemDescriptor)
+           << "tcgen05.mma operands must be K-major rows that span exactly "
+              "the swizzle width; got "
+           << rowBytes << "-byte rows with swizzle " << t.getSwizzle();
   }
   if (a && a.getSwizzle() != b.getSwizzle())
     return emitRuleError(op, RuleId::HwMmaSmemDescriptor)

@@ -91,7 +91,12 @@ def Cake_TmemMmaOp : Cake_Op<"tmem.mma"> {
     tensor memory (M = 128: one lane a row). A may instead be a stage of
     tensor memory (f16 or bf16, row r in lane r, K elements two a column),
     written there by `cake.tmem.store`: the second MMA of a chain reads the
-    first one's result without a trip through shared memory. One thread of the role issues
+    first one's result without a trip through shared memory. An `mn_major`
+    B is a K×N ring tile with N contiguous (V stored [kv, d], read as Vᵀ
+    for P · V): its rows of N span exactly the swizzle width (one swizzle
+    atom), and the instruction descriptor's transpose bit and the per-slice
+    advance (16 rows rather than 32 bytes) are derived
+    [hw.wgmma-transpose]. One thread of the role issues
     the instructions (N split into pieces of at most 256 columns, K into
     32-byte slices); they run asynchronously. `accumulate` is false on a
     tile's first K step, since tensor memory is not zeroed.
@@ -113,17 +118,34 @@ def Cake_TmemMmaOp : Cake_Op<"tmem.mma"> {
       : !cake.tmem<2 x 128x64xbf16>,
         !cake.ring<4 x 256x64xbf16, swizzle = 128>,
         !cake.tmem<1 x 128x256xf32>
+    cake.tmem.mma %p[%u], %v[%s] mn_major, %o[%t] accumulate %more
+      : !cake.tmem<2 x 128x64xbf16>,
+        !cake.ring<2 x 64x64xbf16, swizzle = 128>,
+        !cake.tmem<1 x 128x64xf32>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Cake_RingType, Cake_TmemType]>:$a,
                        Cake_StageType:$aStage,
                        Cake_RingType:$b, Cake_StageType:$bStage,
                        Cake_TmemType:$d, Cake_StageType:$dStage,
-                       I1:$accumulate);
+                       I1:$accumulate, UnitAttr:$mn_major);
   let assemblyFormat = [{
-    $a `[` $aStage `]` `,` $b `[` $bStage `]` `,` $d `[` $dStage `]`
-    `accumulate` $accumulate attr-dict `:`
+    $a `[` $aStage `]` `,` $b `[` $bStage `]` (`mn_major` $mn_major^)? `,`
+    $d `[` $dStage `]` `accumulate` $accumulate attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($d))
+  }];
+  let extraClassDeclaration = [{
+    /// The product's K: A's columns (a ring's tile M x K, or a
+    /// tensor-memory stage's 128 x K).
+    int64_t getK() {
+      if (auto ring = ::llvm::dyn_cast<RingType>(getA().getType()))
+        return ring.getShape()[1];
+      return ::llvm::cast<TmemType>(getA().getType()).getCols();
+    }
+    /// Element type of A and B.
+    ::mlir::Type getInputElementType() {
+      return getB().getType().getElementType();
+    }
   }];
   let hasVerifier = 1;
 }

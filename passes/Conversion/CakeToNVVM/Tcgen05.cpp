@@ -120,12 +120,17 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
     return failure();
   RingType bt = op.getB().getType();
   TmemType dt = op.getD().getType();
-  Type in = bt.getElementType();
+  Type in = op.getInputElementType();
   int64_t eltBytes = getElementBytes(in);
   int64_t rowBytes = bt.getShape()[1] * eltBytes; // one swizzle atom
-  int64_t m = dt.getRows(), n = dt.getCols(), k = bt.getShape()[1];
+  int64_t m = dt.getRows(), n = dt.getCols(), k = op.getK();
   int64_t instrK = kMmaInstructionKBytes / eltBytes;
   bool aInTmem = isa<TmemType>(op.getA().getType());
+  // A K-major B's slice is 32 bytes along its rows, and a piece of N a
+  // block of rows further on; an mn_major B's slice is 16 rows of N further
+  // on, and its N is one swizzle atom, one piece.
+  bool bMnMajor = op.getMnMajor();
+  int64_t bSliceBytes = bMnMajor ? instrK * rowBytes : kMmaInstructionKBytes;
 
   // Shared-memory descriptors (sm_100 form): start address >> 4 in bits
   // 0-13, leading byte offset 1 (unused for swizzled K-major tiles), the
@@ -160,13 +165,15 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
   };
 
   // The instruction descriptor (kind::f16): D format in bits 4-5 (f32 1,
-  // f16 0), A and B formats in 7-9 and 10-12 (f16 0, bf16 1), both
-  // K-major (bits 15, 16 clear), N >> 3 in 17-22, M >> 4 in 24-28.
+  // f16 0), A and B formats in 7-9 and 10-12 (f16 0, bf16 1), A K-major
+  // (bit 15 clear), B K-major or, mn_major, transposed (bit 16), N >> 3
+  // in 17-22, M >> 4 in 24-28.
   int64_t dFormat = dt.getElementType().isF32() ? 1 : 0;
   int64_t abFormat = in.isBF16() ? 1 : 0;
+  int64_t bTranspose = bMnMajor ? 1 : 0;
   auto instrDesc = [&](int64_t instrN) {
     return i32c((dFormat << 4) | (abFormat << 7) | (abFormat << 10) |
-                ((instrN >> 3) << 17) | ((m >> 4) << 24));
+                (bTranspose << 16) | ((instrN >> 3) << 17) | ((m >> 4) << 24));
   };
 
   // N in instructions of at most 256 columns; each starts a B row block
@@ -185,7 +192,7 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
       Value da = aInTmem ? tmemAddress(op.getA(), map.lookup(op.getAStage()),
                                        Value(), i32c(kk * 8))
                          : descAt(aField, kk * kMmaInstructionKBytes);
-      Value db = descAt(bField, n0 * rowBytes + kk * kMmaInstructionKBytes);
+      Value db = descAt(bField, n0 * rowBytes + kk * bSliceBytes);
       // Tensor memory is not zeroed: the tile's first slice overwrites
       // unless the kernel says to accumulate.
       Value enable = kk == 0 ? accumulate : on;

@@ -308,3 +308,26 @@ cake.kernel @a_is_d(%n: index)
     }
   }
 }
+
+// -----
+
+// An mn_major B is K x N: its rows count K (the near miss, in tmem.mlir:
+// a 64 x 64 tile for K = 64).
+cake.kernel @mn_major_k(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %a = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %v = cake.ring : !cake.ring<2 x 32x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %v : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 32x64xbf16, swizzle = 128>
+  %o = cake.tmem : !cake.tmem<1 x 128x64xf32>
+  %op = cake.pipe %o : !cake.tmem<1 x 128x64xf32>
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %op : !cake.pipe<1>
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      %false = arith.constant false
+      // expected-error @+1 {{[dataflow.mma-operands] expected A and B to share K, got A 128x64 and B 32x64 (mn_major: K x N)}}
+      cake.tmem.mma %a[%s], %v[%s] mn_major, %o[%t] accumulate %false
+        : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 32x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x64xf32>
+    }
+  }
+}

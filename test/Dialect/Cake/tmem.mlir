@@ -1,7 +1,7 @@
 // Round trip of the tensor-memory family: the type, the declaration (with
 // and without its derived layout), a pipe over it, tmem.mma (A from a ring
-// or from tensor memory), tmem.load and tmem.store (with and without a
-// column offset).
+// or from tensor memory, B K-major or mn_major), tmem.load and tmem.store
+// (with and without a column offset).
 // RUN: cake-opt %s | cake-opt | FileCheck %s
 
 // CHECK-LABEL: cake.kernel @tmem
@@ -77,6 +77,29 @@ cake.kernel @tmem_a(%n: index)
       cake.pipe.release %wp, %s : !cake.pipe<2>
       cake.pipe.release %pp, %u : !cake.pipe<2>
       cake.pipe.commit %yp, %t : !cake.pipe<1>
+    }
+  }
+}
+
+// B stored K x N, read mn_major.
+// CHECK-LABEL: cake.kernel @tmem_mn_major
+// CHECK: cake.tmem.mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] mn_major, %{{.*}}[%{{.*}}] accumulate %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x64xf32>
+cake.kernel @tmem_mn_major(%n: index)
+    attributes {target = #cake.target<"sm_100a">, schedule = #cake.grid<tile = [128]>} {
+  %a = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %v = cake.ring : !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %v : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>
+  %o = cake.tmem : !cake.tmem<1 x 128x64xf32>
+  %op = cake.pipe %o : !cake.tmem<1 x 128x64xf32>
+  cake.role "mma" warps(1) {
+    cake.tiles (%m) in (%n) {
+      %t = cake.pipe.acquire %op : !cake.pipe<1>
+      %s = cake.pipe.wait %p : !cake.pipe<2>
+      %false = arith.constant false
+      cake.tmem.mma %a[%s], %v[%s] mn_major, %o[%t] accumulate %false
+        : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 64x64xbf16, swizzle = 128>, !cake.tmem<1 x 128x64xf32>
+      cake.pipe.release %p, %s : !cake.pipe<2>
+      cake.pipe.commit %op, %t : !cake.pipe<1>
     }
   }
 }
