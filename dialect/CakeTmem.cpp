@@ -173,73 +173,48 @@ LogicalResult TmemMmaOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// TmemLoadOp
+// TmemLoadOp, TmemStoreOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TmemLoadOp::verify() {
-  TmemType src = getSrc().getType();
-  FragType frag = getResult().getType();
-  if (frag.getRank() != 2 || frag.getShape()[0] != src.getRows())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
-           << "expected a fragment of the buffer's " << src.getRows()
+/// The contract tcgen05.ld and tcgen05.st share: a fragment of the
+/// buffer's rows and element type, whole 32-bit columns eight at a time
+/// (.32x32b.x8 and its multiples; 16-bit elements in pairs) within one
+/// stage, from a constant column that keeps them there.
+static LogicalResult verifyTmemAccess(Operation *op, TmemType tmem,
+                                      FragType frag, Value columnValue) {
+  if (frag.getRank() != 2 || frag.getShape()[0] != tmem.getRows())
+    return emitRuleError(op, RuleId::DataflowFragmentShape)
+           << "expected a fragment of the buffer's " << tmem.getRows()
            << " rows";
-  if (frag.getElementType() != src.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType)
-           << "expected " << src.getElementType() << " elements, got "
+  if (frag.getElementType() != tmem.getElementType())
+    return emitRuleError(op, RuleId::DataflowElementType)
+           << "expected " << tmem.getElementType() << " elements, got "
            << frag.getElementType();
-  // tcgen05.ld .32x32b reads whole 32-bit columns, eight at a time here
-  // (a piece of .x8 and its multiples).
-  int64_t bits = src.getElementType().getIntOrFloatBitWidth();
+  int64_t bits = tmem.getElementType().getIntOrFloatBitWidth();
   int64_t piece = 8 * 32 / bits;
   int64_t width = frag.getShape()[1];
-  if (width % piece != 0 || width > src.getCols())
-    return emitRuleError(*this, RuleId::HwTmemShape)
+  if (width % piece != 0 || width > tmem.getCols())
+    return emitRuleError(op, RuleId::HwTmemShape)
            << "expected a width of whole " << piece << "-element pieces up to "
-           << src.getCols() << ", got " << width;
+           << tmem.getCols() << ", got " << width;
   APInt column;
-  if (getColumn() && matchPattern(getColumn(), m_ConstantInt(&column))) {
+  if (columnValue && matchPattern(columnValue, m_ConstantInt(&column))) {
     int64_t c = column.getSExtValue();
-    if (c < 0 || c % piece != 0 || c > src.getCols() - width)
-      return emitRuleError(*this, RuleId::HwTmemShape)
+    if (c < 0 || c % piece != 0 || c > tmem.getCols() - width)
+      return emitRuleError(op, RuleId::HwTmemShape)
              << width << " columns from column " << c << " are not whole "
-             << piece << "-element pieces within the " << src.getCols()
+             << piece << "-element pieces within the " << tmem.getCols()
              << " of a stage";
   }
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// TmemStoreOp
-//===----------------------------------------------------------------------===//
+LogicalResult TmemLoadOp::verify() {
+  return verifyTmemAccess(*this, getSrc().getType(), getResult().getType(),
+                          getColumn());
+}
 
 LogicalResult TmemStoreOp::verify() {
-  TmemType dst = getDst().getType();
-  FragType frag = getValue().getType();
-  if (frag.getRank() != 2 || frag.getShape()[0] != dst.getRows())
-    return emitRuleError(*this, RuleId::DataflowFragmentShape)
-           << "expected a fragment of the buffer's " << dst.getRows()
-           << " rows";
-  if (frag.getElementType() != dst.getElementType())
-    return emitRuleError(*this, RuleId::DataflowElementType)
-           << "expected " << dst.getElementType() << " elements, got "
-           << frag.getElementType();
-  // tcgen05.st .32x32b writes whole 32-bit columns, eight at a time here
-  // (16-bit elements in pairs), as tmem.load reads them.
-  int64_t bits = dst.getElementType().getIntOrFloatBitWidth();
-  int64_t piece = 8 * 32 / bits;
-  int64_t width = frag.getShape()[1];
-  if (width % piece != 0 || width > dst.getCols())
-    return emitRuleError(*this, RuleId::HwTmemShape)
-           << "expected a width of whole " << piece << "-element pieces up to "
-           << dst.getCols() << ", got " << width;
-  APInt column;
-  if (getColumn() && matchPattern(getColumn(), m_ConstantInt(&column))) {
-    int64_t c = column.getSExtValue();
-    if (c < 0 || c % piece != 0 || c > dst.getCols() - width)
-      return emitRuleError(*this, RuleId::HwTmemShape)
-             << width << " columns from column " << c << " are not whole "
-             << piece << "-element pieces within the " << dst.getCols()
-             << " of a stage";
-  }
-  return success();
+  return verifyTmemAccess(*this, getDst().getType(), getValue().getType(),
+                          getColumn());
 }

@@ -294,6 +294,11 @@ private:
   /// The address (!llvm.ptr<6>) of `column` (i32, or null for 0) of
   /// `stage` of a buffer, in `lane` (i32, or null for 0).
   Value tmemAddress(Value tmem, Value stage, Value lane, Value column);
+  /// tcgen05.ld/st .32x32b: `columns` 32-bit columns of the stage from
+  /// `column` (null: 0) in power-of-two pieces, each emitted with the
+  /// address in the warp's lane quarter, its first column and its width.
+  void forEachTmemPiece(Value tmem, Value stage, Value column, int64_t columns,
+                        function_ref<void(Value, int64_t, int64_t)> emit);
   LogicalResult emitTmemMma(TmemMmaOp op);
   LogicalResult emitTmemLoad(TmemLoadOp op);
   LogicalResult emitTmemStore(TmemStoreOp op);

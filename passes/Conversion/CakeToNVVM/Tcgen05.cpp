@@ -206,6 +206,25 @@ LogicalResult KernelEmitter::emitTmemMma(TmemMmaOp op) {
   return success();
 }
 
+void KernelEmitter::forEachTmemPiece(
+    Value tmem, Value stage, Value column, int64_t columns,
+    function_ref<void(Value, int64_t, int64_t)> emit) {
+  // Warp w of the role reaches lanes 32 (w mod 4) up: its rows of the
+  // tile. .32x32b.xN takes N a power of two: the columns in such pieces.
+  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
+  Value lane = arith::MulIOp::create(b, loc(), quarter, i32c(32));
+  for (int64_t done = 0; done < columns;) {
+    int64_t piece = 128;
+    while (piece > columns - done)
+      piece /= 2;
+    Value at =
+        column ? arith::AddIOp::create(b, loc(), column, i32c(done)).getResult()
+               : i32c(done);
+    emit(tmemAddress(tmem, stage, lane, at), done, piece);
+    done += piece;
+  }
+}
+
 LogicalResult KernelEmitter::emitTmemLoad(TmemLoadOp op) {
   FragType ft = op.getResult().getType();
   FailureOr<FragInfo> info = fragInfo(ft, op);
@@ -214,32 +233,21 @@ LogicalResult KernelEmitter::emitTmemLoad(TmemLoadOp op) {
   if (info->layout != FragLayout::Lane)
     return op.emitError("cake.tmem.load makes fragments held one row a "
                         "thread, in a warpgroups(1) role of an sm_100a kernel");
-  // Warp w of the role reads lanes 32 (w mod 4) up: its rows of the tile.
-  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value lane = arith::MulIOp::create(b, loc(), quarter, i32c(32));
+  // Each piece a tcgen05.ld of consecutive columns, all waited for at once.
   Value column =
       op.getColumn() ? toI32(map.lookupOrDefault(op.getColumn())) : Value();
-  Value stage = map.lookup(op.getStage());
-  // .32x32b.xN takes N a power of two: the width in such pieces, each a
-  // tcgen05.ld of consecutive columns, all waited for at once.
-  int64_t width = ft.getShape()[1];
   SmallVector<Value> words;
-  for (int64_t done = 0; done < width;) {
-    int64_t piece = 128;
-    while (piece > width - done)
-      piece /= 2;
-    Value at =
-        column ? arith::AddIOp::create(b, loc(), column, i32c(done)).getResult()
-               : i32c(done);
-    Value addr = tmemAddress(op.getSrc(), stage, lane, at);
-    Type resTy = VectorType::get({piece}, b.getI32Type());
-    Value vec = NVVM::Tcgen05LdOp::create(b, loc(), resTy, /*pack=*/false,
-                                          NVVM::Tcgen05LdStShape::SHAPE_32X32B,
-                                          addr, /*offset=*/Value());
-    for (int64_t j = 0; j < piece; ++j)
-      words.push_back(LLVM::ExtractElementOp::create(b, loc(), vec, i32c(j)));
-    done += piece;
-  }
+  forEachTmemPiece(op.getSrc(), map.lookup(op.getStage()), column,
+                   ft.getShape()[1], [&](Value addr, int64_t, int64_t piece) {
+                     Type resTy = VectorType::get({piece}, b.getI32Type());
+                     Value vec = NVVM::Tcgen05LdOp::create(
+                         b, loc(), resTy, /*pack=*/false,
+                         NVVM::Tcgen05LdStShape::SHAPE_32X32B, addr,
+                         /*offset=*/Value());
+                     for (int64_t j = 0; j < piece; ++j)
+                       words.push_back(LLVM::ExtractElementOp::create(
+                           b, loc(), vec, i32c(j)));
+                   });
   NVVM::Tcgen05WaitOp::create(b, loc(), NVVM::Tcgen05WaitKind::LOAD);
   Type elt = ft.getElementType();
   Value frag = LLVM::UndefOp::create(b, loc(), info->type);
@@ -286,36 +294,27 @@ LogicalResult KernelEmitter::emitTmemStore(TmemStoreOp op) {
       words.push_back(arith::OrIOp::create(b, loc(), lo, hiShifted));
     }
   }
-  // Warp w of the role writes lanes 32 (w mod 4) up: its rows of the tile,
-  // from the stage's column (elements, converted to 32-bit columns).
-  Value quarter = arith::RemUIOp::create(b, loc(), role->warpInRole, i32c(4));
-  Value lane = arith::MulIOp::create(b, loc(), quarter, i32c(32));
+  // From the stage's column (in elements: a 32-bit column holds 32 / bits
+  // of them), each piece a tcgen05.st of consecutive columns.
   Value column = Value();
   if (op.getColumn()) {
     column = toI32(map.lookupOrDefault(op.getColumn()));
     if (bits != 32)
       column = arith::DivUIOp::create(b, loc(), column, i32c(32 / bits));
   }
-  Value stage = map.lookup(op.getStage());
-  int64_t width = static_cast<int64_t>(words.size());
-  for (int64_t done = 0; done < width;) {
-    int64_t piece = 128;
-    while (piece > width - done)
-      piece /= 2;
-    Value at =
-        column ? arith::AddIOp::create(b, loc(), column, i32c(done)).getResult()
-               : i32c(done);
-    Value addr = tmemAddress(op.getDst(), stage, lane, at);
-    Value vec = LLVM::UndefOp::create(b, loc(),
-                                      VectorType::get({piece}, b.getI32Type()));
-    for (int64_t j = 0; j < piece; ++j)
-      vec = LLVM::InsertElementOp::create(b, loc(), vec, words[done + j],
-                                          i32c(j));
-    NVVM::Tcgen05StOp::create(b, loc(), /*unpack=*/false,
-                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, addr, vec,
-                              /*offset=*/Value());
-    done += piece;
-  }
+  forEachTmemPiece(
+      op.getDst(), map.lookup(op.getStage()), column,
+      static_cast<int64_t>(words.size()),
+      [&](Value addr, int64_t done, int64_t piece) {
+        Value vec = LLVM::UndefOp::create(
+            b, loc(), VectorType::get({piece}, b.getI32Type()));
+        for (int64_t j = 0; j < piece; ++j)
+          vec = LLVM::InsertElementOp::create(b, loc(), vec, words[done + j],
+                                              i32c(j));
+        NVVM::Tcgen05StOp::create(b, loc(), /*unpack=*/false,
+                                  NVVM::Tcgen05LdStShape::SHAPE_32X32B, addr,
+                                  vec, /*offset=*/Value());
+      });
   // The stores land before the role's next hand-off orders them for the
   // reader (the commit's tcgen05.fence::before_thread_sync).
   NVVM::Tcgen05WaitOp::create(b, loc(), NVVM::Tcgen05WaitKind::STORE);
