@@ -34,21 +34,15 @@ config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "m
 # The sanitizer build (scripts/test-sanitized): every Cake binary carries
 # the shared ASan+UBSan runtime; a test that loads Cake's libraries into a
 # process that does not (python3 through ctypes, Debian's mlir-opt with the
-# plugin) preloads it through %asan_preload. Leaks are checked.
-# allow_user_poisoning=0: LLVM's headers poison the unused tail of a
-# BumpPtrAllocator slab when compiled under ASan, and Debian's libMLIR,
-# built without it, then hands out that tail without unpoisoning it; the
-# reports that follow (use-after-poison inside MLIR's uniquer) are about
-# that mismatch, not about Cake. Every other check stays on.
-# abort_on_error=1: a report ends in SIGABRT, which `not` does not turn
-# into a pass (an exit code 1 would look like an expected failure).
+# plugin) preloads it through %asan_preload. The ASan and UBSan options
+# (leaks checked, allow_user_poisoning=0, abort_on_error=1) are
+# CMakeLists.txt's, with their reasons; the build's tool steps run with
+# the same.
 asan_runtime = getattr(config, "cake_asan_runtime", "")
 if asan_runtime:
     config.available_features.add("asan")
-    config.environment["ASAN_OPTIONS"] = \
-        "detect_leaks=1:allow_user_poisoning=0:abort_on_error=1"
-    config.environment["UBSAN_OPTIONS"] = \
-        "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
+    config.environment["ASAN_OPTIONS"] = config.cake_asan_options
+    config.environment["UBSAN_OPTIONS"] = config.cake_ubsan_options
     config.substitutions.append(
         ("%asan_preload", "env LD_PRELOAD=" + asan_runtime))
 else:
