@@ -18,6 +18,7 @@
 #include "cake/Analysis/IndexExpr.h"
 #include "cake/Analysis/KernelLayout.h"
 #include "cake/Analysis/MmaChains.h"
+#include "cake/Analysis/RasterTraffic.h"
 #include "cake/Target/TargetInfo.h"
 
 #include "cake/Transforms/Decisions.h"
@@ -35,19 +36,11 @@
 #include <deque>
 #include <limits>
 #include <optional>
-#include <unordered_set>
 
 using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-
-/// A TMA load as the raster simulation needs it.
-struct LoadSite {
-  unsigned argIndex = 0;
-  unsigned tileMask = 0;     ///< tile coordinates its box depends on
-  double bytesPerTile = 0;   ///< over every trip of its loops, per tile
-};
 
 struct RoleWork {
   RoleCost cost;
@@ -863,43 +856,11 @@ LogicalResult Interpreter::run() {
   // sets fit.
   double hbm = report.storeBytes;
   if (!loads.empty() && tiles > 0) {
-    int64_t wave = std::max<int64_t>(report.ctas, 1);
     int64_t groupM = 1;
     if (auto p = dyn_cast<PersistentAttr>(kernel.getSchedule()))
       groupM = std::max<int64_t>(p.getGroupM(), 1);
-    std::unordered_set<uint64_t> prev, cur;
-    double prevBytes = 0;
-    // Bound the analysis time: past 2^22 tiles, simulate that many and
-    // scale the traffic by the rest.
-    int64_t simulated = std::min<int64_t>(tiles, int64_t(1) << 22);
-    double scale = double(tiles) / double(simulated);
-    double loaded = 0;
-    for (int64_t start = 0; start < simulated; start += wave) {
-      cur.clear();
-      double curBytes = 0, hitBytes = 0;
-      int64_t end = std::min(simulated, start + wave);
-      for (int64_t t = start; t < end; ++t) {
-        auto [tm, tn] = rasterTile(t, counts, groupM);
-        for (auto [li, site] : llvm::enumerate(loads)) {
-          uint64_t key = uint64_t(li) << 48;
-          if (site.tileMask & 1u)
-            key ^= uint64_t(tm) << 24;
-          if (site.tileMask & 2u)
-            key ^= uint64_t(tn) + 1;
-          if (!cur.insert(key).second)
-            continue;
-          curBytes += site.bytesPerTile;
-          if (prev.count(key))
-            hitBytes += site.bytesPerTile;
-        }
-      }
-      double fit = std::min(1.0, double(cal.l2Bytes) /
-                                     std::max(1.0, prevBytes + curBytes));
-      loaded += curBytes - hitBytes * fit;
-      std::swap(prev, cur);
-      prevBytes = curBytes;
-    }
-    hbm += loaded * scale;
+    hbm += rasterHbmLoadBytes(loads, tiles, report.ctas, counts, groupM,
+                              cal.l2Bytes);
   }
   report.hbmBytes = hbm;
   double hbmNs = hbm / cal.hbmGBps;
