@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cake/Analysis/CostModel.h"
+#include "cake/Analysis/AlternateRoles.h"
 #include "cake/Analysis/Handoffs.h"
 #include "cake/Analysis/IndexExpr.h"
 #include "cake/Analysis/KernelLayout.h"
@@ -49,6 +50,9 @@ struct RoleWork {
   /// measured in), and the role's time once its pipes overlap (ping-pong,
   /// MUFU beside ALU): holds scale by their ratio.
   double serialNs = 0, timeNs = 0;
+  RoleOp role;
+  int64_t slices = 1;  ///< n of its tiles' `slice k of n`
+  AlternateRole alone; ///< as the bound on alternate tiles sees it
 };
 
 class Interpreter {
@@ -605,6 +609,7 @@ void Interpreter::chargeSpills(std::deque<RoleWork> &roles) {
 
 LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
   work = &w;
+  w.role = role;
   roleWarps = role.getNumWarps();
   w.cost.name = role.getName().str();
   w.cost.warps = roleWarps;
@@ -619,6 +624,7 @@ LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
     // per tile of the CTA's sequence, that share of it (1/n for many
     // tiles; the whole of the one tile a CTA gets on a small problem).
     auto [k, n] = tiles.getSliceOrWhole();
+    w.slices = std::max(w.slices, n);
     int64_t t = report.tilesPerCta;
     double share = t > 0 ? double(std::max<int64_t>(0, (t - k + n - 1) / n)) /
                                double(t)
@@ -774,6 +780,8 @@ LogicalResult Interpreter::run() {
       compute = mmaT + serialAlu / double(c.warps / 4);
     consumer = std::max(consumer, compute + c.storeNs + c.syncNs + c.spillNs);
     w.timeNs = compute + c.storeNs + c.syncNs + c.spillNs;
+    w.alone = {w.role, c.mmaNs, mmaT + c.syncNs + c.spillNs,
+               serialAlu + c.storeNs, 0};
     tensor += c.mmaNs;
     smemT += c.smemNs;
     copy = std::max(copy, c.copyNs);
@@ -829,6 +837,10 @@ LogicalResult Interpreter::run() {
     p.stageBytes = acc.stageBytes;
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;
     p.boundNs = acc.roundTripSum / double(p.stagesInFlight);
+    if (acc.holder && acc.steps > 0)
+      acc.holder->alone.feedNs +=
+          turnFeedNs(acc.steps, acc.holder->slices, acc.holdSum / acc.steps,
+                     acc.roundTripSum / acc.steps, p.stagesInFlight);
     latencyBound = std::max(latencyBound, p.boundNs);
     // A pipe whose round trip is mostly copy and latency runs beside the
     // consumer and competes with it; one whose round trip is mostly the
@@ -846,7 +858,11 @@ LogicalResult Interpreter::run() {
   // the refills it waits on, close to each other, cost more than the
   // larger (a p-norm, not a max); so do the SMs' work and the shared
   // memory system below.
-  double path = std::max({consumer, tensor, smemT, copy, alu});
+  SmallVector<AlternateRole> alone;
+  for (RoleWork &w : roles)
+    alone.push_back(w.alone);
+  AlternateBound order = alternateRolesBound(kernel, alone);
+  double path = std::max({consumer, tensor, smemT, copy, alu, order.ns});
   double tile = std::max({overlapped(path, refillBound), latencyBound,
                           path + exposedRefill});
   report.tileNs = tile;
@@ -910,6 +926,8 @@ LogicalResult Interpreter::run() {
                        "per SM)"
                      : "stage round trips not hidden by the stages in "
                        "flight, plus fill");
+  if (!order.term.empty())
+    add(order.term.c_str(), n * order.ns, order.detail);
   add("launch", cal.launchNs, "per-launch cost through the runtime");
   // The bottleneck is the busiest resource.
   for (const CostResource &r : report.resources)
