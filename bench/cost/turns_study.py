@@ -13,7 +13,7 @@ a kernel with turns and its twin without, whether the model orders them
 as the GPU did. Rows of kernels it has no recipe for are skipped.
 
 usage: turns_study.py --measured bench/gemm/results-h200-2026-12-07-run16-pingpong.json
-                      [--cake-opt build/bin/cake-opt] [--markdown]
+                      [--cake-opt build/bin/cake-opt] [--markdown] [--out F]
        turns_study.py --shapes 8192x8192x8192,... [--kernels a,b,...]
                       (predictions only, to register before a run)
 """
@@ -106,6 +106,9 @@ def main():
     ap.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin",
                                                        "cake-opt"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--out", default="",
+                    help="write the rows (kernel, shape, predicted and "
+                    "measured us) as JSON")
     args = ap.parse_args()
     if args.measured:
         rows = [r for r in json.load(open(args.measured))["rows"]
@@ -126,6 +129,12 @@ def main():
             pred[key] = predict(args.cake_opt, path, tactics, r["shape"],
                                 r["dtype"] != "bf16")
             meas[key] = r["ms"] * 1e3 if "ms" in r else float("nan")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"rows": [
+                {"kernel": k, "shape": s, "predicted_us": pred[(k, s)],
+                 "measured_us": meas[(k, s)]}
+                for (k, s) in sorted(pred)]}, f, indent=1)
     sep = " | " if args.markdown else "  "
     head = ["shape", "kernel", "predicted us", "measured us", "pred/meas"]
     if args.markdown:

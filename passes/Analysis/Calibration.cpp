@@ -88,6 +88,11 @@ bool mlir::cake::loadCalibration(llvm::StringRef path, Calibration &out,
   out.exp2IeeeExtraAluOps = number(doc, "exp2_ieee_extra_alu_ops", 3.0);
   out.loadNs = number(doc, "load_ns");
   out.smemGBpsPerSm = number(doc, "smem_gbps_per_sm");
+  if (const cJSON *e = cJSON_GetObjectItem(doc, "prediction_error")) {
+    out.errorP10 = number(e, "measured_over_predicted_p10");
+    out.errorP90 = number(e, "measured_over_predicted_p90");
+    out.errorSamples = (int64_t)number(e, "samples");
+  }
   const cJSON *entry;
   cJSON_ArrayForEach(entry, cJSON_GetObjectItem(doc, "tma")) {
     double rate = number(entry, "l2_gbps_per_sm");
@@ -124,6 +129,14 @@ bool mlir::cake::loadCalibration(llvm::StringRef path, Calibration &out,
   if (!missing.empty()) {
     error = "calibration file '" + path.str() + "' lacks " + missing;
     return false;
+  }
+  if (out.errorP10 || out.errorP90) {
+    if (!(out.errorP10 > 0 && out.errorP10 <= 1 && out.errorP90 >= 1)) {
+      error = "calibration file '" + path.str() +
+              "': prediction_error wants 0 < measured_over_predicted_p10 "
+              "<= 1 <= measured_over_predicted_p90";
+      return false;
+    }
   }
   return true;
 }

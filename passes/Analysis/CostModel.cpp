@@ -898,6 +898,10 @@ LogicalResult Interpreter::run() {
   // A launch costs at least what a one-tile kernel costs through the
   // runtime (host-bound for small kernels).
   report.predictedNs = std::max(device, cal.launchNs);
+  if (cal.errorSamples > 0) {
+    report.intervalLowNs = report.predictedNs * cal.errorP10;
+    report.intervalHighNs = report.predictedNs * cal.errorP90;
+  }
 
   auto add = [&](const char *name, double ns, std::string detail) {
     CostResource r;

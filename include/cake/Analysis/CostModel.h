@@ -48,6 +48,11 @@ struct Calibration {
   double exp2IeeeExtraAluOps = 3;
   double loadNs = 0;           ///< exposed latency of a cake.load
   double smemGBpsPerSm = 0;    ///< shared-memory reads
+  /// How far measured times fell from the model's predictions on this GPU:
+  /// the 10th and 90th percentiles of measured / predicted over `samples`
+  /// kernels (calibration's "prediction_error"; absent: 0, no interval).
+  double errorP10 = 0, errorP90 = 0;
+  int64_t errorSamples = 0;
   /// TMA L2 -> shared memory rate per SM by box ("128x64_sw128").
   llvm::StringMap<double> tmaGBpsPerSm;
   /// Tensor-core rate per SM by operand type ("bf16") and instruction N,
@@ -144,6 +149,10 @@ struct CostReport {
   Calibration calibration;
   std::vector<std::vector<int64_t>> shapes;
   double predictedNs = 0;
+  /// Where 80% of measured kernels fell around such a prediction
+  /// (predictedNs times the calibration's error percentiles); both 0 when
+  /// the calibration records no prediction error.
+  double intervalLowNs = 0, intervalHighNs = 0;
   std::string bottleneck;
   double bottleneckShare = 0;
   std::vector<CostResource> resources;
