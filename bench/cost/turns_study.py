@@ -16,6 +16,9 @@ usage: turns_study.py --measured bench/gemm/results-h200-2026-12-07-run16-pingpo
                       [--cake-opt build/bin/cake-opt] [--markdown] [--out F]
        turns_study.py --shapes 8192x8192x8192,... [--kernels a,b,...]
                       (predictions only, to register before a run)
+       turns_study.py --emit DIR [--kernels a,b,...]
+                      (each kernel's source, its tactics applied, as
+                      DIR/<name>.cake.mlir: what scripts/device-pack packs)
 """
 import argparse
 import json
@@ -106,10 +109,21 @@ def main():
     ap.add_argument("--cake-opt", default=os.path.join(ROOT, "build", "bin",
                                                        "cake-opt"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--emit", default="")
     ap.add_argument("--out", default="",
                     help="write the rows (kernel, shape, predicted and "
                     "measured us) as JSON")
     args = ap.parse_args()
+    if args.emit:
+        os.makedirs(args.emit, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in args.kernels.split(","):
+                path, tactics = source(name, tmp)
+                out = os.path.join(args.emit, name + ".cake.mlir")
+                subprocess.run([args.cake_opt, *tactics, path, "-o", out],
+                               check=True)
+                print(out)
+        return
     if args.measured:
         rows = [r for r in json.load(open(args.measured))["rows"]
                 if r.get("kernel") in RECIPES and r.get("ok", True)]
