@@ -10,6 +10,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cjson/cJSON.h>
 #include <cmath>
 
@@ -68,8 +69,13 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
   os << "  bottleneck: " << r.bottleneck
      << llvm::format(" (%.0f%% of the time)", 100 * r.bottleneckShare) << "\n";
   os << "  resources (busy time on the critical CTA, share of the time):\n";
+  // The name column as wide as the longest name (17 before the role-order
+  // terms), so that the times line up.
+  int width = 17;
   for (const CostResource &res : r.resources)
-    os << llvm::format("    %-17s %11s %6.1f%%  ", res.name.c_str(),
+    width = std::max(width, int(res.name.size()));
+  for (const CostResource &res : r.resources)
+    os << llvm::format("    %-*s %11s %6.1f%%  ", width, res.name.c_str(),
                        timeString(res.ns).c_str(), 100 * res.share)
        << res.detail << "\n";
   double eff = r.ctas > 0 && r.tilesPerCta > 0
