@@ -33,14 +33,9 @@ AlternateBound
 mlir::cake::alternateRolesBound(KernelOp kernel,
                                 llvm::ArrayRef<AlternateRole> roles) {
   llvm::SmallVector<const AlternateRole *> alternate;
-  for (const AlternateRole &r : roles) {
-    bool sliced = false;
-    if (RoleOp role = r.role)
-      for (TilesOp t : role.getBody().front().getOps<TilesOp>())
-        sliced |= t.getSliceOrWhole().second >= 2;
-    if (sliced && r.mmaNs > 0)
+  for (const AlternateRole &r : roles)
+    if (r.slices >= 2 && r.mmaNs > 0)
       alternate.push_back(&r);
-  }
   AlternateBound bound;
   if (alternate.size() < 2)
     return bound;

@@ -50,8 +50,6 @@ struct RoleWork {
   /// measured in), and the role's time once its pipes overlap (ping-pong,
   /// MUFU beside ALU): holds scale by their ratio.
   double serialNs = 0, timeNs = 0;
-  RoleOp role;
-  int64_t slices = 1;  ///< n of its tiles' `slice k of n`
   AlternateRole alone; ///< as the bound on alternate tiles sees it
 };
 
@@ -609,7 +607,7 @@ void Interpreter::chargeSpills(std::deque<RoleWork> &roles) {
 
 LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
   work = &w;
-  w.role = role;
+  w.alone.role = role;
   roleWarps = role.getNumWarps();
   w.cost.name = role.getName().str();
   w.cost.warps = roleWarps;
@@ -624,7 +622,7 @@ LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
     // per tile of the CTA's sequence, that share of it (1/n for many
     // tiles; the whole of the one tile a CTA gets on a small problem).
     auto [k, n] = tiles.getSliceOrWhole();
-    w.slices = std::max(w.slices, n);
+    w.alone.slices = std::max(w.alone.slices, n);
     int64_t t = report.tilesPerCta;
     double share = t > 0 ? double(std::max<int64_t>(0, (t - k + n - 1) / n)) /
                                double(t)
@@ -780,8 +778,9 @@ LogicalResult Interpreter::run() {
       compute = mmaT + serialAlu / double(c.warps / 4);
     consumer = std::max(consumer, compute + c.storeNs + c.syncNs + c.spillNs);
     w.timeNs = compute + c.storeNs + c.syncNs + c.spillNs;
-    w.alone = {w.role, c.mmaNs, mmaT + c.syncNs + c.spillNs,
-               serialAlu + c.storeNs, 0};
+    w.alone.mmaNs = c.mmaNs;
+    w.alone.mainNs = mmaT + c.syncNs + c.spillNs;
+    w.alone.epilogueNs = serialAlu + c.storeNs;
     tensor += c.mmaNs;
     smemT += c.smemNs;
     copy = std::max(copy, c.copyNs);
@@ -838,9 +837,9 @@ LogicalResult Interpreter::run() {
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;
     p.boundNs = acc.roundTripSum / double(p.stagesInFlight);
     if (acc.holder && acc.steps > 0)
-      acc.holder->alone.feedNs +=
-          turnFeedNs(acc.steps, acc.holder->slices, acc.holdSum / acc.steps,
-                     acc.roundTripSum / acc.steps, p.stagesInFlight);
+      acc.holder->alone.feedNs += turnFeedNs(
+          acc.steps, acc.holder->alone.slices, acc.holdSum / acc.steps,
+          acc.roundTripSum / acc.steps, p.stagesInFlight);
     latencyBound = std::max(latencyBound, p.boundNs);
     // A pipe whose round trip is mostly copy and latency runs beside the
     // consumer and competes with it; one whose round trip is mostly the
@@ -898,10 +897,6 @@ LogicalResult Interpreter::run() {
   // A launch costs at least what a one-tile kernel costs through the
   // runtime (host-bound for small kernels).
   report.predictedNs = std::max(device, cal.launchNs);
-  if (cal.errorSamples > 0) {
-    report.intervalLowNs = report.predictedNs * cal.errorP10;
-    report.intervalHighNs = report.predictedNs * cal.errorP90;
-  }
 
   auto add = [&](const char *name, double ns, std::string detail) {
     CostResource r;

@@ -61,9 +61,9 @@ void mlir::cake::printCostReport(const CostReport &r, llvm::raw_ostream &os) {
   os << "  predicted: " << timeString(r.predictedNs);
   if (r.flops > 0 && r.predictedNs > 0)
     os << llvm::format(" (%.1f TFLOP/s)", r.flops / r.predictedNs / 1e3);
-  if (r.intervalHighNs > 0)
-    os << ", 80% interval " << timeString(r.intervalLowNs) << " to "
-       << timeString(r.intervalHighNs) << " (" << r.calibration.errorSamples
+  if (auto [low, high] = r.interval(); high > 0)
+    os << ", 80% interval " << timeString(low) << " to " << timeString(high)
+       << " (" << r.calibration.errorSamples
        << " kernels measured on this GPU)";
   os << "\n";
   os << "  bottleneck: " << r.bottleneck
@@ -157,12 +157,12 @@ std::string mlir::cake::costReportToJson(llvm::ArrayRef<CostReport> reports) {
       cJSON_AddItemToArray(shapes, dims);
     }
     cJSON_AddNumberToObject(o, "predicted_ns", r.predictedNs);
-    if (r.intervalHighNs > 0) {
+    if (auto [low, high] = r.interval(); high > 0) {
       // Where 80% of the kernels measured on this GPU fell around their
       // predictions (the calibration's prediction_error).
       cJSON *iv = cJSON_AddObjectToObject(o, "predicted_interval");
-      cJSON_AddNumberToObject(iv, "low_ns", r.intervalLowNs);
-      cJSON_AddNumberToObject(iv, "high_ns", r.intervalHighNs);
+      cJSON_AddNumberToObject(iv, "low_ns", low);
+      cJSON_AddNumberToObject(iv, "high_ns", high);
       cJSON_AddNumberToObject(iv, "coverage", 0.8);
       cJSON_AddNumberToObject(iv, "samples",
                               double(r.calibration.errorSamples));

@@ -32,6 +32,7 @@ namespace cake {
 /// (the role's share of it, as every per-tile figure of the model).
 struct AlternateRole {
   RoleOp role;
+  int64_t slices = 1;    ///< n of its tiles' `slice k of n`
   double mmaNs = 0;      ///< its mma issue
   double mainNs = 0;     ///< its main loops: mma issue and hand-offs
   double epilogueNs = 0; ///< the rest of its tile: ALU work and stores
@@ -49,8 +50,7 @@ struct AlternateBound {
 };
 
 /// The bound of the kernel's roles on alternate tiles among `roles`
-/// (those whose tiles have `slice k of n`, n >= 2, and issue mma); none
-/// with fewer than two.
+/// (those with slices >= 2 that issue mma); none with fewer than two.
 AlternateBound alternateRolesBound(KernelOp kernel,
                                    llvm::ArrayRef<AlternateRole> roles);
 

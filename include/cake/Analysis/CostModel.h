@@ -149,10 +149,6 @@ struct CostReport {
   Calibration calibration;
   std::vector<std::vector<int64_t>> shapes;
   double predictedNs = 0;
-  /// Where 80% of measured kernels fell around such a prediction
-  /// (predictedNs times the calibration's error percentiles); both 0 when
-  /// the calibration records no prediction error.
-  double intervalLowNs = 0, intervalHighNs = 0;
   std::string bottleneck;
   double bottleneckShare = 0;
   std::vector<CostResource> resources;
@@ -173,6 +169,16 @@ struct CostReport {
   std::vector<RoleCost> roles;
   std::vector<PipeCost> pipes;
   std::vector<std::string> notes;
+
+  /// Where 80% of the kernels measured on the GPU fell around such a
+  /// prediction: predictedNs times the calibration's error percentiles;
+  /// {0, 0} when the calibration records no prediction error.
+  std::pair<double, double> interval() const {
+    if (calibration.errorSamples <= 0)
+      return {0, 0};
+    return {predictedNs * calibration.errorP10,
+            predictedNs * calibration.errorP90};
+  }
 };
 
 /// Predicts `kernel` on `shapes` with `calibration`, for the lowering's
