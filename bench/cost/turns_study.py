@@ -90,12 +90,12 @@ def source(name, tmp):
     return path, tactics
 
 
-def predict(cake_opt, path, tactics, shape, fp8):
+def predict(cake_opt, path, tactics, shape, fp8, gpu):
     M, N, K = (int(x) for x in shape.split("x"))
     shapes = [f"{M}x{K}", f"{N}x{K}"] + (["1", "1"] if fp8 else []) + [
         f"{M}x{N}"]
     cmd = [cake_opt, *tactics,
-           f"--cake-cost=shapes={','.join(shapes)} json=-", path,
+           f"--cake-cost=shapes={','.join(shapes)} gpu={gpu} json=-", path,
            "-o", os.devnull]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)[0]["predicted_ns"] / 1e3
@@ -110,6 +110,8 @@ def main():
                                                        "cake-opt"))
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--emit", default="")
+    ap.add_argument("--gpu", default="h200",
+                    help="the calibration to predict with (h200, h100)")
     ap.add_argument("--out", default="",
                     help="write the rows (kernel, shape, predicted and "
                     "measured us) as JSON")
@@ -141,7 +143,7 @@ def main():
             key = (r["kernel"], r["shape"])
             path, tactics = sources[r["kernel"]]
             pred[key] = predict(args.cake_opt, path, tactics, r["shape"],
-                                r["dtype"] != "bf16")
+                                r["dtype"] != "bf16", args.gpu)
             meas[key] = r["ms"] * 1e3 if "ms" in r else float("nan")
     if args.out:
         with open(args.out, "w") as f:
