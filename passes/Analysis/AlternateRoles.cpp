@@ -67,6 +67,7 @@ mlir::cake::alternateRolesBound(KernelOp kernel,
   // One turn after another; a role's epilogue runs through the others'
   // turns and must end before its own next turn.
   double turnSum = 0, cycle = 0, feedMax = 0;
+  bool dealt = false;
   for (const AlternateRole *r : alternate) {
     if (RoleOp role = r->role; turns->indexOf(role) < 0)
       continue;
@@ -74,11 +75,14 @@ mlir::cake::alternateRolesBound(KernelOp kernel,
     turnSum += turn;
     cycle = std::max(cycle, turn + r->epilogueNs);
     feedMax = std::max(feedMax, r->feedNs);
+    dealt |= r->dealtFeed;
   }
   bound.ns = std::max(turnSum, cycle);
   bound.term = "role-turns";
-  bound.detail = "consumer roles take turns over their main loops, each fed "
-                 "by its own pipes alone (" +
+  bound.detail = std::string("consumer roles take turns over their main "
+                             "loops, each fed ") +
+                 (dealt ? "by the whole ring dealt between them ("
+                        : "by its own pipes alone (") +
                  micros(feedMax) +
                  " a tile at the full mma rate); their epilogues run "
                  "through the others' turns";

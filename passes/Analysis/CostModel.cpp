@@ -81,7 +81,9 @@ private:
     double steps = 0;
     double roundTripSum = 0; ///< sum over steps of latency + copy + hold
     double holdSum = 0;      ///< the consumer's part of it
-    RoleWork *holder = nullptr; ///< whose hold it is
+    RoleWork *holder = nullptr; ///< whose hold it is (the last consumer's)
+    /// Every consumer role: a dealt pipe's take turns over its stages.
+    llvm::SmallVector<RoleWork *, 2> holders;
     double stageBytes = 0;
     double copyNs = 0;
     bool asyncReader = false; ///< read by mma kept in flight past release
@@ -552,6 +554,8 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
     acc.holdSum += mult * hold;
     acc.holder = work;
+    if (!llvm::is_contained(acc.holders, work))
+      acc.holders.push_back(work);
     return handoff * mult;
   }
   // Other hand-offs, fences, constants and index math: free here.
@@ -836,10 +840,16 @@ LogicalResult Interpreter::run() {
     p.stageBytes = acc.stageBytes;
     p.roundTripNs = acc.steps > 0 ? acc.roundTripSum / acc.steps : 0;
     p.boundNs = acc.roundTripSum / double(p.stagesInFlight);
-    if (acc.holder && acc.steps > 0)
-      acc.holder->alone.feedNs += turnFeedNs(
-          acc.steps, acc.holder->alone.slices, acc.holdSum / acc.steps,
-          acc.roundTripSum / acc.steps, p.stagesInFlight);
+    // Each consumer's turn is fed by the whole ring (a dealt pipe's
+    // consumers share it, each holding its share of the steps).
+    if (acc.steps > 0)
+      for (RoleWork *holder : acc.holders) {
+        holder->alone.dealtFeed |= acc.holders.size() > 1;
+        holder->alone.feedNs +=
+            turnFeedNs(acc.steps / double(acc.holders.size()),
+                       holder->alone.slices, acc.holdSum / acc.steps,
+                       acc.roundTripSum / acc.steps, p.stagesInFlight);
+      }
     latencyBound = std::max(latencyBound, p.boundNs);
     // A pipe whose round trip is mostly copy and latency runs beside the
     // consumer and competes with it; one whose round trip is mostly the

@@ -23,6 +23,49 @@ std::pair<RoleOp, RoleOp> mlir::cake::pipeRoles(PipeOp pipe) {
   return {producer, consumer};
 }
 
+llvm::SmallVector<RoleOp> mlir::cake::pipeConsumers(PipeOp pipe) {
+  llvm::SmallVector<RoleOp> consumers;
+  auto kernel = pipe->getParentOfType<KernelOp>();
+  if (!kernel)
+    return consumers;
+  for (RoleOp role : kernel.getBody().getOps<RoleOp>()) {
+    bool waits = false;
+    role.walk([&](PipeWaitOp w) { waits |= w.getPipe() == pipe.getResult(); });
+    if (waits)
+      consumers.push_back(role);
+  }
+  return consumers;
+}
+
+TilesOp mlir::cake::roleTileLoop(RoleOp role) {
+  TilesOp loop;
+  int count = 0;
+  role.walk([&](TilesOp t) {
+    loop = t;
+    ++count;
+  });
+  return count == 1 ? loop : TilesOp();
+}
+
+std::optional<DealtPipe> mlir::cake::dealtPipe(PipeOp pipe) {
+  llvm::SmallVector<RoleOp> consumers = pipeConsumers(pipe);
+  if (consumers.size() < 2)
+    return std::nullopt;
+  DealtPipe dealt;
+  dealt.producer = pipeRoles(pipe).first;
+  dealt.consumers.assign(consumers.size(), RoleOp());
+  for (RoleOp role : consumers) {
+    TilesOp tiles = roleTileLoop(role);
+    if (!tiles)
+      return std::nullopt;
+    auto [k, n] = tiles.getSliceOrWhole();
+    if (n != int64_t(consumers.size()) || k < 0 || k >= n || dealt.consumers[k])
+      return std::nullopt;
+    dealt.consumers[k] = role;
+  }
+  return dealt;
+}
+
 RoleOp mlir::cake::selfFillingRole(PipeOp pipe) {
   auto [producer, consumer] = pipeRoles(pipe);
   return producer && producer == consumer ? producer : RoleOp();

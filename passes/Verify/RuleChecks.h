@@ -136,6 +136,7 @@ bool checkProxyFence(KernelFacts &f);     ///< sync.proxy-fence
 bool checkFillKind(KernelFacts &f);       ///< sync.fill-kind
 bool checkNamedBarriers(KernelFacts &f);  ///< sync.named-barrier
 bool checkRoleTurns(KernelFacts &f);      ///< sync.role-turn
+bool checkDealtPipes(KernelFacts &f);     ///< sync.dealt-pipe
 bool checkTripCounts(KernelFacts &f);     ///< sync.trip-count-mismatch
 bool checkDeadlock(KernelFacts &f);       ///< sync.deadlock
 bool checkMulticastUniform(KernelFacts &f); ///< sync.multicast-uniform

@@ -230,7 +230,9 @@ bool verify::checkPipeRoles(KernelFacts &f) {
     };
     if (producers.size() != 1)
       describe("producer", producers);
-    if (consumers.size() != 1)
+    // Several consumers deal the stages by tiles (sync.dealt-pipe checks
+    // how).
+    if (consumers.empty())
       describe("consumer", consumers);
     // One role may fill and drain its own pipe: by TMA (a kernel that is
     // not warp specialized: its leader issues the copies, every thread
@@ -544,6 +546,10 @@ bool verify::checkTiles(KernelFacts &f) {
     return slice;
   };
   for (PipeOp pipeOp : f.kernel.getBody().getOps<PipeOp>()) {
+    // A dealt pipe's consumers take their own slices of its producer's
+    // tiles (sync.dealt-pipe checks every pipe of several consumers).
+    if (pipeConsumers(pipeOp).size() > 1)
+      continue;
     Value pipe = pipeOp.getResult();
     unsigned index = f.pipeIndex.lookup(pipe);
     RoleOp first;

@@ -352,11 +352,63 @@ static Count countHandoffs(Block &block, Value pipe, KernelOp kernel,
       kernel, unprovenAt, &sites);
 }
 
+/// A dealt pipe: per tile, every consumer waits as often as the producer
+/// commits (sync.dealt-pipe keeps the hand-offs inside the tile loops).
+static bool checkDealtCounts(KernelFacts &f, PipeOp pipe, DealtPipe dealt) {
+  TilesOp producerTiles =
+      dealt.producer ? roleTileLoop(dealt.producer) : TilesOp();
+  if (!producerTiles)
+    return true; // sync.pipe-roles or sync.dealt-pipe reports it
+  unsigned index = f.pipeIndex.lookup(pipe);
+  bool ok = true;
+  for (RoleOp consumer : dealt.consumers) {
+    Operation *unprovenAt = nullptr;
+    ConditionSites sites;
+    Count made = countHandoffs<PipeAcquireOp>(
+        producerTiles.getBody().front(), pipe, f.kernel, unprovenAt, sites);
+    Count taken =
+        countHandoffs<PipeWaitOp>(roleTileLoop(consumer).getBody().front(),
+                                  pipe, f.kernel, unprovenAt, sites);
+    CountComparison cmp = compareCounts(taken, made, sites);
+    if (unprovenAt || !cmp.proven) {
+      ok &= reportUnprovenCount(
+          f.kernel, pipe, RuleId::SyncTripCountMismatch,
+          [&](Diagnostic &d) {
+            d << DiagRole{consumer.getName()} << " waits on dealt "
+              << DiagPipe{index} << " a tile as often as "
+              << DiagRole{dealt.producer.getName()} << " commits";
+          },
+          unprovenAt);
+      continue;
+    }
+    if (cmp.equal)
+      continue;
+    InFlightDiagnostic d = emitRuleError(pipe, RuleId::SyncTripCountMismatch)
+                           << DiagRole{consumer.getName()} << " waits "
+                           << countStr(cmp.lhsOnPath) << " times a tile on "
+                           << "dealt " << DiagPipe{index} << " but "
+                           << DiagRole{dealt.producer.getName()} << " commits "
+                           << countStr(cmp.rhsOnPath) << " times";
+    d.attachNote(dealt.producer.getLoc())
+        << "producer " << DiagRole{dealt.producer.getName()};
+    d.attachNote(consumer.getLoc())
+        << "consumer " << DiagRole{consumer.getName()};
+    ok = false;
+  }
+  return ok;
+}
+
 /// sync.trip-count-mismatch
 bool verify::checkTripCounts(KernelFacts &f) {
   bool ok = true;
   for (auto pipe : f.kernel.getBody().getOps<PipeOp>()) {
     unsigned index = f.pipeIndex.lookup(pipe);
+    if (std::optional<DealtPipe> dealt = dealtPipe(pipe)) {
+      ok &= checkDealtCounts(f, pipe, *dealt);
+      continue;
+    }
+    if (pipeConsumers(pipe).size() > 1)
+      continue; // sync.dealt-pipe reports a pipe of several consumers
     auto [producer, consumer] = pipeRoles(pipe);
     if (!producer || !consumer)
       continue; // sync.pipe-roles reports these

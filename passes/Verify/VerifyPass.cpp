@@ -67,6 +67,8 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= checkFillKind(f);
       bool barriers = checkNamedBarriers(f);
       ok &= checkRoleTurns(f);
+      bool dealt = checkDealtPipes(f);
+      ok &= dealt;
       ok &= barriers;
       ok &= checkExpectTx(f);
       bool balanced = checkHandoffBalance(f);
@@ -79,7 +81,7 @@ struct VerifyPass : public mlir::cake::impl::VerifyBase<VerifyPass> {
       ok &= counts;
       // A deadlock search over unbalanced hand-offs or barriers only
       // repeats them.
-      if (balanced && counts && barriers)
+      if (balanced && counts && barriers && dealt)
         ok &= checkDeadlock(f);
       // Turns passed when a chain retires (wg-order retire=true) need the
       // chain to retire at its commit; retire-late moves the retirement to

@@ -40,6 +40,9 @@ struct AlternateRole {
   /// filled ahead at once, then a stage a round trip over the stages in
   /// flight (0 when it reads no pipe).
   double feedNs = 0;
+  /// Its main loop reads a dealt pipe: one ring shared with the other
+  /// consumer roles, every stage ahead of the role in its turn.
+  bool dealtFeed = false;
 };
 
 /// The per-tile time such roles impose, and which form decided it.

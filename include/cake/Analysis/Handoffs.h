@@ -12,14 +12,41 @@
 
 #include "cake/Dialect/CakeDialect.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 #include <utility>
 
 namespace mlir {
 namespace cake {
 
 /// The role that acquires stages of `pipe` and the role that waits on them
-/// (null where none does).
+/// (null where none does; of a dealt pipe, its last consumer).
 std::pair<RoleOp, RoleOp> pipeRoles(PipeOp pipe);
+
+/// Every role that waits on `pipe`, in the kernel's order.
+llvm::SmallVector<RoleOp> pipeConsumers(PipeOp pipe);
+
+/// A pipe dealt by tiles (the shared ring of CUTLASS's ping-pong GEMM): its
+/// producer walks all of the CTA's tiles and each of n >= 2 consumer roles
+/// takes slice k of n of them, so the stages of a tile go to the consumer
+/// whose slice holds it, in the producer's order. Each consumer skips the
+/// stages of the other slices' tiles (the lowering advances its hand-off
+/// counter past them); sync.dealt-pipe checks the contract that makes
+/// that exact.
+struct DealtPipe {
+  RoleOp producer;
+  /// consumers[k] takes slice k of n = consumers.size().
+  llvm::SmallVector<RoleOp> consumers;
+};
+
+/// The role's one tile loop, or null (none, or several).
+TilesOp roleTileLoop(RoleOp role);
+
+/// The dealing of a pipe with several consumer roles that each walk one
+/// tile loop, slices k of the same n, every slice taken once; nothing for
+/// any other pipe.
+std::optional<DealtPipe> dealtPipe(PipeOp pipe);
 
 /// The role that both acquires and waits on `pipe` (a kernel that is not
 /// warp specialized), or null when producer and consumer differ.

@@ -212,6 +212,9 @@ private:
   std::optional<LogicalResult> emitScheduleOp(Operation &op);
   LogicalResult emitTiles(TilesOp tiles);
   LogicalResult emitFor(scf::ForOp forOp);
+  /// Adds `times` x `trips` (i32) to the hand-off counter at `slot`: a dealt
+  /// pipe's consumer skipping other slices' stages.
+  void advanceCounter(Value slot, Value trips, int64_t times);
   LogicalResult emitIf(scf::IfOp ifOp);
 
   // Pipes and barriers (Pipes.cpp): hand-offs, named barriers, fences.

@@ -312,11 +312,13 @@ void KernelEmitter::noteArrivals(Value pipe, bool empty, int64_t count) {
 LogicalResult KernelEmitter::checkArrivals() {
   // Each role's arrival sites are the alternative places one hand-off is
   // made (a release held for a wgmma, or made at once): they must agree,
-  // and the roles' arrivals together make the barrier's derived count.
+  // and the roles' arrivals together make the barrier's derived count (a
+  // dealt pipe's consumers release different stages: each one's alone).
   for (auto &[key, byRole] : arrivals) {
     auto [pipe, empty] = key;
     const PipeInfo &info = pipes[pipe];
     int64_t derived = empty ? info.emptyCount : info.fullCount;
+    bool eachAlone = empty && dealtPipe(pipe.getDefiningOp<PipeOp>());
     int64_t total = 0;
     std::string roles;
     llvm::raw_string_ostream os(roles);
@@ -329,8 +331,10 @@ LogicalResult KernelEmitter::checkArrivals() {
                << *llvm::find_if(counts,
                                  [&](int64_t n) { return n != counts[0]; })
                << " arrivals at different hand-offs";
-      total += counts[0];
+      total = eachAlone ? counts[0] : total + counts[0];
       os << (roles.empty() ? "" : ", ") << "'" << name << "' " << counts[0];
+      if (eachAlone && total != derived)
+        break;
     }
     if (total != derived)
       return pipe.getDefiningOp()->emitError("convert-cake-to-nvvm: the ")

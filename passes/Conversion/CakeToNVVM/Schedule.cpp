@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "cake/Analysis/Handoffs.h"
 #include "cake/Analysis/MmaChains.h"
 
 using namespace mlir;
@@ -171,6 +172,37 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
     }
     LLVM::StoreOp::create(b, loc(), i32c(-1), deferredStage);
   }
+  // A consumer of a dealt pipe (slice k of n) takes positions k I .. of
+  // every n I the producer fills, I the loop's trip count: it skips the
+  // earlier slices' stages before its loop and the later ones' after it.
+  struct DealtSkip {
+    Value slot, trips;
+    int64_t after; ///< tiles of the later slices, skipped after the loop
+  };
+  SmallVector<DealtSkip> dealtSkips;
+  for (Operation &op : *forOp.getBody()) {
+    auto wait = dyn_cast<PipeWaitOp>(op);
+    std::optional<DealtPipe> dealt =
+        wait ? dealtPipe(wait.getPipe().getDefiningOp<PipeOp>()) : std::nullopt;
+    if (!dealt || !role)
+      continue;
+    int64_t n = dealt->consumers.size();
+    int64_t k =
+        llvm::find(dealt->consumers, role->role) - dealt->consumers.begin();
+    if (k == n)
+      continue;
+    Value lb = map.lookupOrDefault(forOp.getLowerBound());
+    Value ub = map.lookupOrDefault(forOp.getUpperBound());
+    Value st = map.lookupOrDefault(forOp.getStep());
+    Value span = arith::MaxSIOp::create(
+        b, loc(), arith::SubIOp::create(b, loc(), ub, lb), idxc(0));
+    Value trips = arith::IndexCastOp::create(
+        b, loc(), b.getI32Type(),
+        arith::CeilDivSIOp::create(b, loc(), span, st));
+    Value slot = role->ctr.lookup({wait.getPipe(), 0u});
+    advanceCounter(slot, trips, k);
+    dealtSkips.push_back({slot, trips, n - 1 - k});
+  }
   SmallVector<Value> inits;
   for (Value v : forOp.getInitArgs())
     inits.push_back(map.lookupOrDefault(v));
@@ -209,6 +241,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
   }
   for (auto [o, n] : llvm::zip(forOp.getResults(), newFor.getResults()))
     map.map(o, n);
+  for (const DealtSkip &skip : dealtSkips)
+    advanceCounter(skip.slot, skip.trips, skip.after);
   if (pipelined) {
     // Retire the last group and release the stage it read.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
@@ -218,6 +252,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
   if (overlap)
     lazy.reset();
   return success();
+}
+
+void KernelEmitter::advanceCounter(Value slot, Value trips, int64_t times) {
+  if (times == 0)
+    return;
+  Value cur = LLVM::LoadOp::create(b, loc(), b.getI32Type(), slot);
+  Value by = arith::MulIOp::create(b, loc(), trips, i32c(times));
+  LLVM::StoreOp::create(b, loc(), arith::AddIOp::create(b, loc(), cur, by),
+                        slot);
 }
 
 LogicalResult KernelEmitter::emitIf(scf::IfOp ifOp) {
