@@ -68,6 +68,11 @@ RECIPES = {
                        PP64x192[1:], "pp64x192"),
     "pp64x192": (("file", "gemm_ws_persistent.cake.mlir"),
                  PP64x192[:1] + ["--cake-ping-pong"] + PP64x192[1:], None),
+    **{f"gemm_bf16_pp_dealt_128x128x64_s{n}": (
+        ("gen", ["dealt=1", f"stages={n}"]), [], None) for n in (5, 6, 7)},
+    **{f"gemm_e4m3_pp_dealt_128x128x128_s{n}": (
+        ("gen", ["dtype=e4m3", "dealt=1", f"stages={n}"]), [], None)
+       for n in (5, 6, 7)},
     "gemm_128x128x64_s6": (
         ("file", "gemm-variants/gemm_128x128x64_s6.cake.mlir"), [], None),
     "gemm_ws_persistent": (("file", "gemm_ws_persistent.cake.mlir"), [], None),
