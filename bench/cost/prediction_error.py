@@ -12,6 +12,7 @@ predicted, overall and per workload family, and the JSON entry.
 
 usage: prediction_error.py --study bench/cost/results/h200-2026-11-29.json
                            [--study ...] [--turns bench/gemm/results-...json]
+                           [--gpu h100] (the calibration for --turns files)
 """
 import argparse
 import json
@@ -33,14 +34,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--study", action="append", default=[])
     ap.add_argument("--turns", action="append", default=[])
+    ap.add_argument("--gpu", default="h200",
+                    help="the calibration to predict the --turns files with")
     args = ap.parse_args()
     ratios = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i, path in enumerate(args.study + args.turns):
             out = os.path.join(tmp, f"{i}.json")
             tool = "study.py" if path in args.study else "turns_study.py"
+            gpu = [] if tool == "study.py" else ["--gpu", args.gpu]
             subprocess.run([sys.executable, os.path.join(HERE, tool),
-                            "--measured", path, "--out", out],
+                            "--measured", path, "--out", out, *gpu],
                            check=True, stdout=subprocess.DEVNULL)
             for r in json.load(open(out))["rows"]:
                 if tool == "study.py":

@@ -73,6 +73,16 @@ RECIPES = {
     **{f"gemm_e4m3_pp_dealt_128x128x128_s{n}": (
         ("gen", ["dtype=e4m3", "dealt=1", f"stages={n}"]), [], None)
        for n in (5, 6, 7)},
+    **{f"gemm_bf16_pp_dealt_64x256x64_s{n}": (
+        ("gen", ["dealt=1", "tile=64x256", f"stages={n}"]), [], None)
+       for n in (3, 4, 5)},
+    **{f"gemm_e4m3_pp_dealt_64x256x128_s{n}": (
+        ("gen", ["dtype=e4m3", "dealt=1", "tile=64x256", f"stages={n}"]), [],
+        None) for n in (3, 4, 5)},
+    "gemm_bf16_pp_64x256x64_s2": (("gen", ["tile=64x256", "stages=2"]), [],
+                                  None),
+    "gemm_e4m3_pp_64x256x128_s2": (
+        ("gen", ["dtype=e4m3", "tile=64x256", "stages=2"]), [], None),
     "gemm_128x128x64_s6": (
         ("file", "gemm-variants/gemm_128x128x64_s6.cake.mlir"), [], None),
     "gemm_ws_persistent": (("file", "gemm_ws_persistent.cake.mlir"), [], None),

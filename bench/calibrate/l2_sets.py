@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Aggregate L2 -> shared-memory bandwidth against the size of the set the
+CTAs read: calibrate.py's `tma_128x64_sw128_l2spread` kernel (each CTA
+rereads its own rows, none shared) over sets from 1 to 66 MiB, to tell an
+L2 capacity effect from the crossbar's rate (docs/benchmarks/cost-model.md).
+
+usage: l2_sets.py --runtime .device/lib/libcake_runtime.so --bundles .device/calibrate
+"""
+import argparse
+import ctypes
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--bundles", required=True)
+    args = p.parse_args()
+    torch.empty(1, device="cuda")
+    rt = load_runtime(args.runtime)
+    prop = torch.cuda.get_device_properties(0)
+    sms = prop.multi_processor_count
+    stream = torch.cuda.current_stream().cuda_stream
+    print(f"{prop.name}, L2 {prop.L2_cache_size / 2**20:.0f} MiB, {sms} SMs")
+
+    def timed(name, tensors, iters=20):
+        h = ctypes.c_void_p()
+        path = os.path.join(args.bundles, name + ".json").encode()
+        if rt.cakeRtBundleLoad(path, ctypes.byref(h)) != 0:
+            sys.exit(rt.cakeRtLastError().decode())
+        cargs = (CakeRtArg * len(tensors))(*[tensor_arg(t) for t in tensors])
+
+        def launch():
+            if rt.cakeRtLaunch(h, cargs, len(tensors),
+                               ctypes.c_void_p(stream)) != 0:
+                raise RuntimeError(rt.cakeRtLastError().decode())
+        launch()
+        torch.cuda.synchronize()
+        return time_ms(launch, iters=iters, warmup=3) * 1e6  # ns
+
+    bf = dict(device="cuda", dtype=torch.bfloat16)
+    i32 = dict(device="cuda", dtype=torch.int32)
+    launch_ns = timed("latency", [torch.randn(64, 64, **bf),
+                                  torch.empty(1, **i32)], iters=200)
+    for width in (2048, 1024, 512, 256, 128):
+        for rows_per_cta in (128, 64, 32):
+            A = torch.randn(sms * rows_per_cta, width, **bf)
+            ntiles = sms * max(1, 32 * 1024 // width)
+            t = timed("tma_128x64_sw128_l2spread",
+                      [A, torch.empty(ntiles * 128, **i32)])
+            gbps = ntiles * 128 * width * 2 / (t - launch_ns)
+            print(f"set {A.numel() * 2 / 2**20:7.1f} MiB ({A.shape[0]} rows "
+                  f"x {width}): {gbps:8.1f} GB/s")
+
+
+if __name__ == "__main__":
+    main()
