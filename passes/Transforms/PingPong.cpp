@@ -60,6 +60,8 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
         return loops.front().emitError(
             "cake-ping-pong: this tile loop already takes a slice");
     }
+    if (dealt)
+      return applyDealt(kernel, roles);
     // The copies of the rings, tensor memory and pipes go after the last
     // declaration, the copies of the roles after the last role, set by set.
     SmallVector<Operation *> decls;
@@ -99,6 +101,51 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
     if (turns)
       return setTurns(kernel, roles);
     return success();
+  }
+
+  /// dealt=true: copies of the consumer role alone, set k on slice k, the
+  /// pipes it waits on dealt between them; the other roles and the rings
+  /// stay as they are.
+  LogicalResult applyDealt(KernelOp kernel, ArrayRef<RoleOp> roles) {
+    SmallVector<RoleOp> consumers;
+    for (RoleOp role : roles) {
+      bool mma = false;
+      role.walk([&](MmaOp) { mma = true; });
+      if (mma)
+        consumers.push_back(role);
+    }
+    if (consumers.size() != 1)
+      return kernel.emitError("cake-ping-pong: dealt=true needs one role "
+                              "issuing cake.mma, found ")
+             << consumers.size();
+    RoleOp consumer = consumers.front();
+    WalkResult fills = consumer.walk([&](PipeAcquireOp op) {
+      op.emitError("cake-ping-pong: dealt=true copies role \"")
+          << consumer.getName()
+          << "\", which also fills this pipe; its copies would be a second "
+             "producer of it (sync.pipe-roles), and dealt=true makes no "
+             "pipe of its own for each (dealt=false copies every pipe)";
+      return WalkResult::interrupt();
+    });
+    if (fills.wasInterrupted())
+      return failure();
+    OpBuilder b(kernel.getContext());
+    auto setSlice = [&](RoleOp role, int64_t k) {
+      role.walk([&](TilesOp t) {
+        t.setSliceAttr(b.getDenseI64ArrayAttr({k, int64_t(sets)}));
+      });
+    };
+    Operation *last = roles.back();
+    for (int64_t k = 1; k < int64_t(sets); ++k) {
+      b.setInsertionPointAfter(last);
+      IRMapping map;
+      auto copy = cast<RoleOp>(b.clone(*consumer, map));
+      copy.setName((consumer.getName() + "_" + Twine(k)).str());
+      setSlice(copy, k);
+      last = copy;
+    }
+    setSlice(consumer, 0);
+    return setTurns(kernel, {consumer});
   }
 
   /// cake.role_turns over the sets' consumer roles, set 0 first: the one

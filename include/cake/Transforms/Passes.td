@@ -409,7 +409,12 @@ def PingPong : Pass<"cake-ping-pong", "::mlir::ModuleOp"> {
     the sets' consumer roles (one a set: the role with the set's cake.mma)
     also take turns over their tiles' main loops, recorded as
     cake.role_turns (rule sync.role-turn), so that one set's wgmmas run
-    while the others' epilogues do.
+    while the others' epilogues do. With `dealt=true` only the consumer
+    role (the one issuing cake.mma) is copied: the producers keep walking
+    every tile into the same rings, whose pipes the consumers now share
+    as dealt pipes (sync.dealt-pipe: each consumer takes its slice's
+    stages, in turns, which `dealt` implies), so a consumer in its turn
+    has every stage and the shared memory does not grow.
 
     ```
     $ cake-opt --cake-set-tile="m=64" --cake-ping-pong --cake-set-stages="pipe=0 stages=2" \
@@ -422,6 +427,9 @@ def PingPong : Pass<"cake-ping-pong", "::mlir::ModuleOp"> {
     Option<"turns", "turns", "bool", /*default=*/"false",
            "the sets' consumer roles take turns over their main loops, in "
            "set order (cake.role_turns): one set's wgmmas at a time">,
+    Option<"dealt", "dealt", "bool", /*default=*/"false",
+           "copy only the consumer role: one producer and one ring dealt "
+           "to the consumers tile by tile (sync.dealt-pipe; implies turns)">,
   ];
   let dependentDialects = ["::mlir::cake::CakeDialect"];
 }
