@@ -191,6 +191,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp forOp) {
         llvm::find(dealt->consumers, role->role) - dealt->consumers.begin();
     if (k == n)
       continue;
+    // sync.dealt-pipe in cake-verify; a module lowered without it is
+    // refused here: without turns in slice order the skips race.
+    if (roleTurns.indexOf(role->role) != int(k))
+      return forOp.emitError("[sync.dealt-pipe] role \"")
+             << role->role.getName() << "\" takes slice " << k
+             << " of a dealt pipe but not turn " << k
+             << " (cake.role_turns); run cake-verify";
     Value lb = map.lookupOrDefault(forOp.getLowerBound());
     Value ub = map.lookupOrDefault(forOp.getUpperBound());
     Value st = map.lookupOrDefault(forOp.getStep());
