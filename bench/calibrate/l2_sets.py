@@ -15,7 +15,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_rt import CakeRtArg, load_runtime, tensor_arg, time_ms  # noqa: E402
+from cake_rt import (CakeRtArg, launch_checked, load_bundle,  # noqa: E402
+                     load_runtime, tensor_arg, time_ms)
 
 
 def main():
@@ -31,18 +32,14 @@ def main():
     print(f"{prop.name}, L2 {prop.L2_cache_size / 2**20:.0f} MiB, {sms} SMs")
 
     def timed(name, tensors, iters=20):
-        h = ctypes.c_void_p()
-        path = os.path.join(args.bundles, name + ".json").encode()
-        if rt.cakeRtBundleLoad(path, ctypes.byref(h)) != 0:
-            sys.exit(rt.cakeRtLastError().decode())
+        h = load_bundle(rt, os.path.join(args.bundles, name + ".json"))
+        launch_checked(rt, h, tensors, name)
         cargs = (CakeRtArg * len(tensors))(*[tensor_arg(t) for t in tensors])
 
         def launch():
             if rt.cakeRtLaunch(h, cargs, len(tensors),
                                ctypes.c_void_p(stream)) != 0:
                 raise RuntimeError(rt.cakeRtLastError().decode())
-        launch()
-        torch.cuda.synchronize()
         return time_ms(launch, iters=iters, warmup=3) * 1e6  # ns
 
     bf = dict(device="cuda", dtype=torch.bfloat16)

@@ -29,6 +29,25 @@ using namespace mlir::cake;
 
 namespace {
 
+/// The one role of `roles` whose body issues a cake.mma (the consumer the
+/// turns and the dealt copies are about), or an error naming the option
+/// that needs it.
+FailureOr<RoleOp> mmaRole(KernelOp kernel, ArrayRef<RoleOp> roles,
+                          StringRef option, StringRef where) {
+  SmallVector<RoleOp> found;
+  for (RoleOp role : roles) {
+    bool mma = false;
+    role.walk([&](MmaOp) { mma = true; });
+    if (mma)
+      found.push_back(role);
+  }
+  if (found.size() != 1)
+    return kernel.emitError("cake-ping-pong: ")
+           << option << " needs one role issuing cake.mma" << where
+           << ", found " << found.size();
+  return found.front();
+}
+
 struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
   using PingPongBase::PingPongBase;
 
@@ -107,18 +126,10 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
   /// pipes it waits on dealt between them; the other roles and the rings
   /// stay as they are.
   LogicalResult applyDealt(KernelOp kernel, ArrayRef<RoleOp> roles) {
-    SmallVector<RoleOp> consumers;
-    for (RoleOp role : roles) {
-      bool mma = false;
-      role.walk([&](MmaOp) { mma = true; });
-      if (mma)
-        consumers.push_back(role);
-    }
-    if (consumers.size() != 1)
-      return kernel.emitError("cake-ping-pong: dealt=true needs one role "
-                              "issuing cake.mma, found ")
-             << consumers.size();
-    RoleOp consumer = consumers.front();
+    FailureOr<RoleOp> found = mmaRole(kernel, roles, "dealt=true", "");
+    if (failed(found))
+      return failure();
+    RoleOp consumer = *found;
     WalkResult fills = consumer.walk([&](PipeAcquireOp op) {
       op.emitError("cake-ping-pong: dealt=true copies role \"")
           << consumer.getName()
@@ -151,24 +162,15 @@ struct PingPongPass : public mlir::cake::impl::PingPongBase<PingPongPass> {
   /// cake.role_turns over the sets' consumer roles, set 0 first: the one
   /// role of each set whose body issues a cake.mma.
   LogicalResult setTurns(KernelOp kernel, ArrayRef<RoleOp> set0) {
-    SmallVector<RoleOp> consumers;
-    for (RoleOp role : set0) {
-      bool mma = false;
-      role.walk([&](MmaOp) { mma = true; });
-      if (mma)
-        consumers.push_back(role);
-    }
-    if (consumers.size() != 1)
-      return kernel.emitError("cake-ping-pong: turns=true needs one role "
-                              "issuing cake.mma in each set, found ")
-             << consumers.size();
+    FailureOr<RoleOp> consumer =
+        mmaRole(kernel, set0, "turns=true", " in each set");
+    if (failed(consumer))
+      return failure();
     SmallVector<Attribute> names;
-    names.push_back(
-        StringAttr::get(kernel.getContext(), consumers.front().getName()));
+    names.push_back(StringAttr::get(kernel.getContext(), consumer->getName()));
     for (int64_t k = 1; k < int64_t(sets); ++k)
       names.push_back(StringAttr::get(
-          kernel.getContext(),
-          (consumers.front().getName() + "_" + Twine(k)).str()));
+          kernel.getContext(), (consumer->getName() + "_" + Twine(k)).str()));
     kernel->setAttr(kRoleTurnsAttrName,
                     ArrayAttr::get(kernel.getContext(), names));
     return success();
