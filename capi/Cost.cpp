@@ -8,8 +8,29 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
+
+/// The file `calibration` names (a path, a GPU's name, or empty: the
+/// target's reference GPU), or "" when there is none.
+static std::string findCalibration(llvm::StringRef calibration,
+                                   llvm::StringRef target) {
+  if (calibration.contains('/') || calibration.ends_with(".json"))
+    return llvm::sys::fs::exists(calibration) ? calibration.str() : "";
+  return cake::defaultCalibrationPath(target, calibration);
+}
+
+MlirLogicalResult mlirCakeFindCalibration(MlirStringRef calibration,
+                                          MlirStringRef target,
+                                          MlirStringCallback callback,
+                                          void *userData) {
+  std::string path = findCalibration(unwrap(calibration), unwrap(target));
+  if (path.empty())
+    return mlirLogicalResultFailure();
+  callback(mlirStringRefCreate(path.data(), path.size()), userData);
+  return mlirLogicalResultSuccess();
+}
 
 /// The reports of every cake.kernel under `root`; failure after emitting
 /// a located error.
@@ -23,13 +44,17 @@ static LogicalResult estimateAll(Operation *root, MlirStringRef shapes,
     return root->emitError("cake-cost: ") << error;
   bool ok = true;
   root->walk([&](cake::KernelOp kernel) {
-    std::string path = unwrap(calibrationPath).str();
-    if (path.empty())
-      path = cake::defaultCalibrationPath(kernel.getTarget().getArch(), "");
+    llvm::StringRef asked = unwrap(calibrationPath);
+    // A file as given; a GPU's name ("h100") or none: found where the
+    // default is.
+    bool file = asked.contains('/') || asked.ends_with(".json");
+    std::string path =
+        file ? asked.str()
+             : findCalibration(asked, kernel.getTarget().getArch());
     cake::Calibration cal;
     if (path.empty()) {
       kernel.emitError("cake-cost: no calibration file for ")
-          << kernel.getTarget().getArch();
+          << (asked.empty() ? kernel.getTarget().getArch() : asked);
       ok = false;
       return;
     }

@@ -24,7 +24,8 @@ extern "C" {
 /// order: "8192x8192,8192x8192,8192x8192") with the calibration file
 /// `calibrationPath` (empty: the target's reference GPU, from
 /// $CAKE_CALIBRATION_DIR, the installed share/cake/calibration/ or the
-/// source tree's calibration/), assuming the lowering's
+/// source tree's calibration/; a name without a '/' and a ".json", such as
+/// "h100", is that GPU's file, looked up the same way), assuming the lowering's
 /// `mmaInFlight`. Writes the reports as one JSON array (the same as
 /// --cake-cost-json) through `callback`, and the predicted time of the last
 /// kernel in nanoseconds to `*predictedNs` (may be null). On failure emits
@@ -33,6 +34,16 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirCakeEstimateCost(
     MlirOperation op, MlirStringRef shapes, MlirStringRef calibrationPath,
     unsigned mmaInFlight, MlirStringCallback callback, void *userData,
     double *predictedNs);
+
+/// The calibration file the cost model reads for `calibration` (as
+/// mlirCakeEstimateCost's `calibrationPath`: a file, which must exist; a
+/// GPU's name such as "h100"; or empty, the reference GPU of `target`, an
+/// arch such as "sm_90a"), written through `callback`; failure, writing
+/// nothing, when there is none: a tool can refuse a bad option before it
+/// predicts anything.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirCakeFindCalibration(MlirStringRef calibration, MlirStringRef target,
+                        MlirStringCallback callback, void *userData);
 
 /// Why one candidate is predicted faster than another: predicts the first
 /// cake.kernel under `a` and under `b` for the same `shapes` (calibration

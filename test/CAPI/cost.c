@@ -114,6 +114,27 @@ int main(int argc, char **argv) {
   // CHECK-SAME: "time_terms":[{"term":
   // CHECK-SAME: "decisions":[{"term":"pipes.pipe #0.stages","a":4,"b":2,
 
+  /* Which calibration file a name means: a GPU's, the target's reference
+   * GPU's, or none (a tool refuses the option before predicting). */
+  const char *asks[][2] = {{"h100", "sm_90a"},
+                           {"", "sm_90a"},
+                           {"nosuch", "sm_90a"},
+                           {"/no/such/calibration.json", "sm_90a"}};
+  for (size_t i = 0; i < sizeof asks / sizeof asks[0]; ++i) {
+    reportLength = 0;
+    r = mlirCakeFindCalibration(mlirStringRefCreateFromCString(asks[i][0]),
+                                mlirStringRefCreateFromCString(asks[i][1]),
+                                collect, NULL);
+    const char *slash = reportLength ? strrchr(report, '/') : NULL;
+    printf("calibration '%s': %s %s\n", asks[i][0],
+           mlirLogicalResultIsSuccess(r) ? "ok" : "failed",
+           slash ? slash + 1 : "-");
+  }
+  // CHECK: calibration 'h100': ok h100.json
+  // CHECK-NEXT: calibration '': ok h200.json
+  // CHECK-NEXT: calibration 'nosuch': failed -
+  // CHECK-NEXT: calibration '/no/such/calibration.json': failed -
+
   /* A module without a kernel: a located error, no answer. */
   MlirModule empty =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString("module {}"));

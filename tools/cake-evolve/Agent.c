@@ -74,7 +74,7 @@ int agentDir(const char *dir, const char *shapes) {
       Buffer report = {0};
       double ns = 0;
       costDiagnostics.length = 0;
-      MlirLogicalResult cr = predict(ctx, &verified, problem, &report, &ns);
+      MlirLogicalResult cr = predict(ctx, &verified, problem, "", &report, &ns);
       if (mlirLogicalResultIsFailure(cr)) {
         cJSON_AddStringToObject(fb, "verdict", "verified");
         cJSON_AddStringToObject(fb, "cost_error", costDiagnostics.data

@@ -50,15 +50,15 @@ MlirContext createContext(Buffer *diagnostics) {
 
 /* Predicts the verified module printed in `ir` for `shapes`: the JSON
  * report into `report` and the time into `*ns`. */
-MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
-                                 const char *shapes, Buffer *report,
-                                 double *ns) {
-  return predictWithPtxas(ctx, ir, shapes, NULL, report, ns);
+MlirLogicalResult predict(MlirContext ctx, const Buffer *ir, const char *shapes,
+                          const char *calibration, Buffer *report, double *ns) {
+  return predictWithPtxas(ctx, ir, shapes, calibration, NULL, report, ns);
 }
 
 MlirLogicalResult predictWithPtxas(MlirContext ctx, const Buffer *ir,
-                                   const char *shapes, const char *ptxasFacts,
-                                   Buffer *report, double *ns) {
+                                   const char *shapes, const char *calibration,
+                                   const char *ptxasFacts, Buffer *report,
+                                   double *ns) {
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreate(ir->data, ir->length));
   if (mlirModuleIsNull(module))
@@ -82,7 +82,8 @@ MlirLogicalResult predictWithPtxas(MlirContext ctx, const Buffer *ir,
   }
   MlirLogicalResult r = mlirCakeEstimateCost(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString(shapes),
-      mlirStringRefCreateFromCString(""), 1, appendCallback, report, ns);
+      mlirStringRefCreateFromCString(calibration ? calibration : ""), 1,
+      appendCallback, report, ns);
   mlirModuleDestroy(module);
   return r;
 }

@@ -28,6 +28,7 @@
 /* What the command line asked for (cake-evolve --help lists it). */
 typedef struct {
   const char *seedPath, *spacePath, *shapes, *ledgerPath;
+  const char *calibration; /* a file, a GPU's name, or "" (the default) */
   int noGpu, top, resume, exportTop, mutateRounds;
   const char *exportDir, *importPath, *check, *agentPath, *measure;
   int measureTimeout, ptxasTop; /* ptxasTop < 0: the export's top */
@@ -64,17 +65,20 @@ void onDiagnostic(const MlirCakeDiagnostic *d, void *userData);
  * collect in `diagnostics`. */
 MlirContext createContext(Buffer *diagnostics);
 
-/* Predicts the verified module printed in `ir` for `shapes`: the JSON
- * report into `report` and the time into `*ns`. */
-MlirLogicalResult predict(MlirContext ctx, const Buffer *ir,
-                          const char *shapes, Buffer *report, double *ns);
+/* Predicts the verified module printed in `ir` for `shapes` with
+ * `calibration` (a file, a GPU's name such as "h100", or "" for the
+ * target's reference GPU): the JSON report into `report` and the time into
+ * `*ns`. */
+MlirLogicalResult predict(MlirContext ctx, const Buffer *ir, const char *shapes,
+                          const char *calibration, Buffer *report, double *ns);
 /* The same with what ptxas reported on the kernel (`ptxasFacts`, the
  * attribute `{registers = R, spill_stores = S, spill_loads = L}`) set as
  * its cake.ptxas, from which the model takes occupancy and spills; null
  * predicts as `predict` does. */
 MlirLogicalResult predictWithPtxas(MlirContext ctx, const Buffer *ir,
-                                   const char *shapes, const char *ptxasFacts,
-                                   Buffer *report, double *ns);
+                                   const char *shapes, const char *calibration,
+                                   const char *ptxasFacts, Buffer *report,
+                                   double *ns);
 
 /* Applies `pipeline` and then `lower` (a cake-lower pass with its options)
  * to the seed and parses the result; a null module if either fails, the

@@ -137,8 +137,9 @@ static int repredict(Search *s, Ranked *r) {
            r->registers, r->spillStores, r->spillLoads);
   double ns = 0;
   int ok = mlirLogicalResultIsSuccess(v) &&
-           mlirLogicalResultIsSuccess(predictWithPtxas(
-               s->ctx, &verified, s->options->shapes, facts, &report, &ns));
+           mlirLogicalResultIsSuccess(
+               predictWithPtxas(s->ctx, &verified, s->options->shapes,
+                                s->options->calibration, facts, &report, &ns));
   if (ok) {
     cJSON *rep = cJSON_Parse(report.data);
     rankedFromReport(r, cJSON_GetArrayItem(rep, 0), ns);

@@ -181,8 +181,8 @@ static void evaluateCandidate(Search *s, long c) {
       Buffer report = {0};
       double ns = 0;
       s->costDiagnostics.length = 0;
-      MlirLogicalResult cr =
-          predict(s->ctx, &output, s->options->shapes, &report, &ns);
+      MlirLogicalResult cr = predict(s->ctx, &output, s->options->shapes,
+                                     s->options->calibration, &report, &ns);
       if (mlirLogicalResultIsFailure(cr)) {
         ++s->numCostFailed;
         cJSON_AddStringToObject(line, "stage", "verified");

@@ -34,6 +34,7 @@
 
 #include "Evolve.h"
 #include "Options.h"
+#include "cake-c/Cost.h"
 #include "cake/Version.h"
 
 #include <getopt.h>
@@ -61,6 +62,9 @@ static void printHelp(FILE *out) {
       "  --shapes SHAPES         the problem, one shape per kernel argument\n"
       "                          (8192x8192,8192x8192,8192x8192)\n"
       "  --ledger FILE           one JSON line per candidate (JSON Lines)\n"
+      "  --calibration F|GPU     the cost model's calibration: a file, or a\n"
+      "                          GPU's name (h100; default: the target's\n"
+      "                          reference GPU, h200 for sm_90a)\n"
       "  --top K                 how many of the ranking to print (10)\n"
       "  --sample N              a seeded random sample of N grid points\n"
       "                          instead of the whole grid\n"
@@ -136,6 +140,7 @@ enum {
   OPT_SEED = 256,
   OPT_SPACE,
   OPT_SHAPES,
+  OPT_CALIBRATION,
   OPT_LEDGER,
   OPT_NO_GPU,
   OPT_TOP,
@@ -167,6 +172,7 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
       {"seed", required_argument, NULL, OPT_SEED},
       {"space", required_argument, NULL, OPT_SPACE},
       {"shapes", required_argument, NULL, OPT_SHAPES},
+      {"calibration", required_argument, NULL, OPT_CALIBRATION},
       {"ledger", required_argument, NULL, OPT_LEDGER},
       {"no-gpu", no_argument, NULL, OPT_NO_GPU},
       {"top", required_argument, NULL, OPT_TOP},
@@ -193,6 +199,7 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   *o = (EvolveOptions){.shapes = "",
+                       .calibration = "",
                        .top = 10,
                        .exportTop = 8,
                        .check = "none",
@@ -209,6 +216,9 @@ static int parseOptions(int argc, char **argv, EvolveOptions *o) {
     case OPT_SEED: o->seedPath = optarg; break;
     case OPT_SPACE: o->spacePath = optarg; break;
     case OPT_SHAPES: o->shapes = optarg; break;
+    case OPT_CALIBRATION:
+      o->calibration = optarg;
+      break;
     case OPT_LEDGER: o->ledgerPath = optarg; break;
     case OPT_NO_GPU: o->noGpu = 1; break;
     case OPT_RESUME: o->resume = 1; break;
@@ -338,6 +348,11 @@ static int runSearch(EvolveOptions *o) {
   return status;
 }
 
+static void ignoreString(MlirStringRef s, void *userData) {
+  (void)s;
+  (void)userData;
+}
+
 int main(int argc, char **argv) {
   EvolveOptions o;
   int status = parseOptions(argc, argv, &o);
@@ -364,6 +379,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cake-evolve: a search needs --seed, --space and "
                     "--ledger\n");
     usage();
+    return 2;
+  }
+  /* A calibration that names no file would leave every candidate
+   * unranked: refuse it before the search. (An sm_90a target: the name
+   * decides the file; the default is the seed's target's.) */
+  if (*o.calibration &&
+      mlirLogicalResultIsFailure(mlirCakeFindCalibration(
+          mlirStringRefCreateFromCString(o.calibration),
+          mlirStringRefCreateFromCString("sm_90a"), ignoreString, NULL))) {
+    fprintf(stderr,
+            "cake-evolve: --calibration %s: no such file, and no "
+            "calibration/%s.json where the cost model looks\n",
+            o.calibration, o.calibration);
     return 2;
   }
   return runSearch(&o);
