@@ -90,6 +90,13 @@ requests = [
     call(33, "cake_cost_diff", ir=good_ir, ir_b=bad_ir,
          shapes="8192x8192,8192x8192"),
     call(34, "cake_cost_diff", ir=good_ir, shapes="8192x8192,8192x8192"),
+    # gpu: another GPU's calibration by name; never a path.
+    call(35, "cake_cost", ir=good_ir, shapes="4096x4096,4096x4096",
+         gpu="h100"),
+    call(36, "cake_cost", ir=good_ir, shapes="4096x4096,4096x4096",
+         gpu="../../etc/passwd"),
+    call(37, "cake_cost_diff", ir=good_ir, ir_b=good_ir,
+         shapes="4096x4096,4096x4096", gpu="nosuch"),
 ]
 if slow:
     name = good_ir.split("cake.kernel @", 1)[1].split("(", 1)[0]
@@ -142,6 +149,8 @@ for a in answers:
                                         ["kernels"]][:2])
         if "report" in s:
             print("  report", sorted(s["report"][0])[:3])
+            if a["id"] == 35:
+                print("  calibration", s["report"][0]["calibration"]["gpu"])
         if "ptx" in s:
             print("  ptx", ".entry" in s["ptx"])
         if "ir" in s:

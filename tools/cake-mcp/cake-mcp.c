@@ -162,10 +162,38 @@ static const char *stringArg(const cJSON *args, const char *key,
 }
 
 static MlirLogicalResult estimate(MlirOperation op, MlirStringCallback cb,
-                                  void *userData, const char *shapes) {
+                                  void *userData, const char *shapes,
+                                  const char *gpu) {
   return mlirCakeEstimateCost(op, mlirStringRefCreateFromCString(shapes),
-                              mlirStringRefCreateFromCString(""), 1, cb,
+                              mlirStringRefCreateFromCString(gpu), 1, cb,
                               userData, NULL);
+}
+
+static void ignoreString(MlirStringRef s, void *userData) {
+  (void)s;
+  (void)userData;
+}
+
+/* Why arguments.gpu is refused, or null: a GPU's name only (letters and
+ * digits, so no path reaches the cost model's file lookup), with a
+ * calibration file. */
+static const char *checkGpu(const cJSON *args) {
+  const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(args, "gpu");
+  if (!gpu)
+    return NULL;
+  static const char *bad = "arguments.gpu: a GPU's name with a calibration "
+                           "file (h200, the default; h100; b200; a100)";
+  if (!cJSON_IsString(gpu) || !*gpu->valuestring ||
+      strlen(gpu->valuestring) > 16)
+    return bad;
+  for (const char *c = gpu->valuestring; *c; ++c)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
+      return bad;
+  if (mlirLogicalResultIsFailure(mlirCakeFindCalibration(
+          mlirStringRefCreateFromCString(gpu->valuestring),
+          mlirStringRefCreateFromCString("sm_90a"), ignoreString, NULL)))
+    return bad;
+  return NULL;
 }
 
 /* One tool call (arguments already checked): the structured result. */
@@ -222,7 +250,8 @@ static cJSON *runTool(const char *tool, const cJSON *args) {
            mlirLogicalResultIsSuccess(mlirCakeEstimateCostDiff(
                mlirModuleGetOperation(a), mlirModuleGetOperation(b),
                mlirStringRefCreateFromCString(stringArg(args, "shapes", "")),
-               mlirStringRefCreateFromCString(""), 1, appendCallback, &out));
+               mlirStringRefCreateFromCString(stringArg(args, "gpu", "")), 1,
+               appendCallback, &out));
       if (!mlirModuleIsNull(a))
         mlirModuleDestroy(a);
       if (!mlirModuleIsNull(b))
@@ -237,9 +266,9 @@ static cJSON *runTool(const char *tool, const cJSON *args) {
       MlirModule m = mlirModuleCreateParse(
           ctx, mlirStringRefCreate(module.data, module.length));
       ok = !mlirModuleIsNull(m) &&
-           mlirLogicalResultIsSuccess(estimate(mlirModuleGetOperation(m),
-                                               appendCallback, &out,
-                                               stringArg(args, "shapes", "")));
+           mlirLogicalResultIsSuccess(estimate(
+               mlirModuleGetOperation(m), appendCallback, &out,
+               stringArg(args, "shapes", ""), stringArg(args, "gpu", "")));
       if (!mlirModuleIsNull(m))
         mlirModuleDestroy(m);
     }
@@ -425,11 +454,14 @@ static const Tool tools[] = {
      "\"name\":{\"type\":\"string\"},\"tactic\":{\"type\":\"string\"},"
      "\"options\":{\"type\":\"string\"}},\"required\":[\"ir\",\"tactic\"]}"},
     {"cake_cost",
-     "Verify a Cake IR kernel and predict its time on the H200 for problem "
-     "shapes (one per tensor argument, e.g. 8192x8192,8192x8192,8192x8192): "
-     "the bottleneck and the terms behind it.",
+     "Verify a Cake IR kernel and predict its time on the H200 (or the GPU "
+     "named by gpu) for problem shapes (one per tensor argument, e.g. "
+     "8192x8192,8192x8192,8192x8192): the bottleneck and the terms behind "
+     "it.",
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\"},"
-     "\"name\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"}},"
+     "\"name\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"},"
+     "\"gpu\":{\"type\":\"string\",\"description\":\"whose calibration: "
+     "h200 (default), h100, b200, a100\"}},"
      "\"required\":[\"ir\",\"shapes\"]}"},
     {"cake_cost_diff",
      "Why one kernel is predicted faster than another: both verified and "
@@ -440,7 +472,9 @@ static const Tool tools[] = {
      "{\"type\":\"object\",\"properties\":{\"ir\":{\"type\":\"string\","
      "\"description\":\"kernel a\"},\"ir_b\":{\"type\":\"string\","
      "\"description\":\"kernel b\"},\"name\":{\"type\":\"string\"},"
-     "\"name_b\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"}},"
+     "\"name_b\":{\"type\":\"string\"},\"shapes\":{\"type\":\"string\"},"
+     "\"gpu\":{\"type\":\"string\",\"description\":\"whose calibration: "
+     "h200 (default), h100, b200, a100\"}},"
      "\"required\":[\"ir\",\"ir_b\",\"shapes\"]}"},
     {"cake_evolve",
      "Search a kernel's tactic sequences (cake-evolve's stages 1 and 2): "
@@ -542,6 +576,12 @@ static void callTool(const cJSON *id, const cJSON *params) {
     return sendError(id, INVALID_PARAMS,
                      "cake_cost and cake_cost_diff need arguments.shapes (e.g. "
                      "8192x8192,8192x8192,8192x8192)");
+  if (!strcmp(tool->name, "cake_cost") ||
+      !strcmp(tool->name, "cake_cost_diff")) {
+    const char *bad = checkGpu(args);
+    if (bad)
+      return sendError(id, INVALID_PARAMS, bad);
+  }
   if (!strcmp(tool->name, "cake_apply_tactic") ||
       !strcmp(tool->name, "cake_evolve")) {
     const char *bad = strcmp(tool->name, "cake_evolve") ? checkTactic(args)
