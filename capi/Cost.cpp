@@ -12,11 +12,16 @@
 
 using namespace mlir;
 
+/// Whether `calibration` names a file rather than a GPU.
+static bool isCalibrationFile(llvm::StringRef calibration) {
+  return calibration.contains('/') || calibration.ends_with(".json");
+}
+
 /// The file `calibration` names (a path, a GPU's name, or empty: the
 /// target's reference GPU), or "" when there is none.
 static std::string findCalibration(llvm::StringRef calibration,
                                    llvm::StringRef target) {
-  if (calibration.contains('/') || calibration.ends_with(".json"))
+  if (isCalibrationFile(calibration))
     return llvm::sys::fs::exists(calibration) ? calibration.str() : "";
   return cake::defaultCalibrationPath(target, calibration);
 }
@@ -45,12 +50,12 @@ static LogicalResult estimateAll(Operation *root, MlirStringRef shapes,
   bool ok = true;
   root->walk([&](cake::KernelOp kernel) {
     llvm::StringRef asked = unwrap(calibrationPath);
-    // A file as given; a GPU's name ("h100") or none: found where the
-    // default is.
-    bool file = asked.contains('/') || asked.ends_with(".json");
+    // A file as given (loadCalibration says why it cannot be read); a
+    // GPU's name ("h100") or none: found where the default is.
     std::string path =
-        file ? asked.str()
-             : findCalibration(asked, kernel.getTarget().getArch());
+        isCalibrationFile(asked)
+            ? asked.str()
+            : findCalibration(asked, kernel.getTarget().getArch());
     cake::Calibration cal;
     if (path.empty()) {
       kernel.emitError("cake-cost: no calibration file for ")

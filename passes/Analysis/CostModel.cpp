@@ -81,8 +81,8 @@ private:
     double steps = 0;
     double roundTripSum = 0; ///< sum over steps of latency + copy + hold
     double holdSum = 0;      ///< the consumer's part of it
-    RoleWork *holder = nullptr; ///< whose hold it is (the last consumer's)
-    /// Every consumer role: a dealt pipe's take turns over its stages.
+    /// The consumer roles whose holds these are (a dealt pipe's take
+    /// turns over its stages).
     llvm::SmallVector<RoleWork *, 2> holders;
     double stageBytes = 0;
     double copyNs = 0;
@@ -553,7 +553,6 @@ double Interpreter::opCost(Operation *op, double mult, bool record) {
       acc.asyncReader |= asyncRead && isPipelinedMmaLoop(loop);
     acc.roundTripSum += mult * (cal.pipeRoundTripNs + copy + hold);
     acc.holdSum += mult * hold;
-    acc.holder = work;
     if (!llvm::is_contained(acc.holders, work))
       acc.holders.push_back(work);
     return handoff * mult;
@@ -600,7 +599,7 @@ void Interpreter::chargeSpills(std::deque<RoleWork> &roles) {
   }
   double steps = 1;
   for (auto &entry : pipes)
-    if (entry.second.holder == spiller)
+    if (llvm::is_contained(entry.second.holders, spiller))
       steps = std::max(steps, entry.second.steps);
   double perSmShare = 1.0 / double(std::max<int64_t>(report.ctasPerSm, 1));
   RoleCost &c = spiller->cost;
@@ -816,9 +815,11 @@ LogicalResult Interpreter::run() {
   for (auto &[def, acc] : pipes) {
     // A hold spans the holder's ops one after another; when the role's
     // pipes overlap (ping-pong, MUFU beside the ALU), its time and so the
-    // hold are shorter by the same ratio.
-    if (acc.holder && acc.holder->serialNs > 0 && acc.holder->timeNs > 0) {
-      double scale = std::min(1.0, acc.holder->timeNs / acc.holder->serialNs);
+    // hold are shorter by the same ratio (a dealt pipe's consumers are
+    // alike: the last one's).
+    RoleWork *holder = acc.holders.empty() ? nullptr : acc.holders.back();
+    if (holder && holder->serialNs > 0 && holder->timeNs > 0) {
+      double scale = std::min(1.0, holder->timeNs / holder->serialNs);
       acc.roundTripSum -= acc.holdSum * (1 - scale);
       acc.holdSum *= scale;
     }

@@ -34,7 +34,6 @@
 
 #include "Evolve.h"
 #include "Options.h"
-#include "cake-c/Cost.h"
 #include "cake/Version.h"
 
 #include <getopt.h>
@@ -348,11 +347,6 @@ static int runSearch(EvolveOptions *o) {
   return status;
 }
 
-static void ignoreString(MlirStringRef s, void *userData) {
-  (void)s;
-  (void)userData;
-}
-
 int main(int argc, char **argv) {
   EvolveOptions o;
   int status = parseOptions(argc, argv, &o);
@@ -382,12 +376,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   /* A calibration that names no file would leave every candidate
-   * unranked: refuse it before the search. (An sm_90a target: the name
-   * decides the file; the default is the seed's target's.) */
-  if (*o.calibration &&
-      mlirLogicalResultIsFailure(mlirCakeFindCalibration(
-          mlirStringRefCreateFromCString(o.calibration),
-          mlirStringRefCreateFromCString("sm_90a"), ignoreString, NULL))) {
+   * unranked: refuse it before the search. */
+  if (*o.calibration && !haveCalibration(o.calibration)) {
     fprintf(stderr,
             "cake-evolve: --calibration %s: no such file, and no "
             "calibration/%s.json where the cost model looks\n",

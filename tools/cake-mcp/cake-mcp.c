@@ -169,11 +169,6 @@ static MlirLogicalResult estimate(MlirOperation op, MlirStringCallback cb,
                               userData, NULL);
 }
 
-static void ignoreString(MlirStringRef s, void *userData) {
-  (void)s;
-  (void)userData;
-}
-
 /* Why arguments.gpu is refused, or null: a GPU's name only (letters and
  * digits, so no path reaches the cost model's file lookup), with a
  * calibration file. */
@@ -189,9 +184,7 @@ static const char *checkGpu(const cJSON *args) {
   for (const char *c = gpu->valuestring; *c; ++c)
     if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
       return bad;
-  if (mlirLogicalResultIsFailure(mlirCakeFindCalibration(
-          mlirStringRefCreateFromCString(gpu->valuestring),
-          mlirStringRefCreateFromCString("sm_90a"), ignoreString, NULL)))
+  if (!haveCalibration(gpu->valuestring))
     return bad;
   return NULL;
 }

@@ -7,6 +7,7 @@
 
 #include "ToolSupport.h"
 
+#include "cake-c/Cost.h"
 #include "cake-c/Dialect.h"
 
 #include <stdio.h>
@@ -43,4 +44,16 @@ MlirContext createCakeContext(MlirDiagnosticHandler handler, void *userData) {
   mlirDialectRegistryDestroy(registry);
   mlirContextAttachDiagnosticHandler(ctx, handler, userData, NULL);
   return ctx;
+}
+
+static void ignoreString(MlirStringRef s, void *userData) {
+  (void)s;
+  (void)userData;
+}
+
+int haveCalibration(const char *calibration) {
+  /* A name decides its file whatever the target; sm_90a stands in. */
+  return mlirLogicalResultIsSuccess(mlirCakeFindCalibration(
+      mlirStringRefCreateFromCString(calibration),
+      mlirStringRefCreateFromCString("sm_90a"), ignoreString, NULL));
 }

@@ -26,6 +26,11 @@ void bufferAppend(Buffer *b, const char *s, size_t n);
 /* An MlirStringCallback that appends to the Buffer in `userData`. */
 void appendCallback(MlirStringRef s, void *userData);
 
+/* Whether the cost model has a calibration for `calibration` (a file, or a
+ * GPU's name such as "h100": mlirCakeFindCalibration), so that a tool can
+ * refuse an option before it predicts anything. */
+int haveCalibration(const char *calibration);
+
 /* A context with every dialect Cake needs registered, its own diagnostics
  * (parsing, translations, the cost model) going to `handler`. */
 MlirContext createCakeContext(MlirDiagnosticHandler handler, void *userData);
