@@ -432,3 +432,78 @@ cake.kernel @dealt_counts(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>
   }
 }
 
+
+// -----
+
+// A consumer whose waits lie outside its turn: its hand-off loop issues no
+// cake.mma (it reduces the stages), so cake.role_turns, which spans the
+// ops that issue them, does not cover it, and the next consumer could pass
+// a stage by parity two phases early. (Without a cake.mma in the tile body
+// sync.role-turn rejects the turns too.)
+cake.kernel @dealt_wait_outside_turn(%A: !cake.global<?x?xbf16>, %B: !cake.global<?x?xbf16>, %C: !cake.global<?x?xbf16>)
+    attributes {target = #cake.target<"sm_90a">,
+                schedule = #cake.persistent<tile = [64, 128], group_m = 1>,
+                cake.role_turns = ["mma", "mma_1"]} {
+  %a = cake.ring : !cake.ring<4 x 64x64xbf16, swizzle = 128>
+  %b = cake.ring : !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  %p = cake.pipe %a, %b : !cake.ring<4 x 64x64xbf16, swizzle = 128>, !cake.ring<4 x 128x64xbf16, swizzle = 128>
+  cake.role "load" warps(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    cake.tiles (%m, %n) in (%M, %N) {
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.acquire %p : !cake.pipe<4>
+        cake.tma.load %A[%m, %k] -> %a[%s] : !cake.global<?x?xbf16> -> !cake.ring<4 x 64x64xbf16, swizzle = 128>
+        cake.tma.load %B[%n, %k] -> %b[%s] : !cake.global<?x?xbf16> -> !cake.ring<4 x 128x64xbf16, swizzle = 128>
+        cake.pipe.commit %p, %s : !cake.pipe<4>
+      }
+    }
+  }
+  cake.role "mma" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    // expected-error @+1 {{[sync.role-turn] role "mma" takes turns (cake.role_turns) but its tile loop issues no cake.mma to take them over}}
+    cake.tiles (%m, %n) in (%M, %N) slice 0 of 2 {
+      // expected-error @+1 {{[sync.dealt-pipe] role "mma" waits on dealt pipe #0 outside its turn (cake.role_turns spans the tile body's ops from the first that issues a cake.mma to the last)}}
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.wait %p : !cake.pipe<4>
+        %norms = cake.smem.reduce sum squared %a[%s] : !cake.ring<4 x 64x64xbf16, swizzle = 128> -> !cake.frag<1x64xf32>
+        cake.pipe.release %p, %s : !cake.pipe<4>
+      }
+      %acc = cake.frag.zero : !cake.frag<64x128xf32>
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+  cake.role "mma_1" warpgroups(1) {
+    %M = cake.dim %A, 0 : !cake.global<?x?xbf16>
+    %N = cake.dim %B, 0 : !cake.global<?x?xbf16>
+    %K = cake.dim %A, 1 : !cake.global<?x?xbf16>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    // expected-error @+1 {{[sync.role-turn] role "mma_1" takes turns (cake.role_turns) but its tile loop issues no cake.mma to take them over}}
+    cake.tiles (%m, %n) in (%M, %N) slice 1 of 2 {
+      // expected-error @+1 {{[sync.dealt-pipe] role "mma_1" waits on dealt pipe #0 outside its turn (cake.role_turns spans the tile body's ops from the first that issues a cake.mma to the last)}}
+      scf.for %k = %c0 to %K step %c64 {
+        %s = cake.pipe.wait %p : !cake.pipe<4>
+        %norms = cake.smem.reduce sum squared %a[%s] : !cake.ring<4 x 64x64xbf16, swizzle = 128> -> !cake.frag<1x64xf32>
+        cake.pipe.release %p, %s : !cake.pipe<4>
+      }
+      %acc = cake.frag.zero : !cake.frag<64x128xf32>
+      %o = cake.frag.convert %acc : !cake.frag<64x128xf32> -> !cake.frag<64x128xbf16>
+      cake.store %o -> %C[%m, %n] : !cake.frag<64x128xbf16> -> !cake.global<?x?xbf16>
+    }
+  }
+}
