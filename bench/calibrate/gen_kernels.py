@@ -371,8 +371,11 @@ def all_kernels():
                            (128, 32, 64)):
         for reuse in (False, True):
             ks.append(tma(rows, cols, sw, reuse))
-    # Aggregate L2 -> shared memory bandwidth over distinct lines.
-    ks.append(tma(128, 64, 128, "spread"))
+    # Aggregate L2 -> shared memory bandwidth over distinct lines (and,
+    # with fewer rows than CTAs read, over lines k CTAs share: l2_sets.py
+    # --sharing), for each box height the GEMMs load.
+    for rows in (64, 128, 256):
+        ks.append(tma(rows, 64, 128, "spread"))
     # The round trip: one stage, one tile (launch with %Tiles of 1).
     ks.append(tma(64, 64, 128, True, stages=1, name="latency"))
     for dtype in ("bf16", "f16"):

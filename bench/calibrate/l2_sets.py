@@ -5,7 +5,13 @@ CTAs read: calibrate.py's `tma_128x64_sw128_l2spread` kernel (each CTA
 rereads its own rows, none shared) over sets from 1 to 66 MiB, to tell an
 L2 capacity effect from the crossbar's rate (docs/benchmarks/cost-model.md).
 
-usage: l2_sets.py --runtime .device/lib/libcake_runtime.so --bundles .device/calibrate
+With --sharing, the same kernels for boxes of 64, 128 and 256 rows read
+a set of SMs / k row blocks, so that k CTAs read each block at once
+(CTA c rereads block c mod (SMs / k)): the aggregate rate against the
+sharing degree k and the box height, the two things the cost model's
+`l2` term would have to tell apart.
+
+usage: l2_sets.py --runtime .device/lib/libcake_runtime.so --bundles .device/calibrate [--sharing]
 """
 import argparse
 import ctypes
@@ -23,6 +29,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runtime", required=True)
     p.add_argument("--bundles", required=True)
+    p.add_argument("--sharing", action="store_true")
     args = p.parse_args()
     torch.empty(1, device="cuda")
     rt = load_runtime(args.runtime)
@@ -46,6 +53,20 @@ def main():
     i32 = dict(device="cuda", dtype=torch.int32)
     launch_ns = timed("latency", [torch.randn(64, 64, **bf),
                                   torch.empty(1, **i32)], iters=200)
+    if args.sharing:
+        width = 1024
+        for rows in (64, 128, 256):
+            name = f"tma_{rows}x64_sw128_l2spread"
+            for k in (1, 2, 4, 6, 12, 33, 66, 132):
+                blocks = max(1, sms // k)
+                A = torch.randn(blocks * rows, width, **bf)
+                ntiles = sms * 8 * 128 // rows  # 277 MB a launch
+                t = timed(name, [A, torch.empty(ntiles * rows, **i32)])
+                gbps = ntiles * rows * width * 2 / (t - launch_ns)
+                print(f"box {rows:3d}x64, {k:3d} CTAs a block ({blocks:3d} "
+                      f"blocks, {A.numel() * 2 / 2**20:5.2f} MiB): "
+                      f"{gbps:8.1f} GB/s")
+        return
     for width in (2048, 1024, 512, 256, 128):
         for rows_per_cta in (128, 64, 32):
             A = torch.randn(sms * rows_per_cta, width, **bf)
