@@ -53,7 +53,7 @@ accumulators, one per half of V.
 
 usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
                         [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
-                        [--p-bf16 0|1]
+                        [--p-bf16 0|1] [--load-regs N|spill-free]
        (default: this folder, the first three on, one Q stage, in order;
        two Q stages and the reversed walk measured no faster on the H200,
        attention runs 10-11)
@@ -68,7 +68,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
-           rcp=True, rotate=False, fence_waits=False):
+           rcp=True, rotate=False, fence_waits=False, load_regs=None):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -174,7 +174,22 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}%nlast = arith.maxui %lastn, %c128 : index")
 
     # The copy warpgroup.
-    w(f"  cake.role \"load\" warpgroups(1) regs(24) {{")
+    # setmaxnreg's pool is what the CTA launches with (its threads at the
+    # launch baseline, 65536 / threads rounded down to 8): the copy
+    # warpgroup's share, the consumers' the rest (a multiple of 8). At 24
+    # the copy warpgroup's coordinates and bounds spill (ptxas: 24-108
+    # bytes of local stores); `--load-regs spill-free` gives it 40 beside two
+    # consumers (232 each; the unmasked kernels then spill nothing, but
+    # the masked D = 128 consumers would spill 108-148 bytes, so they keep
+    # 24 and 240) and 32 beside three (160 each).
+    if load_regs is None:
+        load_regs = 24
+    elif load_regs == "spill-free":
+        load_regs = 24 if causal and d == 128 else {2: 40, 3: 32}[wgs]
+    threads = 128 * (wgs + 1)
+    pool = threads * (65536 // threads // 8 * 8)
+    regs = (pool - 128 * load_regs) // (128 * wgs) // 8 * 8
+    w(f"  cake.role \"load\" warpgroups(1) regs({load_regs}) {{")
     common(4)
     tiles_head(4)
     w(f"      %kvh = arith.divui %bh, %G : index")
@@ -214,8 +229,6 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     acc = f"!cake.frag<{rows_q}x128xf32>"
     o = f"!cake.frag<{rows_q}x64xf32>"
     row = f"!cake.frag<{rows_q}x1xf32>"
-    # setmaxnreg's pool: 65536 registers less the copy warpgroup's 24 each.
-    regs = {2: 240, 3: 160}[wgs]
     w(f"  cake.role \"attn\" warpgroups({wgs}) regs({regs}) {{")
     common(4)
     w(f"    %ninf = arith.constant 0xFF800000 : f32")
@@ -500,6 +513,12 @@ def main():
     ap.add_argument("--p-bf16", type=int, choices=(0, 1),
                     help="1: P crosses the key loop packed to bf16 "
                     "(default: without the mask)")
+    ap.add_argument("--load-regs", choices=("24", "32", "40", "56",
+                                            "spill-free"),
+                    help="registers of the copy warpgroup, the consumers "
+                    "taking the rest (default 24; spill-free: 40 beside two "
+                    "consumers but 24 for the masked D = 128 kernels, 32 "
+                    "beside three)")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -525,7 +544,11 @@ def main():
                                     group_m=group_m, wgs=wgs, p_bf16=p_bf16,
                                     rcp=bool(args.rcp),
                                     rotate=bool(args.rotate),
-                                    fence_waits=bool(args.fence_waits))
+                                    fence_waits=bool(args.fence_waits),
+                                    load_regs=(args.load_regs
+                                               if args.load_regs in
+                                               (None, "spill-free")
+                                               else int(args.load_regs)))
                 path = os.path.join(out, name + ".cake.mlir")
                 with open(path, "w") as fh:
                     fh.write(text)
