@@ -606,6 +606,11 @@ void Interpreter::chargeSpills(std::deque<RoleWork> &roles) {
   c.spillBytes = bytes * double(c.warps * 32) * steps;
   c.spillNs = c.spillBytes / (cal.smemGBpsPerSm * perSmShare);
   spiller->serialNs += c.spillNs;
+  // ptxas -v reports the kernel's spills, not whose: the copy warpgroup
+  // of a tight budget may be the one (benchmarks/findings.md, 2026-12-07).
+  report.notes.push_back("ptxas's spills are charged to role \"" + c.name +
+                         "\", the one with the most fragment registers; "
+                         "ptxas does not say which role spilled");
 }
 
 LogicalResult Interpreter::walkRole(RoleOp role, RoleWork &w) {
