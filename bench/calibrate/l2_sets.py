@@ -60,12 +60,17 @@ def main():
             for k in (1, 2, 4, 6, 12, 33, 66, 132):
                 blocks = max(1, sms // k)
                 A = torch.randn(blocks * rows, width, **bf)
-                ntiles = sms * 8 * 128 // rows  # 277 MB a launch
+                # 1.1 GB a launch, as the set sweep below: the first run
+                # moved 277 MB (20-30 us), short enough that subtracting
+                # the launch latency gave rates above what 132 SMs' TMA
+                # units can take in (~22 TB/s), i.e. noise.
+                ntiles = sms * 32 * 128 // rows
                 t = timed(name, [A, torch.empty(ntiles * rows, **i32)])
                 gbps = ntiles * rows * width * 2 / (t - launch_ns)
                 print(f"box {rows:3d}x64, {k:3d} CTAs a block ({blocks:3d} "
                       f"blocks, {A.numel() * 2 / 2**20:5.2f} MiB): "
-                      f"{gbps:8.1f} GB/s")
+                      f"{gbps:8.1f} GB/s ({t / 1e3:.1f} us, launch "
+                      f"{launch_ns / 1e3:.1f} us)")
         return
     for width in (2048, 1024, 512, 256, 128):
         for rows_per_cta in (128, 64, 32):
