@@ -54,9 +54,17 @@ accumulators, one per half of V.
 usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
                         [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
                         [--p-bf16 0|1] [--load-regs N|spill-free]
+                        [--key-tile 64|128] [--kv-stages 2|3|4]
        (default: this folder, the first three on, one Q stage, in order;
        two Q stages and the reversed walk measured no faster on the H200,
        attention runs 10-11)
+
+--key-tile 64 halves the key step (S and P take half the registers), which
+is what lets three consumer warpgroups (--wgs 3, 192-row query tiles)
+hold D = 128 at regs(160): each K and V tile then serves 192 query rows
+instead of 128. (cuDNN's kernel at 16x16x1024x128 serves 256 rows a CTA
+with two consumer warpgroups, 128 rows each; a warpgroup's fragment of
+two 64-row slabs is not in Cake's vocabulary, dataflow.fragment-layout.)
 """
 import argparse
 import math
@@ -68,13 +76,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
-           rcp=True, rotate=False, fence_waits=False, load_regs=None):
+           rcp=True, rotate=False, fence_waits=False, load_regs=None,
+           key_tile=128):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
+    bn = key_tile  # keys per step
+    kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
             + (f"_g{group_m}" if group_m > 1 else ""))
     g = f"!cake.global<?x?x{d}xbf16>"
-    ring = "!cake.ring<{s} x 128x64xbf16, swizzle = 128>"
+    ring = "!cake.ring<{s} x %dx64xbf16, swizzle = 128>" % bn
     q_ring = f"!cake.ring<{q_stages} x {rows_q}x64xbf16, swizzle = 128>"
     kv_ring = ring.format(s=kv_stages)
     c = math.log2(math.e) / math.sqrt(d)
@@ -124,7 +135,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"{p}%BH = cake.dim %Q, 0 : {g}")
         w(f"{p}%S = cake.dim %Q, 1 : {g}")
         w(f"{p}%c0 = arith.constant 0 : index")
-        if len(h) > 1:  # the second 64-column half of the head dimension
+        if len(h) > 1 or bn == 64:  # the second half of D; 64-key steps
             w(f"{p}%c64 = arith.constant 64 : index")
         w(f"{p}%c128 = arith.constant 128 : index")
         if rows_q != 128:
@@ -158,20 +169,20 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}%ub = arith.addi %S, %c0 : index")
         if overlap:
             # The last key tile, the only one a mask can cut (past S, or
-            # the causal diagonal): max(128, 128 floor((ub - 1) / 128)),
-            # so that [128, nlast) holds the unmasked tiles after the first.
+            # the causal diagonal): max(bn, bn floor((ub - 1) / bn)),
+            # so that [bn, nlast) holds the unmasked tiles after the first.
             w(f"{p}%c1 = arith.constant 1 : index")
             w(f"{p}%ub1 = arith.subi %ub, %c1 : index")
-            if causal and rows_q != 128:
-                # A query tile of other than 128 rows: the diagonal can
-                # cross two key tiles, the mask starts at the one holding
-                # its first row.
+            if causal and rows_q != bn:
+                # A query tile of other than bn rows: the diagonal can
+                # cross several key tiles, the mask starts at the one
+                # holding its first row.
                 w(f"{p}%ubm = arith.minui %ub1, %m : index")
-                w(f"{p}%lastq = arith.divui %ubm, %c128 : index")
+                w(f"{p}%lastq = arith.divui %ubm, {kn} : index")
             else:
-                w(f"{p}%lastq = arith.divui %ub1, %c128 : index")
-            w(f"{p}%lastn = arith.muli %lastq, %c128 : index")
-            w(f"{p}%nlast = arith.maxui %lastn, %c128 : index")
+                w(f"{p}%lastq = arith.divui %ub1, {kn} : index")
+            w(f"{p}%lastn = arith.muli %lastq, {kn} : index")
+            w(f"{p}%nlast = arith.maxui %lastn, {kn} : index")
 
     # The copy warpgroup.
     # setmaxnreg's pool is what the CTA launches with (its threads at the
@@ -185,7 +196,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     if load_regs is None:
         load_regs = 24
     elif load_regs == "spill-free":
-        load_regs = 24 if causal and d == 128 else {2: 40, 3: 32}[wgs]
+        load_regs = 24 if causal and d == 128 else {2: 40, 3: 32, 4: 24}[wgs]
     threads = 128 * (wgs + 1)
     pool = threads * (65536 // threads // 8 * 8)
     regs = (pool - 128 * load_regs) // (128 * wgs) // 8 * 8
@@ -214,19 +225,19 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     if overlap:
         # The copies walk the key tiles in the consumer's three pieces.
         load_kv(" " * 6, "%c0", "_f")
-        for lo, hi in (("%c128", "%nlast"), ("%nlast", "%ub")):
-            w(f"      scf.for %n = {lo} to {hi} step %c128 {{")
+        for lo, hi in ((kn, "%nlast"), ("%nlast", "%ub")):
+            w(f"      scf.for %n = {lo} to {hi} step {kn} {{")
             load_kv(" " * 8, "%n", "")
             w(f"      }}")
     else:
-        w(f"      scf.for %n = %c0 to %ub step %c128 {{")
+        w(f"      scf.for %n = %c0 to %ub step {kn} {{")
         load_kv(" " * 8, "%n", "")
         w(f"      }}")
     w(f"    }}")
     w(f"  }}")
 
     # The consumer warpgroups.
-    acc = f"!cake.frag<{rows_q}x128xf32>"
+    acc = f"!cake.frag<{rows_q}x{bn}xf32>"
     o = f"!cake.frag<{rows_q}x64xf32>"
     row = f"!cake.frag<{rows_q}x1xf32>"
     w(f"  cake.role \"attn\" warpgroups({wgs}) regs({regs}) {{")
@@ -283,9 +294,9 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         if not masked:
             w(f"{p}%mx{sfx} = cake.frag.reduce max {s_val} : {acc} -> {row}")
             return softmax_rest(p, sfx, s_val, rmax, rsum)
-        w(f"{p}%cols{sfx} = cake.frag.iota base {n} : !cake.frag<1x128xi32>")
+        w(f"{p}%cols{sfx} = cake.frag.iota base {n} : !cake.frag<1x{bn}xi32>")
         w(f"{p}%sm{sfx} = cake.frag.map {s_val}, %cols{sfx}, %rows")
-        w(f"{p}    : ({acc}, !cake.frag<1x128xi32>, !cake.frag<{rows_q}x1xi32>)")
+        w(f"{p}    : ({acc}, !cake.frag<1x{bn}xi32>, !cake.frag<{rows_q}x1xi32>)")
         w(f"{p}    -> {acc} {{")
         w(f"{p}^bb0(%x: f32, %col: i32, %row: i32):")
         w(f"{p}  %sl = arith.index_cast %S : index to i32")
@@ -336,7 +347,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}}}")
         return [f"%or{i}{sfx}" for i in h]
 
-    pb_t = f"!cake.frag<{rows_q}x128xbf16>"
+    pb_t = f"!cake.frag<{rows_q}x{bn}xbf16>"
 
     def to_bf16(p, sfx, pf):
         w(f"{p}%pb{sfx} = cake.frag.convert {pf} : {acc} -> {pb_t}")
@@ -381,7 +392,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum"]
         inits = [f"%o{i}_0" for i in h] + ["%m_0", "%l_0"]
         types = [o for _ in h] + [row, row]
-        w(f"      %res:{len(carried)} = scf.for %n = %c0 to %ub step %c128")
+        w(f"      %res:{len(carried)} = scf.for %n = %c0 to %ub step {kn}")
         w(f"          iter_args(" + ", ".join(f"{a} = {b}" for a, b in zip(carried, inits))
           + ")")
         w(f"          -> (" + ", ".join(types) + ") {")
@@ -435,9 +446,9 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         state = [f"%o{i}_0" for i in h] + [mn, ln, pf, alpha]
         types = [o for _ in h] + [row, row, pb_t if p_bf16 else acc, row]
         # The unmasked key tiles, then the last one with its mask.
-        for res, lo, hi, masked in (("%mid", "%c128", "%nlast", False),
+        for res, lo, hi, masked in (("%mid", kn, "%nlast", False),
                                     ("%res", "%nlast", "%ub", True)):
-            w(f"      {res}:{len(carried)} = scf.for %n = {lo} to {hi} step %c128")
+            w(f"      {res}:{len(carried)} = scf.for %n = {lo} to {hi} step {kn}")
             w(f"          iter_args(" + ", ".join(f"{a} = {b}" for a, b in zip(carried, state))
               + ")")
             w(f"          -> (" + ", ".join(types) + ") {")
@@ -502,7 +513,7 @@ def main():
     ap.add_argument("--rcp", type=int, default=1, choices=(0, 1),
                     help="1: the epilogue multiplies by 1 / l, one "
                     "reciprocal per row (default); 0: divides each element")
-    ap.add_argument("--wgs", type=int, choices=(2, 3),
+    ap.add_argument("--wgs", type=int, choices=(2, 3, 4),
                     help="consumer warpgroups for every kernel, 64 query "
                     "rows each (default: 3 for D = 64 without the mask, "
                     "2 otherwise)")
@@ -519,6 +530,10 @@ def main():
                     "taking the rest (default 24; spill-free: 40 beside two "
                     "consumers but 24 for the masked D = 128 kernels, 32 "
                     "beside three)")
+    ap.add_argument("--key-tile", type=int, default=128, choices=(64, 128),
+                    help="keys per step of the key loop")
+    ap.add_argument("--kv-stages", type=int, default=2, choices=(2, 3, 4),
+                    help="stages of the K and V rings")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -545,6 +560,8 @@ def main():
                                     rcp=bool(args.rcp),
                                     rotate=bool(args.rotate),
                                     fence_waits=bool(args.fence_waits),
+                                    key_tile=args.key_tile,
+                                    kv_stages=args.kv_stages,
                                     load_regs=(args.load_regs
                                                if args.load_regs in
                                                (None, "spill-free")
