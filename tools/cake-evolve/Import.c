@@ -35,6 +35,35 @@ static double kendall(const double *a, const double *b, int n) {
   return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
 }
 
+/* Measured times closer than this (relative) are not told apart: two
+ * builds of one kernel timed in one run differ by 1-3 % (attention runs
+ * 27-29), so a pair within it says nothing about the model's order. */
+static const double kMeasuredNoise = 0.02;
+
+/* Kendall tau-b over the pairs measured at least kMeasuredNoise apart;
+ * *apart gets how many there are. */
+static double kendallApart(const double *pred, const double *meas, int n,
+                           int *apart) {
+  long conc = 0, disc = 0, tied = 0;
+  *apart = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      double lo = meas[i] < meas[j] ? meas[i] : meas[j];
+      double dm = meas[i] - meas[j], dp = pred[i] - pred[j];
+      if (fabs(dm) < kMeasuredNoise * lo)
+        continue;
+      ++*apart;
+      if (dp == 0)
+        ++tied;
+      else if ((dp > 0) == (dm > 0))
+        ++conc;
+      else
+        ++disc;
+    }
+  double den = (double)(conc + disc + tied) * (double)(conc + disc);
+  return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
+}
+
 /* One ledger line. */
 static void writeLine(FILE *ledger, cJSON *line) {
   char *s = cJSON_PrintUnformatted(line);
@@ -212,6 +241,11 @@ void reportMeasurements(const cJSON *doc, const char *ledgerText) {
     printf("\n  predicted equal: %d of %d pairs; best of the predicted top "
            "8: %.3f of the fastest; median absolute error %.1f%%\n",
            tied, pairs, meas[bestM] / bestTop8, 100 * medianError);
+    int apart = 0;
+    double tauApart = kendallApart(pred, meas, m, &apart);
+    printf("  measured within %.0f%% of each other: %d of %d pairs (a rerun "
+           "can reverse them); Kendall tau over the other %d: %.3f\n",
+           100 * kMeasuredNoise, pairs - apart, pairs, apart, tauApart);
     printf("  fastest measured: %s %.1f us\n", ids[bestM], meas[bestM] / 1e3);
     if (seedNs > 0)
       printf("  the seed: %.1f us; the fastest candidate is %.2fx faster\n",
