@@ -62,8 +62,9 @@ def main():
                 A = torch.randn(blocks * rows, width, **bf)
                 # 1.1 GB a launch, as the set sweep below: the first run
                 # moved 277 MB (20-30 us), short enough that subtracting
-                # the launch latency gave rates above what 132 SMs' TMA
-                # units can take in (~22 TB/s), i.e. noise.
+                # the launch latency gave rates above what 132 SMs'
+                # shared memory can take in (128 B a clock each, ~33 TB/s
+                # at 1.98 GHz), i.e. noise.
                 ntiles = sms * 32 * 128 // rows
                 t = timed(name, [A, torch.empty(ntiles * rows, **i32)])
                 gbps = ntiles * rows * width * 2 / (t - launch_ns)
