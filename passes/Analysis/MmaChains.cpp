@@ -15,6 +15,18 @@
 using namespace mlir;
 using namespace mlir::cake;
 
+/// Whether `next` follows `last` in its block with nothing but frag.zero
+/// between them.
+static bool backToBack(MmaOp last, MmaOp next) {
+  if (last->getBlock() != next->getBlock() || !last->isBeforeInBlock(next))
+    return false;
+  for (Operation *op = last->getNextNode(); op && op != next.getOperation();
+       op = op->getNextNode())
+    if (!isa<FragZeroOp>(op))
+      return false;
+  return true;
+}
+
 SmallVector<std::pair<MmaOp, MmaOp>>
 mlir::cake::warpgroupTurnChains(RoleOp role) {
   SmallVector<std::pair<MmaOp, MmaOp>> chains;
@@ -37,7 +49,18 @@ mlir::cake::warpgroupTurnChains(RoleOp role) {
       return; // the chain goes on in another block: not ordered
     chains.push_back({mma, last});
   });
-  return chains;
+  // Chains issued back to back are one turn: a turn boundary between them
+  // would make each warpgroup wait for the others between two products
+  // of the same step.
+  SmallVector<std::pair<MmaOp, MmaOp>> turns;
+  for (auto chain : chains) {
+    if (!turns.empty() && backToBack(turns.back().second, chain.first)) {
+      turns.back().second = chain.second;
+      continue;
+    }
+    turns.push_back(chain);
+  }
+  return turns;
 }
 
 bool mlir::cake::mayIssueBesideWgmmaGroups(Operation &op) {

@@ -23,7 +23,9 @@ namespace cake {
 /// The wgmma chains a role of several warpgroups issues in turn under
 /// wg-order, as (first, last) pairs: each fresh accumulator's straight-line
 /// chain within one block (a chain that goes on in another block is not
-/// ordered). Empty for a role of one warpgroup.
+/// ordered), and chains issued back to back (nothing but frag.zero between
+/// them, as attention's two query slabs) as one turn. Empty for a role of
+/// one warpgroup.
 llvm::SmallVector<std::pair<MmaOp, MmaOp>> warpgroupTurnChains(RoleOp role);
 
 /// Whether an op may issue while wgmma groups of its role are in flight

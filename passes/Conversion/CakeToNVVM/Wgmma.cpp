@@ -301,9 +301,12 @@ LogicalResult KernelEmitter::emitMma(MmaOp op) {
     }
     Value da = descAt(aField, kk * aSliceBytes);
     Value db = descAt(bField, kk * bSliceBytes);
+    // A chain from frag.zero: its first wgmma does not read the
+    // accumulator (scale-d 0), so no zeros are moved into its registers.
+    bool fromZero = kk == 0 && op.getAcc().getDefiningOp<FragZeroOp>();
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc(), *accTy, acc, da, db, shape, *ta, *ta, *td,
-        NVVM::WGMMAScaleOut::one,
+        fromZero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
         op.getNegate() ? NVVM::WGMMAScaleIn::neg : NVVM::WGMMAScaleIn::one,
         NVVM::WGMMAScaleIn::one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
   }
