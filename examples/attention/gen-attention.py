@@ -55,6 +55,7 @@ usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
                         [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
                         [--p-bf16 0|1] [--load-regs N|spill-free]
                         [--key-tile 64|128] [--kv-stages 2|3|4]
+                        [--slabs 1|2]
        (default: this folder, the first three on, one Q stage, in order;
        two Q stages and the reversed walk measured no faster on the H200,
        attention runs 10-11)
@@ -62,9 +63,11 @@ usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
 --key-tile 64 halves the key step (S and P take half the registers), which
 is what lets three consumer warpgroups (--wgs 3, 192-row query tiles)
 hold D = 128 at regs(160): each K and V tile then serves 192 query rows
-instead of 128. (cuDNN's kernel at 16x16x1024x128 serves 256 rows a CTA
-with two consumer warpgroups, 128 rows each; a warpgroup's fragment of
-two 64-row slabs is not in Cake's vocabulary, dataflow.fragment-layout.)
+instead of 128. --slabs 2 makes the query tile two slabs of 64 rows a
+warpgroup, each with its own fragments (S, P, O, m, l), so each K and V
+tile serves 256 rows as cuDNN's kernel does (attention run 28); with
+64-key steps it fits regs(240) for D = 128 with P carried in bf16.
+Measured slower than the shipped kernels so far (attention runs 30-31).
 """
 import argparse
 import math
@@ -77,9 +80,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
            rcp=True, rotate=False, fence_waits=False, load_regs=None,
-           key_tile=128):
+           key_tile=128, slabs=1):
     halves = d // 64
-    rows_q = 64 * wgs  # query rows per tile: 64 per consumer warpgroup
+    rows_q = 64 * wgs  # query rows per slab: 64 per consumer warpgroup
+    # slabs = 2: the tile is two slabs of rows_q rows (each warpgroup 64
+    # rows of each, as the GEMM ping-pong's top and bottom fragments), so
+    # each K and V tile serves twice the query rows.
+    T = [""] if slabs == 1 else ["", "_b"]
+    rows_t = rows_q * slabs  # query rows per tile
+    if slabs > 1 and (rotate or not overlap):
+        sys.exit("gen-attention.py: two slabs need --overlap 1 and --rotate 0")
     bn = key_tile  # keys per step
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -110,21 +120,22 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # keeps the descriptors in uniform registers. fence-waits
     # (cake-set-fence-waits): a fence before each late wait, without which
     # ptxas hoists the wait for P V above the softmax it should overlap.
-    w(f"                schedule = #cake.persistent<tile = [1, {rows_q}], group_m = {group_m}>"
+    w(f"                schedule = #cake.persistent<tile = [1, {rows_t}], group_m = {group_m}>"
       + (",\n                cake.retire_late = true" if overlap else "")
       + (",\n                cake.fence_waits = true"
          if overlap and fence_waits else "")
       + (",\n                cake.flush_denormals = true" if ftz else "")
       + (",\n                cake.wg_order = true,\n                cake.uniform_warp = true"
          if pingpong else "") + "} {")
-    for i in h:
-        w(f"  %q{i} = cake.ring : {q_ring}")
+    for t in T:
+        for i in h:
+            w(f"  %q{i}{t} = cake.ring : {q_ring}")
     for i in h:
         w(f"  %k{i} = cake.ring : {kv_ring}")
     for i in h:
         w(f"  %v{i} = cake.ring : {kv_ring}")
-    w(f"  %pq = cake.pipe " + ", ".join(f"%q{i}" for i in h) + " : "
-      + ", ".join(q_ring for _ in h))
+    w(f"  %pq = cake.pipe " + ", ".join(f"%q{i}{t}" for t in T for i in h)
+      + " : " + ", ".join(q_ring for _ in T for _ in h))
     w(f"  %pk = cake.pipe " + ", ".join(f"%k{i}" for i in h) + " : "
       + ", ".join(kv_ring for _ in h))
     w(f"  %pv = cake.pipe " + ", ".join(f"%v{i}" for i in h) + " : "
@@ -138,8 +149,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         if len(h) > 1 or bn == 64:  # the second half of D; 64-key steps
             w(f"{p}%c64 = arith.constant 64 : index")
         w(f"{p}%c128 = arith.constant 128 : index")
-        if rows_q != 128:
-            w(f"{p}%cq = arith.constant {rows_q} : index")
+        if rows_t != 128:
+            w(f"{p}%cq = arith.constant {rows_t} : index")
 
     def tiles_head(indent, results="", carry=""):
         # With reverse, each head's query tiles are walked last first: under
@@ -151,19 +162,26 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}{results}cake.tiles (%bh, %m) in (%BH, %S){carry} {{")
             return
         w(f"{p}{results}cake.tiles (%bh, %mt) in (%BH, %S){carry} {{")
-        w(f"{p}  %c127r = arith.constant {rows_q - 1} : index")
-        w(f"{p}  %c128r = arith.constant {rows_q} : index")
+        w(f"{p}  %c127r = arith.constant {rows_t - 1} : index")
+        w(f"{p}  %c128r = arith.constant {rows_t} : index")
         w(f"{p}  %send = arith.addi %S, %c127r : index")
         w(f"{p}  %ntiles = arith.divui %send, %c128r : index")
         w(f"{p}  %span = arith.muli %ntiles, %c128r : index")
         w(f"{p}  %mlast = arith.subi %span, %c128r : index")
         w(f"{p}  %m = arith.subi %mlast, %mt : index")
 
+    def slab_rows(indent):
+        # The second slab's first row.
+        if slabs > 1:
+            p = " " * indent
+            w(f"{p}%cslab = arith.constant {rows_q} : index")
+            w(f"{p}%m_b = arith.addi %m, %cslab : index")
+
     def bound(indent):
         # The keys a query tile attends to: all, or up to its last row.
         p = " " * indent
         if causal:
-            w(f"{p}%mend = arith.addi %m, {'%c128' if rows_q == 128 else '%cq'} : index")
+            w(f"{p}%mend = arith.addi %m, {'%c128' if rows_t == 128 else '%cq'} : index")
             w(f"{p}%ub = arith.minui %S, %mend : index")
         else:
             w(f"{p}%ub = arith.addi %S, %c0 : index")
@@ -173,7 +191,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             # so that [bn, nlast) holds the unmasked tiles after the first.
             w(f"{p}%c1 = arith.constant 1 : index")
             w(f"{p}%ub1 = arith.subi %ub, %c1 : index")
-            if causal and rows_q != bn:
+            if causal and rows_t != bn:
                 # A query tile of other than bn rows: the diagonal can
                 # cross several key tiles, the mask starts at the one
                 # holding its first row.
@@ -205,9 +223,11 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     tiles_head(4)
     w(f"      %kvh = arith.divui %bh, %G : index")
     w(f"      %sq = cake.pipe.acquire %pq : !cake.pipe<{q_stages}>")
-    for i in h:
-        col = "%c0" if i == 0 else "%c64"
-        w(f"      cake.tma.load %Q[%bh, %m, {col}] -> %q{i}[%sq] : {g} -> {q_ring}")
+    slab_rows(6)
+    for t in T:
+        for i in h:
+            col = "%c0" if i == 0 else "%c64"
+            w(f"      cake.tma.load %Q[%bh, %m{t}, {col}] -> %q{i}{t}[%sq] : {g} -> {q_ring}")
     w(f"      cake.pipe.commit %pq, %sq : !cake.pipe<{q_stages}>")
     bound(6)
 
@@ -270,24 +290,31 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"      %o{i}_0 = cake.frag.zero : {o}")
     w(f"      %m_0 = cake.frag.splat %ninf : {row}")
     w(f"      %l_0 = cake.frag.splat %zero : {row}")
-    w(f"      %rows = cake.frag.iota base %m : !cake.frag<{rows_q}x1xi32>")
+    slab_rows(6)
+    for t in T:
+        w(f"      %rows{t} = cake.frag.iota base %m{t} : !cake.frag<{rows_q}x1xi32>")
     bound(6)
 
     def scores(p, sfx, n):
-        # S = Q Kᵀ for the key tile at n, released once read.
-        w(f"{p}%z{sfx} = cake.frag.zero : {acc}")
+        # S = Q Kᵀ for the key tile at n, released once read; one S per
+        # slab.
+        for t in T:  # each slab's chain from its own zero
+            w(f"{p}%z{sfx}{t} = cake.frag.zero : {acc}")
         w(f"{p}%sk{sfx} = cake.pipe.wait %pk : !cake.pipe<{kv_stages}>")
-        prev = f"%z{sfx}"
-        for i in h:
-            w(f"{p}%s{i}{sfx} = cake.mma wgmma %q{i}[%sq], %k{i}[%sk{sfx}], {prev}")
-            w(f"{p}  : {q_ring}, {kv_ring}, {acc}")
-            prev = f"%s{i}{sfx}"
-        return prev
+        out = []
+        for t in T:
+            prev = f"%z{sfx}{t}"
+            for i in h:
+                w(f"{p}%s{i}{sfx}{t} = cake.mma wgmma %q{i}{t}[%sq], %k{i}[%sk{sfx}], {prev}")
+                w(f"{p}  : {q_ring}, {kv_ring}, {acc}")
+                prev = f"%s{i}{sfx}{t}"
+            out.append(prev)
+        return out
 
     def release_k(p, sfx):
         w(f"{p}cake.pipe.release %pk, %sk{sfx} : !cake.pipe<{kv_stages}>")
 
-    def softmax(p, sfx, s_val, n, rmax, rsum, masked=True):
+    def softmax(p, sfx, s_val, n, rmax, rsum, masked=True, rows="%rows"):
         # The mask (keys past S, and with causal past the query's row), the
         # new row max and the rescale factor alpha, P = exp2(S·c − m) and
         # the new row sum. Returns (m, alpha, P, l).
@@ -295,7 +322,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}%mx{sfx} = cake.frag.reduce max {s_val} : {acc} -> {row}")
             return softmax_rest(p, sfx, s_val, rmax, rsum)
         w(f"{p}%cols{sfx} = cake.frag.iota base {n} : !cake.frag<1x{bn}xi32>")
-        w(f"{p}%sm{sfx} = cake.frag.map {s_val}, %cols{sfx}, %rows")
+        w(f"{p}%sm{sfx} = cake.frag.map {s_val}, %cols{sfx}, {rows}")
         w(f"{p}    : ({acc}, !cake.frag<1x{bn}xi32>, !cake.frag<{rows_q}x1xi32>)")
         w(f"{p}    -> {acc} {{")
         w(f"{p}^bb0(%x: f32, %col: i32, %row: i32):")
@@ -353,14 +380,18 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"{p}%pb{sfx} = cake.frag.convert {pf} : {acc} -> {pb_t}")
         return f"%pb{sfx}"
 
-    def pv(p, sfx, pb, outs):
-        # O += P V: P (bf16) as wgmma's A from registers, V read MN-major.
+    def pv(p, sfx, pbs, outss):
+        # O += P V: P (bf16) as wgmma's A from registers, V read MN-major,
+        # per slab (pbs and outss: one P and one list of O halves each).
         # The stage is released by the caller.
         w(f"{p}%sv{sfx} = cake.pipe.wait %pv : !cake.pipe<{kv_stages}>")
-        for i, oi in zip(h, outs):
-            w(f"{p}%on{i}{sfx} = cake.mma wgmma {pb}, %v{i}[%sv{sfx}] mn_major, {oi}")
-            w(f"{p}  : {pb_t}, {kv_ring}, {o}")
-        return [f"%on{i}{sfx}" for i in h]
+        res = []
+        for t, pb, outs in zip(T, pbs, outss):
+            for i, oi in zip(h, outs):
+                w(f"{p}%on{i}{sfx}{t} = cake.mma wgmma {pb}, %v{i}[%sv{sfx}] mn_major, {oi}")
+                w(f"{p}  : {pb_t}, {kv_ring}, {o}")
+            res.append([f"%on{i}{sfx}{t}" for i in h])
+        return res
 
     def release_v(p, sfx):
         w(f"{p}cake.pipe.release %pv, %sv{sfx} : !cake.pipe<{kv_stages}>")
@@ -397,11 +428,11 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
           + ")")
         w(f"          -> (" + ", ".join(types) + ") {")
         p = " " * 8
-        s_val = scores(p, "", "%n")
+        s_val, = scores(p, "", "%n")
         release_k(p, "")
         mn, alpha, pf, ln = softmax(p, "", s_val, "%n", "%rmax", "%rsum")
         outs = rescale(p, "", [f"%o{i}" for i in h], alpha)
-        outs = pv(p, "", to_bf16(p, "", pf), outs)
+        outs, = pv(p, "", [to_bf16(p, "", pf)], [outs])
         release_v(p, "")
         w(f"        scf.yield " + ", ".join(outs + [mn, ln]) + " : " + ", ".join(types))
         w(f"      }}")
@@ -419,7 +450,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # first key tile's S and softmax come before the loop, the last
         # rescale and P V after it.
         p = " " * 6
-        s_val = scores(p, "_f", "%c0")
+        s_vals = scores(p, "_f", "%c0")
         release_k(p, "_f")
         if rotate:
             # The previous tile's epilogue, beside this tile's first S
@@ -429,7 +460,6 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}scf.if %more {{")
             epilogue(p + "  ", "_p", [f"%po{i}" for i in h], "%pl", "%pbh", "%pm")
             w(f"{p}}}")
-        mn, alpha, pf, ln = softmax(p, "_f", s_val, "%c0", "%m_0", "%l_0")
         # P crosses the loop in f32, in the registers S had, and becomes
         # bf16 at the top of the next step, before that step's S = Q Kᵀ
         # takes those registers (FlashAttention-3 converts it after the
@@ -440,11 +470,18 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # registers: what three consumer warpgroups at regs(160) need);
         # run 17 measured it 4-8 % faster without the mask (S = 1024,
         # D = 64) and no faster with it, so the causal kernels keep f32.
-        if p_bf16:
-            pf = to_bf16(p, "_f", pf)
-        carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum", "%pp", "%ra"]
-        state = [f"%o{i}_0" for i in h] + [mn, ln, pf, alpha]
-        types = [o for _ in h] + [row, row, pb_t if p_bf16 else acc, row]
+        # Each slab carries its own O halves, m, l, P and alpha.
+        state = []
+        for t, s_val in zip(T, s_vals):
+            mn, alpha, pf, ln = softmax(p, "_f" + t, s_val, "%c0", "%m_0",
+                                        "%l_0", rows="%rows" + t)
+            if p_bf16:
+                pf = to_bf16(p, "_f" + t, pf)
+            state += [f"%o{i}_0" for i in h] + [mn, ln, pf, alpha]
+        per = halves + 4  # values carried per slab
+        carried = [v + t for t in T
+                   for v in [f"%o{i}" for i in h] + ["%rmax", "%rsum", "%pp", "%ra"]]
+        types = ([o for _ in h] + [row, row, pb_t if p_bf16 else acc, row]) * len(T)
         # The unmasked key tiles, then the last one with its mask.
         for res, lo, hi, masked in (("%mid", kn, "%nlast", False),
                                     ("%res", "%nlast", "%ub", True)):
@@ -453,28 +490,36 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
               + ")")
             w(f"          -> (" + ", ".join(types) + ") {")
             p = " " * 8
-            pb = "%pp" if p_bf16 else to_bf16(p, "", "%pp")
-            s_val = scores(p, "", "%n")
-            outs = rescale(p, "", [f"%o{i}" for i in h], "%ra")
-            outs = pv(p, "", pb, outs)
+            pbs = [f"%pp{t}" if p_bf16 else to_bf16(p, t, f"%pp{t}") for t in T]
+            s_vals = scores(p, "", "%n")
+            outss = [rescale(p, t, [f"%o{i}{t}" for i in h], f"%ra{t}") for t in T]
+            outss = pv(p, "", pbs, outss)
             release_k(p, "")
-            mn, alpha, pf, ln = softmax(p, "", s_val, "%n", "%rmax", "%rsum",
-                                        masked)
-            if p_bf16:
-                pf = to_bf16(p, "_n", pf)
+            yields = []
+            for t, s_val, outs in zip(T, s_vals, outss):
+                mn, alpha, pf, ln = softmax(p, t, s_val, "%n", f"%rmax{t}",
+                                            f"%rsum{t}", masked, rows="%rows" + t)
+                if p_bf16:
+                    pf = to_bf16(p, "_n" + t, pf)
+                yields += outs + [mn, ln, pf, alpha]
             release_v(p, "")
-            w(f"        scf.yield " + ", ".join(outs + [mn, ln, pf, alpha]) + " : "
+            w(f"        scf.yield " + ", ".join(yields) + " : "
               + ", ".join(types))
             w(f"      }}")
             state = [f"{res}#{i}" for i in range(len(carried))]
         w(f"      cake.pipe.release %pq, %sq : !cake.pipe<{q_stages}>")
         p = " " * 6
-        pb = (f"%res#{halves + 2}" if p_bf16
-              else to_bf16(p, "_l", f"%res#{halves + 2}"))
-        outs = rescale(p, "_l", [f"%res#{i}" for i in h], f"%res#{halves + 3}")
-        final = pv(p, "_l", pb, outs)
+        pbs, outss, lress = [], [], []
+        for j, t in enumerate(T):
+            b = j * per
+            pbs.append(f"%res#{b + halves + 2}" if p_bf16
+                       else to_bf16(p, "_l" + t, f"%res#{b + halves + 2}"))
+            outss.append(rescale(p, "_l" + t, [f"%res#{b + i}" for i in h],
+                                 f"%res#{b + halves + 3}"))
+            lress.append(f"%res#{b + halves + 1}")
+        finals = pv(p, "_l", pbs, outss)
         release_v(p, "_l")
-        lres = f"%res#{halves + 1}"
+        final, lres = finals[0], lress[0]
     if rotate:
         w(f"      cake.tiles.yield %false, " + ", ".join(final) + f", {lres}, %bh, %m : "
           + ", ".join(carry_types))
@@ -484,6 +529,10 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"    scf.if %ran {{")
         epilogue(" " * 6, "_t", [f"%tr#{1 + i}" for i in h], f"%tr#{1 + halves}",
                  f"%tr#{2 + halves}", f"%tr#{3 + halves}")
+        w(f"    }}")
+    elif overlap:
+        for t, fin, lr in zip(T, finals, lress):
+            epilogue(" " * 6, t, fin, lr, "%bh", "%m" + t)
         w(f"    }}")
     else:
         epilogue(" " * 6, "", final, lres, "%bh", "%m")
@@ -534,6 +583,11 @@ def main():
                     help="keys per step of the key loop")
     ap.add_argument("--kv-stages", type=int, default=2, choices=(2, 3, 4),
                     help="stages of the K and V rings")
+    ap.add_argument("--slabs", type=int, default=1, choices=(1, 2),
+                    help="2: query tiles of two slabs, each warpgroup 64 "
+                    "rows of each (two fragments, as the GEMM ping-pong's "
+                    "top and bottom), so each K and V tile serves twice "
+                    "the rows (needs --key-tile 64 to fit the registers)")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -562,6 +616,7 @@ def main():
                                     fence_waits=bool(args.fence_waits),
                                     key_tile=args.key_tile,
                                     kv_stages=args.kv_stages,
+                                    slabs=args.slabs,
                                     load_regs=(args.load_regs
                                                if args.load_regs in
                                                (None, "spill-free")
