@@ -66,8 +66,9 @@ hold D = 128 at regs(160): each K and V tile then serves 192 query rows
 instead of 128. --slabs 2 makes the query tile two slabs of 64 rows a
 warpgroup, each with its own fragments (S, P, O, m, l), so each K and V
 tile serves 256 rows as cuDNN's kernel does (attention run 28); with
-64-key steps it fits regs(240) for D = 128 with P carried in bf16.
-Measured slower than the shipped kernels so far (attention runs 30-31).
+64-key steps it fits regs(240) for D = 128 with P carried in bf16, and
+spills least one step at a time (--overlap 0). The pipelined form
+measured slower than the shipped kernels (attention runs 30-31).
 """
 import argparse
 import math
@@ -88,8 +89,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # each K and V tile serves twice the query rows.
     T = [""] if slabs == 1 else ["", "_b"]
     rows_t = rows_q * slabs  # query rows per tile
-    if slabs > 1 and (rotate or not overlap):
-        sys.exit("gen-attention.py: two slabs need --overlap 1 and --rotate 0")
+    if slabs > 1 and rotate:
+        sys.exit("gen-attention.py: two slabs need --rotate 0")
     bn = key_tile  # keys per step
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -420,25 +421,37 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}cake.store %ob{i}{sfx} -> %O[{bh}, {m}, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
 
     if not overlap:
-        carried = [f"%o{i}" for i in h] + ["%rmax", "%rsum"]
-        inits = [f"%o{i}_0" for i in h] + ["%m_0", "%l_0"]
-        types = [o for _ in h] + [row, row]
+        # One step at a time: S and P never live beside the next S, which
+        # is what two slabs at D = 128 need to fit the registers.
+        per = halves + 2  # values carried per slab: the O halves, m, l
+        carried = [v + t for t in T
+                   for v in [f"%o{i}" for i in h] + ["%rmax", "%rsum"]]
+        inits = ([f"%o{i}_0" for i in h] + ["%m_0", "%l_0"]) * len(T)
+        types = ([o for _ in h] + [row, row]) * len(T)
         w(f"      %res:{len(carried)} = scf.for %n = %c0 to %ub step {kn}")
         w(f"          iter_args(" + ", ".join(f"{a} = {b}" for a, b in zip(carried, inits))
           + ")")
         w(f"          -> (" + ", ".join(types) + ") {")
         p = " " * 8
-        s_val, = scores(p, "", "%n")
+        s_vals = scores(p, "", "%n")
         release_k(p, "")
-        mn, alpha, pf, ln = softmax(p, "", s_val, "%n", "%rmax", "%rsum")
-        outs = rescale(p, "", [f"%o{i}" for i in h], alpha)
-        outs, = pv(p, "", [to_bf16(p, "", pf)], [outs])
+        pbs, outss, yields = [], [], []
+        for t, s_val in zip(T, s_vals):
+            mn, alpha, pf, ln = softmax(p, t, s_val, "%n", f"%rmax{t}",
+                                        f"%rsum{t}", rows="%rows" + t)
+            outss.append(rescale(p, t, [f"%o{i}{t}" for i in h], alpha))
+            pbs.append(to_bf16(p, t, pf))
+            yields.append([mn, ln])
+        outss = pv(p, "", pbs, outss)
         release_v(p, "")
-        w(f"        scf.yield " + ", ".join(outs + [mn, ln]) + " : " + ", ".join(types))
+        w(f"        scf.yield " + ", ".join(v for outs, ml in zip(outss, yields)
+                                         for v in outs + ml)
+          + " : " + ", ".join(types))
         w(f"      }}")
         w(f"      cake.pipe.release %pq, %sq : !cake.pipe<{q_stages}>")
-        final = [f"%res#{i}" for i in h]
-        lres = f"%res#{halves + 1}"
+        finals = [[f"%res#{j * per + i}" for i in h] for j in range(len(T))]
+        lress = [f"%res#{j * per + halves + 1}" for j in range(len(T))]
+        final, lres = finals[0], lress[0]
     else:
         # Software-pipelined (FlashAttention-3's intra-warpgroup overlap):
         # step j issues S_j = Q K_j, rescales O by the previous step's
@@ -530,12 +543,9 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         epilogue(" " * 6, "_t", [f"%tr#{1 + i}" for i in h], f"%tr#{1 + halves}",
                  f"%tr#{2 + halves}", f"%tr#{3 + halves}")
         w(f"    }}")
-    elif overlap:
+    else:
         for t, fin, lr in zip(T, finals, lress):
             epilogue(" " * 6, t, fin, lr, "%bh", "%m" + t)
-        w(f"    }}")
-    else:
-        epilogue(" " * 6, "", final, lres, "%bh", "%m")
         w(f"    }}")
     w(f"  }}")
     w(f"}}")
