@@ -14,12 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Kendall tau-b between two series. */
-static double kendall(const double *a, const double *b, int n) {
+/* Measured times closer than this (relative) are not told apart: two
+ * builds of one kernel timed in one run differ by 1-3 % (attention runs
+ * 27-29), so a pair within it says nothing about the model's order. */
+static const double kMeasuredNoise = 0.02;
+
+/* Kendall tau-b between predictions a and measurements b, over the pairs
+ * whose measurements differ by at least `noise` of the smaller (all pairs
+ * with noise 0); *counted, if given, gets how many pairs that is. */
+static double kendall(const double *a, const double *b, int n, double noise,
+                      int *counted) {
   long conc = 0, disc = 0, ta = 0, tb = 0;
+  int kept = 0;
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
       double da = a[i] - a[j], db = b[i] - b[j];
+      if (noise > 0 && fabs(db) < noise * fmin(b[i], b[j]))
+        continue;
+      ++kept;
       if (da == 0 && db == 0)
         continue;
       if (da == 0)
@@ -31,36 +43,9 @@ static double kendall(const double *a, const double *b, int n) {
       else
         ++disc;
     }
+  if (counted)
+    *counted = kept;
   double den = (double)(conc + disc + ta) * (double)(conc + disc + tb);
-  return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
-}
-
-/* Measured times closer than this (relative) are not told apart: two
- * builds of one kernel timed in one run differ by 1-3 % (attention runs
- * 27-29), so a pair within it says nothing about the model's order. */
-static const double kMeasuredNoise = 0.02;
-
-/* Kendall tau-b over the pairs measured at least kMeasuredNoise apart;
- * *apart gets how many there are. */
-static double kendallApart(const double *pred, const double *meas, int n,
-                           int *apart) {
-  long conc = 0, disc = 0, tied = 0;
-  *apart = 0;
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      double lo = meas[i] < meas[j] ? meas[i] : meas[j];
-      double dm = meas[i] - meas[j], dp = pred[i] - pred[j];
-      if (fabs(dm) < kMeasuredNoise * lo)
-        continue;
-      ++*apart;
-      if (dp == 0)
-        ++tied;
-      else if ((dp > 0) == (dm > 0))
-        ++conc;
-      else
-        ++disc;
-    }
-  double den = (double)(conc + disc + tied) * (double)(conc + disc);
   return den > 0 ? (double)(conc - disc) / sqrt(den) : 0;
 }
 
@@ -235,14 +220,14 @@ void reportMeasurements(const cJSON *doc, const char *ledgerText) {
         m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
     free(sorted);
     printf("  cost model on this run: Kendall tau %.3f, top-1 regret %.1f%%",
-           kendall(pred, meas, m), 100 * regret);
+           kendall(pred, meas, m, 0, NULL), 100 * regret);
     if (firsts > 1)
       printf(" (mean over %d predicted equal first)", firsts);
     printf("\n  predicted equal: %d of %d pairs; best of the predicted top "
            "8: %.3f of the fastest; median absolute error %.1f%%\n",
            tied, pairs, meas[bestM] / bestTop8, 100 * medianError);
     int apart = 0;
-    double tauApart = kendallApart(pred, meas, m, &apart);
+    double tauApart = kendall(pred, meas, m, kMeasuredNoise, &apart);
     printf("  measured within %.0f%% of each other: %d of %d pairs (a rerun "
            "can reverse them); Kendall tau over the other %d: %.3f\n",
            100 * kMeasuredNoise, pairs - apart, pairs, apart, tauApart);
