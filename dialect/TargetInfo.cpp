@@ -38,6 +38,40 @@ static const TargetInfo kTargets[] = {
 
 llvm::ArrayRef<TargetInfo> mlir::cake::getAllTargets() { return kTargets; }
 
+#define CAKE_LIMIT(NAME, FIELD, MEANING)                                       \
+  {                                                                            \
+    NAME, MEANING, [](const TargetInfo &t) { return int64_t(t.FIELD); }        \
+  }
+static const TargetLimit kLimits[] = {
+    CAKE_LIMIT("compute_capability", computeCapability, "the SM version"),
+    CAKE_LIMIT("registers_per_sm", registersPerSM,
+               "32-bit registers in an SM's register file"),
+    CAKE_LIMIT("max_registers_per_thread", maxRegistersPerThread,
+               "registers one thread may address"),
+    CAKE_LIMIT("max_threads_per_block", maxThreadsPerBlock,
+               "threads of one CTA"),
+    CAKE_LIMIT("max_threads_per_sm", maxThreadsPerSM,
+               "resident threads of one SM"),
+    CAKE_LIMIT("smem_per_block", smemPerBlockOptIn,
+               "bytes of dynamic shared memory one CTA may opt in to"),
+    CAKE_LIMIT("smem_per_sm", smemPerSM,
+               "bytes of shared memory of one SM, all CTAs together"),
+    CAKE_LIMIT("smem_reserved_per_block", smemReservedPerBlock,
+               "bytes the driver keeps per resident CTA"),
+    CAKE_LIMIT("num_sms", numSMs,
+               "SMs of the reference part (H200, A100, B200)"),
+    CAKE_LIMIT("tmem_columns", tmemColumns,
+               "tensor-memory columns of one SM (0: none)"),
+    CAKE_LIMIT("named_barriers", namedBarriers, "bar.sync barriers of one CTA"),
+    CAKE_LIMIT("max_cluster_size", maxClusterSize,
+               "CTAs of a portable cluster (1: no clusters)"),
+    CAKE_LIMIT("max_cluster_size_non_portable", maxClusterSizeNonPortable,
+               "CTAs of a cluster with the non-portable attribute"),
+};
+#undef CAKE_LIMIT
+
+llvm::ArrayRef<TargetLimit> mlir::cake::getTargetLimits() { return kLimits; }
+
 int64_t mlir::cake::launchBaselineRegisters(const TargetInfo &target,
                                             int64_t threads,
                                             int64_t ctasPerSM) {

@@ -76,6 +76,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The compiler's table of hardware limits (generated from it).
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from cake.targets import BASELINE_REGISTERS  # noqa: E402
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
@@ -205,7 +208,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
 
     # The copy warpgroup.
     # setmaxnreg's pool is what the CTA launches with (its threads at the
-    # launch baseline, 65536 / threads rounded down to 8): the copy
+    # launch baseline, from the compiler's target table): the copy
     # warpgroup's share, the consumers' the rest (a multiple of 8). At 24
     # the copy warpgroup's coordinates and bounds spill (ptxas: 24-108
     # bytes of local stores); `--load-regs spill-free` gives it 40 beside two
@@ -217,7 +220,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     elif load_regs == "spill-free":
         load_regs = 24 if causal and d == 128 else {2: 40, 3: 32, 4: 24}[wgs]
     threads = 128 * (wgs + 1)
-    pool = threads * (65536 // threads // 8 * 8)
+    pool = threads * BASELINE_REGISTERS["sm_90a"][threads]
     regs = (pool - 128 * load_regs) // (128 * wgs) // 8 * 8
     w(f"  cake.role \"load\" warpgroups(1) regs({load_regs}) {{")
     common(4)

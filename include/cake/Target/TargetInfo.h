@@ -70,6 +70,18 @@ constexpr int64_t kMmaInstructionKBytes = 32;
 /// All known targets, in order of age.
 llvm::ArrayRef<TargetInfo> getAllTargets();
 
+/// One integer limit of the table by name: the names the C API
+/// (mlirCakeTargetLimit) and the generated reference (docs/reference/
+/// targets.md, python/cake/targets.py) use.
+struct TargetLimit {
+  llvm::StringRef name;    ///< "registers_per_sm", "num_sms", ...
+  llvm::StringRef meaning; ///< one line for the reference
+  int64_t (*get)(const TargetInfo &);
+};
+
+/// The named limits, in the reference's order.
+llvm::ArrayRef<TargetLimit> getTargetLimits();
+
 /// The limits of `arch`, or null if Cake does not know that architecture.
 const TargetInfo *lookupTarget(llvm::StringRef arch);
 

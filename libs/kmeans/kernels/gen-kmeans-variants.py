@@ -8,9 +8,13 @@ each centroid tile streams as h stages through the 4-stage ring %c (h <= 4).
 Run from the repository root; writes examples/kmeans-variants/.
 """
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
+# The compiler's table of hardware limits (generated from it).
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from cake.targets import BASELINE_REGISTERS  # noqa: E402
 
 
 def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
@@ -50,7 +54,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     # without a regs()); with three consumer warpgroups a copy warpgroup of
     # 32 leaves them 160 instead of 152, where ptxas spills nothing.
     threads = 128 * (wgs + 1)
-    baseline = min(248, 65536 // threads // 8 * 8)
+    baseline = BASELINE_REGISTERS["sm_90a"][threads]
     regs = min(232, (threads * baseline - 128 * copy_regs) // (128 * wgs)
                // 8 * 8)
     x = f"!cake.ring<{xs} x {rows}x64x{dtype}, swizzle = 128>"
