@@ -65,10 +65,17 @@ is what lets three consumer warpgroups (--wgs 3, 192-row query tiles)
 hold D = 128 at regs(160): each K and V tile then serves 192 query rows
 instead of 128. --slabs 2 makes the query tile two slabs of 64 rows a
 warpgroup, each with its own fragments (S, P, O, m, l), so each K and V
-tile serves 256 rows as cuDNN's kernel does (attention run 28); with
+tile serves 256 rows (run 28 inferred cuDNN's kernel did; its SASS, run
+33, shows 128-row tiles); with
 64-key steps it fits regs(240) for D = 128 with P carried in bf16, and
 spills least one step at a time (--overlap 0). The pipelined form
 measured slower than the shipped kernels (attention runs 30-31).
+
+--key-tile 176 (FlashAttention-3's step at D = 128) and 192 make the key
+steps longer, the last one masked where S is no multiple of the step.
+On the H200 (attention run 33) they gain 1-3.5 % at D = 128 without the
+mask from S = 4096 on and lose at S = 1024, under the mask (192) and at
+D = 64; the shipped kernels keep 128.
 """
 import argparse
 import math
@@ -153,6 +160,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         if len(h) > 1 or bn == 64:  # the second half of D; 64-key steps
             w(f"{p}%c64 = arith.constant 64 : index")
         w(f"{p}%c128 = arith.constant 128 : index")
+        if bn not in (64, 128):  # a key step of other than 64 or 128 keys
+            w(f"{p}{kn} = arith.constant {bn} : index")
         if rows_t != 128:
             w(f"{p}%cq = arith.constant {rows_t} : index")
 
@@ -178,8 +187,11 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # The second slab's first row.
         if slabs > 1:
             p = " " * indent
-            w(f"{p}%cslab = arith.constant {rows_q} : index")
-            w(f"{p}%m_b = arith.addi %m, %cslab : index")
+            step = "%c128"  # common() defines it
+            if rows_q != 128:
+                step = "%cslab"
+                w(f"{p}%cslab = arith.constant {rows_q} : index")
+            w(f"{p}%m_b = arith.addi %m, {step} : index")
 
     def bound(indent):
         # The keys a query tile attends to: all, or up to its last row.
@@ -592,8 +604,11 @@ def main():
                     "taking the rest (default 24; spill-free: 40 beside two "
                     "consumers but 24 for the masked D = 128 kernels, 32 "
                     "beside three)")
-    ap.add_argument("--key-tile", type=int, default=128, choices=(64, 128),
-                    help="keys per step of the key loop")
+    ap.add_argument("--key-tile", type=int, default=128,
+                    choices=(64, 128, 160, 176, 192),
+                    help="keys per step of the key loop (176 and 192 need "
+                    "--p-bf16 1 under the mask to fit regs(240), and "
+                    "--wgs 2 at D = 64)")
     ap.add_argument("--kv-stages", type=int, default=2, choices=(2, 3, 4),
                     help="stages of the K and V rings")
     ap.add_argument("--slabs", type=int, default=1, choices=(1, 2),
