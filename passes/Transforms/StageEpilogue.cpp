@@ -32,27 +32,65 @@ struct StageEpiloguePass
     : public mlir::cake::impl::StageEpilogueBase<StageEpiloguePass> {
   using StageEpilogueBase::StageEpilogueBase;
 
+  /// The constant column a store of a tile's rows writes at, past the
+  /// tile's own coordinates (attention's O halves: [bh, m, 64 i] of a
+  /// [1, rows] tile), or null when the store has no such coordinate.
+  static arith::ConstantIndexOp trailingColumn(StoreOp store,
+                                               ArrayRef<int64_t> tile) {
+    if (store.getCoords().size() != tile.size() + 1)
+      return {};
+    return store.getCoords().back().getDefiningOp<arith::ConstantIndexOp>();
+  }
+
   /// A store of a whole tile's fragment at the tile's coordinates, directly
-  /// in a role's tile loop.
+  /// in a role's tile loop: the fragment spans the tile ([M, N] at [m, n]),
+  /// or a column band of its rows at a constant column ([R, C] at
+  /// [b.., m, c] of a [1.., R] tile).
   static bool qualifies(StoreOp store) {
     auto tiles = dyn_cast<TilesOp>(store->getParentOp());
     auto frag = dyn_cast<FragType>(store.getValue().getType());
     // A TMA store cannot bound the rows more tightly than the tensor does
     // (nor write a transposed tile or every S-th row).
-    if (!tiles || !frag || frag.getShape().size() != 2 ||
-        store.getCoords().size() != 2 || store.getRows() ||
+    if (!tiles || !frag || frag.getShape().size() != 2 || store.getRows() ||
         store.getTransposed() || store.getEvery())
       return false;
     ArrayRef<int64_t> tile =
         store->getParentOfType<KernelOp>().getTileShape();
+    ArrayRef<int64_t> shape = frag.getShape();
+    bool band = bool(trailingColumn(store, tile));
+    if (band) {
+      // Rows along the tile's last dimension, the others single.
+      for (int64_t extent : tile.drop_back())
+        if (extent != 1)
+          return false;
+      if (tile.empty() || tile.back() != shape[0])
+        return false;
+    } else if (store.getCoords().size() != 2 || tile.size() != 2) {
+      return false;
+    }
     for (auto [i, c] : llvm::enumerate(store.getCoords())) {
+      if (band && i == tile.size())
+        break; // the constant column
       auto arg = dyn_cast<BlockArgument>(c);
       if (!arg || arg.getOwner() != &tiles.getBody().front() ||
           arg.getArgNumber() != i || i >= tile.size() ||
-          tile[i] != frag.getShape()[i])
+          (!band && tile[i] != shape[i]))
         return false;
     }
     return true;
+  }
+
+  /// The coordinates a TMA store of `store`'s stage writes at for the tile
+  /// at `corner`: the corner, and the store's constant column if it has
+  /// one (created at `b`'s point).
+  static SmallVector<Value> storeCoords(OpBuilder &b, StoreOp store,
+                                        ValueRange corner) {
+    SmallVector<Value> coords(corner);
+    ArrayRef<int64_t> tile = store->getParentOfType<KernelOp>().getTileShape();
+    if (arith::ConstantIndexOp col = trailingColumn(store, tile))
+      coords.push_back(
+          arith::ConstantIndexOp::create(b, store.getLoc(), col.value()));
+    return coords;
   }
 
   LogicalResult stage(StoreOp store) {
@@ -138,8 +176,8 @@ struct StageEpiloguePass
     b.setInsertionPointToEnd(tileBody);
     Value t = PipeWaitOp::create(b, loc, pipe);
     TmaStoreOp::create(b, loc, ring, t, store.getDst(),
-                       tileBody->getArguments(), /*reduce=*/nullptr,
-                       /*derived=*/TmaCopyAttr());
+                       storeCoords(b, store, tileBody->getArguments()),
+                       /*reduce=*/nullptr, /*derived=*/TmaCopyAttr());
     PipeReleaseOp::create(b, loc, pipe, t);
     TilesYieldOp::create(b, loc);
     store.erase();
@@ -207,7 +245,8 @@ struct StageEpiloguePass
     Value pn = body.addArgument(index, loc);
     auto send = [&](Value m, Value n) {
       Value t = PipeWaitOp::create(b, loc, pipe);
-      TmaStoreOp::create(b, loc, ring, t, store.getDst(), ValueRange{m, n},
+      TmaStoreOp::create(b, loc, ring, t, store.getDst(),
+                         storeCoords(b, store, ValueRange{m, n}),
                          /*reduce=*/nullptr, /*derived=*/TmaCopyAttr());
       PipeReleaseOp::create(b, loc, pipe, t);
     };

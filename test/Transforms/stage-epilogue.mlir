@@ -90,3 +90,33 @@
 // INTO-NONE: error: cake-stage-epilogue: into="nobody": the kernel has no role of that name
 // RUN: not cake-opt --cake-stage-epilogue="into=mma" %cake_src/examples/gemm_ws_persistent.cake.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTO-SELF
 // INTO-SELF: error: cake-stage-epilogue: into="mma": the role that computes the tile cannot also wait for its own stage
+
+// A column band of the tile's rows at a constant column: the attention
+// forward stores each 64-column half of O as [bh, m, 0] and [bh, m, 64] of
+// a [1, 128] tile. Each becomes its own stage (swizzled: 128-byte rows),
+// sent by the copy warpgroup one tile behind at the previous tile's corner
+// and the same column; the kernel verifies and lowers.
+// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" %cake_src/examples/attention/attention_fwd_d128.cake.mlir | FileCheck %s --check-prefix=BAND
+// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" --cake-verify --cake-lower %cake_src/examples/attention/attention_fwd_d128.cake.mlir -o /dev/null
+// BAND:      cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+// BAND-NEXT: cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+// BAND-NEXT: %[[R0:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+// BAND-NEXT: %{{.*}} = cake.pipe %[[R0]]
+// BAND-NEXT: %[[R1:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+// BAND:      cake.role "load"
+// BAND:      cake.tiles (%{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}) iter_args(%{{.*}} = %true, %[[PBH:.*]] = %c0{{.*}}, %[[PM:.*]] = %c0{{.*}}, %{{.*}} = %true{{.*}}, %[[QBH:.*]] = %c0{{.*}}, %[[QM:.*]] = %c0{{.*}})
+// BAND:      %[[C0:.*]] = arith.constant 0 : index
+// BAND-NEXT: cake.tma.store %[[R0]][%{{.*}}] -> %arg3[%[[PBH]], %[[PM]], %[[C0]]] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+// BAND:      %[[C64:.*]] = arith.constant 64 : index
+// BAND-NEXT: cake.tma.store %[[R1]][%{{.*}}] -> %arg3[%[[QBH]], %[[QM]], %[[C64]]]
+// BAND:      cake.role "attn"
+// BAND-NOT:  cake.store
+// BAND:      cake.smem.write %{{.*}} -> %[[R0]]
+// BAND:      cake.smem.write %{{.*}} -> %[[R1]]
+// Near miss: a column that is not a constant is no band of the tile; that
+// store stays, the other half is staged.
+// RUN: sed 's/-> %O\[%bh, %m, %c64\]/-> %O[%bh, %m, %m]/' %cake_src/examples/attention/attention_fwd_d128.cake.mlir | cake-opt --cake-stage-epilogue="into=load swizzle=128" | FileCheck %s --check-prefix=BAND-MISS
+// BAND-MISS-COUNT-2: cake.tma.store
+// BAND-MISS-NOT:     cake.tma.store
+// BAND-MISS:         cake.smem.write
+// BAND-MISS:         cake.store %{{.*}} -> %arg3[%{{.*}}, %{{.*}}, %{{.*}}] : !cake.frag<128x64xbf16>
