@@ -91,7 +91,7 @@ from cake.targets import BASELINE_REGISTERS  # noqa: E402
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
            rcp=True, rotate=False, fence_waits=False, load_regs=None,
-           key_tile=128, slabs=1):
+           key_tile=128, slabs=1, staged=False):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per slab: 64 per consumer warpgroup
     # slabs = 2: the tile is two slabs of rows_q rows (each warpgroup 64
@@ -101,6 +101,9 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     rows_t = rows_q * slabs  # query rows per tile
     if slabs > 1 and rotate:
         sys.exit("gen-attention.py: two slabs need --rotate 0")
+    if staged and (rotate or slabs > 1):
+        sys.exit("gen-attention.py: --staged-epilogue needs --rotate 0 "
+                 "and --slabs 1")
     bn = key_tile  # keys per step
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
@@ -151,6 +154,16 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
       + ", ".join(kv_ring for _ in h))
     w(f"  %pv = cake.pipe " + ", ".join(f"%v{i}" for i in h) + " : "
       + ", ".join(kv_ring for _ in h))
+    # staged: the epilogue writes O's halves into one shared-memory stage
+    # and the copy warpgroup stores it by TMA, one tile behind (cuDNN's
+    # epilogue, attention run 33; what cake-stage-epilogue="into=load"
+    # derives, written out).
+    o_ring = f"!cake.ring<1 x {rows_q}x64xbf16, swizzle = 128>"
+    if staged:
+        for i in h:
+            w(f"  %os{i} = cake.ring : {o_ring}")
+        w(f"  %po = cake.pipe " + ", ".join(f"%os{i}" for i in h) + " : "
+          + ", ".join(o_ring for _ in h))
 
     def common(indent):
         p = " " * indent
@@ -236,7 +249,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     regs = (pool - 128 * load_regs) // (128 * wgs) // 8 * 8
     w(f"  cake.role \"load\" warpgroups(1) regs({load_regs}) {{")
     common(4)
-    tiles_head(4)
+    if staged:
+        # The tile loop carries whether this is the CTA's first tile and
+        # the previous tile's corner, whose output it stores.
+        w(f"    %true = arith.constant true")
+        w(f"    %false = arith.constant false")
+        tiles_head(4, "%lt:3 = ", " iter_args(%first = %true, %pbh = %c0, "
+                   "%pm = %c0)\n        -> (i1, index, index)")
+    else:
+        tiles_head(4)
     w(f"      %kvh = arith.divui %bh, %G : index")
     w(f"      %sq = cake.pipe.acquire %pq : !cake.pipe<{q_stages}>")
     slab_rows(6)
@@ -269,7 +290,30 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         w(f"      scf.for %n = %c0 to %ub step {kn} {{")
         load_kv(" " * 8, "%n", "")
         w(f"      }}")
-    w(f"    }}")
+
+    def send(p, bh, m):
+        # The previous tile's output, from its stage to O by TMA.
+        w(f"{p}%so = cake.pipe.wait %po : !cake.pipe<1>")
+        for i in h:
+            col = "%c0" if i == 0 else "%c64"
+            w(f"{p}cake.tma.store %os{i}[%so] -> %O[{bh}, {m}, {col}] : {o_ring} -> {g}")
+        w(f"{p}cake.pipe.release %po, %so : !cake.pipe<1>")
+
+    if staged:
+        # After this tile's copies, the previous tile's output; the last
+        # tile's after the loop.
+        w(f"      %more = arith.xori %first, %true : i1")
+        w(f"      scf.if %more {{")
+        send(" " * 8, "%pbh", "%pm")
+        w(f"      }}")
+        w(f"      cake.tiles.yield %false, %bh, %m : i1, index, index")
+        w(f"    }}")
+        w(f"    %ran = arith.xori %lt#0, %true : i1")
+        w(f"    scf.if %ran {{")
+        send(" " * 6, "%lt#1", "%lt#2")
+        w(f"    }}")
+    else:
+        w(f"    }}")
     w(f"  }}")
 
     # The consumer warpgroups.
@@ -433,7 +477,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}  cake.frag.yield %r : f32")
             w(f"{p}}}")
             w(f"{p}%ob{i}{sfx} = cake.frag.convert %of{i}{sfx} : {o} -> !cake.frag<{rows_q}x64xbf16>")
-            w(f"{p}cake.store %ob{i}{sfx} -> %O[{bh}, {m}, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
+            if not staged:
+                w(f"{p}cake.store %ob{i}{sfx} -> %O[{bh}, {m}, {col}] : !cake.frag<{rows_q}x64xbf16> -> {g}")
+        if staged:
+            # Into the stage, for the copy warpgroup's TMA store.
+            w(f"{p}%st{sfx} = cake.pipe.acquire %po : !cake.pipe<1>")
+            for i in h:
+                w(f"{p}cake.smem.write %ob{i}{sfx} -> %os{i}[%st{sfx}] : !cake.frag<{rows_q}x64xbf16> -> {o_ring}")
+            w(f"{p}cake.fence.proxy_async")
+            w(f"{p}cake.pipe.commit %po, %st{sfx} : !cake.pipe<1>")
 
     if not overlap:
         # One step at a time: S and P never live beside the next S, which
@@ -616,6 +668,9 @@ def main():
                     "rows of each (two fragments, as the GEMM ping-pong's "
                     "top and bottom), so each K and V tile serves twice "
                     "the rows (needs --key-tile 64 to fit the registers)")
+    ap.add_argument("--staged-epilogue", type=int, default=0, choices=(0, 1),
+                    help="1: the output through shared memory, stored by "
+                    "the copy warpgroup with TMA one tile behind")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -645,6 +700,7 @@ def main():
                                     key_tile=args.key_tile,
                                     kv_stages=args.kv_stages,
                                     slabs=args.slabs,
+                                    staged=bool(args.staged_epilogue),
                                     load_regs=(args.load_regs
                                                if args.load_regs in
                                                (None, "spill-free")
