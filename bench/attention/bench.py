@@ -11,9 +11,9 @@ two lowerings) side by side in the same run, each checked; the first is
 
 For every shape (default: the issue's), causal and not: fresh random bf16
 Q, K, V (standard normal), the Cake kernel of that head dimension and mask
-(DIR/attention_fwd_d{D}[_causal][_gN].json, examples/attention/; the
-causal raster as examples/attention/dispatch.py picks it, where DIR has
-it), checked
+(DIR/attention_fwd_d{D}[_causal][_gN|_k176].json, examples/attention/;
+the causal raster and the long-sequence kernel as
+examples/attention/dispatch.py picks them, where DIR has them), checked
 against an fp32 reference on sampled heads (every query row of each: the
 exact softmax(Q Kᵀ / sqrt(D)) V in fp32 from the same bf16 inputs; max abs
 error within bf16's tolerance, 2e-2 on these O of magnitude ~ 1/sqrt(S)
@@ -94,7 +94,8 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
 
     def bundle(vdir, d, causal, bh, s):
-        # The causal raster dispatch.py picks, where the build has it.
+        # The bundle dispatch.py picks (the causal raster, the 176-key
+        # kernel for long unmasked D = 128), where the build has it.
         path = os.path.join(vdir, dispatch.bundle_name(d, causal, bh, s, sms)
                             + ".json")
         if not os.path.exists(path):

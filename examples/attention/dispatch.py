@@ -14,7 +14,14 @@ least work: exact for the static schedule, with a tile's fixed cost (its Q
 load, the last P V, the epilogue) counted as one key step. It assumes the
 generator's causal kernels, 128-row query tiles (not `--wgs 3`'s 192).
 
-  python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA
+Unmasked D = 128 problems from S = LONG_S keys on launch the 176-key
+kernel (`_k176`, FlashAttention-3's step): measured on the H200 (attention
+run 33) 1.0-3.5 % faster than the 128-key kernel at S = 4096, 8192 and
+16384 and 2.4 % slower at S = 1024; S = 2048 was not measured, so it
+keeps the 128-key kernel.
+
+  python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA and
+                                     the bundle of each D and mask
 """
 import functools
 import sys
@@ -22,6 +29,7 @@ import sys
 TILE = 128          # query rows and keys per tile
 GROUPS = (1, 2, 4)  # the rasters gen-attention.py writes
 FIXED_STEPS = 1     # a tile's cost beyond its key steps, in key steps
+LONG_S = 4096       # from here on, unmasked D = 128 takes 176-key steps
 
 
 def busiest_cta(bh, s, sms, group_m):
@@ -52,6 +60,8 @@ def causal_group_m(bh, s, sms):
 def bundle_name(d, causal, bh, s, sms):
     """The bundle (without .json) to launch for a [bh, s, d] problem."""
     name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
+    if d == 128 and not causal and s >= LONG_S:
+        return name + "_k176"
     if causal:
         g = causal_group_m(bh, s, sms)
         if g > 1:
@@ -72,3 +82,7 @@ if __name__ == "__main__":
     for g in GROUPS:
         print(f"group_m {g}: busiest CTA {busiest_cta(bh, s, sms, g)} steps")
     print("pick: group_m", causal_group_m(bh, s, sms))
+    for d in (64, 128):
+        for causal in (False, True):
+            print(f"D = {d}{', causal' if causal else ''}:",
+                  bundle_name(d, causal, bh, s, sms))

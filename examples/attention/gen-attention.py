@@ -91,7 +91,7 @@ from cake.targets import BASELINE_REGISTERS  # noqa: E402
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
            rcp=True, rotate=False, fence_waits=False, load_regs=None,
-           key_tile=128, slabs=1, staged=False):
+           key_tile=128, slabs=1, staged=False, suffix=""):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per slab: 64 per consumer warpgroup
     # slabs = 2: the tile is two slabs of rows_q rows (each warpgroup 64
@@ -107,7 +107,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     bn = key_tile  # keys per step
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
-            + (f"_g{group_m}" if group_m > 1 else ""))
+            + (f"_g{group_m}" if group_m > 1 else "") + suffix)
     g = f"!cake.global<?x?x{d}xbf16>"
     ring = "!cake.ring<{s} x %dx64xbf16, swizzle = 128>" % bn
     q_ring = f"!cake.ring<{q_stages} x {rows_q}x64xbf16, swizzle = 128>"
@@ -677,6 +677,17 @@ def main():
     args = ap.parse_args()
     out = args.out
     os.makedirs(out, exist_ok=True)
+    options = dict(overlap=bool(args.overlap), ftz=bool(args.ftz),
+                   pingpong=bool(args.pingpong), q_stages=args.q_stages,
+                   reverse=bool(args.reverse), rcp=bool(args.rcp),
+                   rotate=bool(args.rotate),
+                   fence_waits=bool(args.fence_waits),
+                   key_tile=args.key_tile, kv_stages=args.kv_stages,
+                   slabs=args.slabs, staged=bool(args.staged_epilogue),
+                   load_regs=(args.load_regs
+                              if args.load_regs in (None, "spill-free")
+                              else int(args.load_regs)))
+    kernels = []  # (d, causal, the kernel's options)
     for d in (64, 128):
         for causal in (False, True):
             # Causal tiles differ in work: the same kernel rasterized over
@@ -688,28 +699,23 @@ def main():
             wgs = args.wgs or (3 if d == 64 and not causal else 2)
             p_bf16 = (not causal) if args.p_bf16 is None else bool(args.p_bf16)
             for group_m in (1, 2, 4) if causal else (1,):
-                name, text = kernel(d, causal, overlap=bool(args.overlap),
-                                    ftz=bool(args.ftz),
-                                    pingpong=bool(args.pingpong),
-                                    q_stages=args.q_stages,
-                                    reverse=bool(args.reverse),
-                                    group_m=group_m, wgs=wgs, p_bf16=p_bf16,
-                                    rcp=bool(args.rcp),
-                                    rotate=bool(args.rotate),
-                                    fence_waits=bool(args.fence_waits),
-                                    key_tile=args.key_tile,
-                                    kv_stages=args.kv_stages,
-                                    slabs=args.slabs,
-                                    staged=bool(args.staged_epilogue),
-                                    load_regs=(args.load_regs
-                                               if args.load_regs in
-                                               (None, "spill-free")
-                                               else int(args.load_regs)))
-                path = os.path.join(out, name + ".cake.mlir")
-                with open(path, "w") as fh:
-                    fh.write(text)
-                print("wrote", path)
-
+                kernels.append((d, causal, dict(options, group_m=group_m,
+                                                wgs=wgs, p_bf16=p_bf16)))
+    if args.key_tile == 128 and args.slabs == 1 and args.wgs in (None, 2):
+        # The long-sequence kernel dispatch.py picks for unmasked D = 128
+        # from S = 4096 on: 176-key steps, FlashAttention-3's, 1-3.5 %
+        # faster there on the H200 and slower at S = 1024 (attention run
+        # 33). One Q stage and register stores: the 176-key K and V
+        # stages leave no room for a second Q stage or an output stage.
+        kernels.append((128, False, dict(options, key_tile=176, wgs=2,
+                                         p_bf16=True, q_stages=1,
+                                         staged=False, suffix="_k176")))
+    for d, causal, opts in kernels:
+        name, text = kernel(d, causal, **opts)
+        path = os.path.join(out, name + ".cake.mlir")
+        with open(path, "w") as fh:
+            fh.write(text)
+        print("wrote", path)
 
 if __name__ == "__main__":
     main()
