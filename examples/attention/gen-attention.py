@@ -75,7 +75,13 @@ measured slower than the shipped kernels (attention runs 30-31).
 steps longer, the last one masked where S is no multiple of the step.
 On the H200 (attention run 33) they gain 1-3.5 % at D = 128 without the
 mask from S = 4096 on and lose at S = 1024, under the mask (192) and at
-D = 64; the shipped kernels keep 128.
+D = 64: the kernels keep 128 keys, and the generator also writes
+attention_fwd_d128_k176, which dispatch.py launches for unmasked D = 128
+from S = 4096 on.
+
+--staged-epilogue 1 writes the output through shared memory: the
+consumers write O into a stage and the copy warpgroup stores it by TMA
+one tile behind (cuDNN's epilogue, run 33); not yet run on a GPU.
 """
 import argparse
 import math

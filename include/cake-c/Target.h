@@ -21,13 +21,10 @@
 extern "C" {
 #endif
 
-/// One limit of target `arch` ("sm_80", "sm_90a", "sm_100a") by name:
-/// "compute_capability", "registers_per_sm", "max_registers_per_thread",
-/// "max_threads_per_block", "max_threads_per_sm", "smem_per_block" (opt-in
-/// dynamic shared memory of one CTA), "smem_per_sm",
-/// "smem_reserved_per_block", "num_sms" (of the reference part),
-/// "tmem_columns", "named_barriers", "max_cluster_size",
-/// "max_cluster_size_non_portable". -1 for an unknown target or name.
+/// One limit of target `arch` ("sm_80", "sm_90a", "sm_100a") by name
+/// ("registers_per_sm", "num_sms", "smem_per_block", ...: the names and
+/// values docs/reference/targets.md lists, generated from the same table).
+/// -1 for an unknown target or name.
 MLIR_CAPI_EXPORTED int64_t mlirCakeTargetLimit(MlirStringRef arch,
                                                MlirStringRef name);
 

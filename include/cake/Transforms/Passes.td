@@ -454,8 +454,9 @@ def StageEpilogue : Pass<"cake-stage-epilogue", "::mlir::ModuleOp"> {
     tile, or when it writes a column band of the tile's rows: the tile
     coordinates and then a constant column, a `[1, R]` tile and an
     `[R, C]` fragment (the attention forward's O halves, `[bh, m, 0]` and
-    `[bh, m, 64]`, each their own stage); other stores stay. The new ring needs shared memory
-    (resource.smem-capacity may then ask for fewer stages elsewhere).
+    `[bh, m, 64]`, each their own stage); other stores stay. The new ring
+    needs shared memory (resource.smem-capacity may then ask for fewer
+    stages elsewhere).
 
     `into` names an existing role to send the stages instead (a GEMM's
     load warpgroup, idle once its copies are issued): a new warp would
