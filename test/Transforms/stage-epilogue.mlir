@@ -96,27 +96,27 @@
 // a [1, 128] tile. Each becomes its own stage (swizzled: 128-byte rows),
 // sent by the copy warpgroup one tile behind at the previous tile's corner
 // and the same column; the kernel verifies and lowers.
-// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" %cake_src/examples/attention/attention_fwd_d128.cake.mlir | FileCheck %s --check-prefix=BAND
+// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" %cake_src/examples/attention/attention_fwd_d128.cake.mlir | FileCheck %s --check-prefix=CHECK-BAND
 // RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" --cake-verify --cake-lower %cake_src/examples/attention/attention_fwd_d128.cake.mlir -o /dev/null
-// BAND:      cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
-// BAND-NEXT: cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
-// BAND-NEXT: %[[R0:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
-// BAND-NEXT: %{{.*}} = cake.pipe %[[R0]]
-// BAND-NEXT: %[[R1:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
-// BAND:      cake.role "load"
-// BAND:      cake.tiles (%{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}) iter_args(%{{.*}} = %true, %[[PBH:.*]] = %c0{{.*}}, %[[PM:.*]] = %c0{{.*}}, %{{.*}} = %true{{.*}}, %[[QBH:.*]] = %c0{{.*}}, %[[QM:.*]] = %c0{{.*}})
-// BAND:      %[[C0:.*]] = arith.constant 0 : index
-// BAND-NEXT: cake.tma.store %[[R0]][%{{.*}}] -> %arg3[%[[PBH]], %[[PM]], %[[C0]]] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
-// BAND:      %[[C64:.*]] = arith.constant 64 : index
-// BAND-NEXT: cake.tma.store %[[R1]][%{{.*}}] -> %arg3[%[[QBH]], %[[QM]], %[[C64]]]
-// BAND:      cake.role "attn"
-// BAND-NOT:  cake.store
-// BAND:      cake.smem.write %{{.*}} -> %[[R0]]
-// BAND:      cake.smem.write %{{.*}} -> %[[R1]]
+// CHECK-BAND:      cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+// CHECK-BAND-NEXT: cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+// CHECK-BAND-NEXT: %[[R0:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+// CHECK-BAND-NEXT: %{{.*}} = cake.pipe %[[R0]]
+// CHECK-BAND-NEXT: %[[R1:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+// CHECK-BAND:      cake.role "load"
+// CHECK-BAND:      cake.tiles (%{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}}) iter_args(%{{.*}} = %true, %[[PBH:.*]] = %c0{{.*}}, %[[PM:.*]] = %c0{{.*}}, %{{.*}} = %true{{.*}}, %[[QBH:.*]] = %c0{{.*}}, %[[QM:.*]] = %c0{{.*}})
+// CHECK-BAND:      %[[C0:.*]] = arith.constant 0 : index
+// CHECK-BAND-NEXT: cake.tma.store %[[R0]][%{{.*}}] -> %arg3[%[[PBH]], %[[PM]], %[[C0]]] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+// CHECK-BAND:      %[[C64:.*]] = arith.constant 64 : index
+// CHECK-BAND-NEXT: cake.tma.store %[[R1]][%{{.*}}] -> %arg3[%[[QBH]], %[[QM]], %[[C64]]]
+// CHECK-BAND:      cake.role "attn"
+// CHECK-BAND-NOT:  cake.store
+// CHECK-BAND:      cake.smem.write %{{.*}} -> %[[R0]]
+// CHECK-BAND:      cake.smem.write %{{.*}} -> %[[R1]]
 // Near miss: a column that is not a constant is no band of the tile; that
 // store stays, the other half is staged.
-// RUN: sed 's/-> %O\[%bh, %m, %c64\]/-> %O[%bh, %m, %m]/' %cake_src/examples/attention/attention_fwd_d128.cake.mlir | cake-opt --cake-stage-epilogue="into=load swizzle=128" | FileCheck %s --check-prefix=BAND-MISS
-// BAND-MISS-COUNT-2: cake.tma.store
-// BAND-MISS-NOT:     cake.tma.store
-// BAND-MISS:         cake.smem.write
-// BAND-MISS:         cake.store %{{.*}} -> %arg3[%{{.*}}, %{{.*}}, %{{.*}}] : !cake.frag<128x64xbf16>
+// RUN: sed 's/-> %O\[%bh, %m, %c64\]/-> %O[%bh, %m, %m]/' %cake_src/examples/attention/attention_fwd_d128.cake.mlir | cake-opt --cake-stage-epilogue="into=load swizzle=128" | FileCheck %s --check-prefix=CHECK-BAND-MISS
+// CHECK-BAND-MISS-COUNT-2: cake.tma.store
+// CHECK-BAND-MISS-NOT:     cake.tma.store
+// CHECK-BAND-MISS:         cake.smem.write
+// CHECK-BAND-MISS:         cake.store %{{.*}} -> %arg3[%{{.*}}, %{{.*}}, %{{.*}}] : !cake.frag<128x64xbf16>
