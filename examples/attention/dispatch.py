@@ -16,7 +16,7 @@ generator's causal kernels, 128-row query tiles (not `--wgs 3`'s 192).
 
 Unmasked D = 128 problems from S = LONG_S keys on launch the 176-key
 kernel (`_k176`, FlashAttention-3's step): measured on the H200 (attention
-run 33) 1.0-3.5 % faster than the 128-key kernel at S = 4096, 8192 and
+run 33) 1.1-3.6 % faster than the 128-key kernel at S = 4096, 8192 and
 16384 and 2.4 % slower at S = 1024; S = 2048 was not measured, so it
 keeps the 128-key kernel.
 

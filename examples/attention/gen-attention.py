@@ -73,7 +73,7 @@ measured slower than the shipped kernels (attention runs 30-31).
 
 --key-tile 176 (FlashAttention-3's step at D = 128) and 192 make the key
 steps longer, the last one masked where S is no multiple of the step.
-On the H200 (attention run 33) they gain 1-3.5 % at D = 128 without the
+On the H200 (attention run 33) they gain 1.1-3.6 % at D = 128 without the
 mask from S = 4096 on and lose at S = 1024, under the mask (192) and at
 D = 64: the kernels keep 128 keys, and the generator also writes
 attention_fwd_d128_k176, which dispatch.py launches for unmasked D = 128
@@ -706,7 +706,7 @@ def main():
                                                 wgs=wgs, p_bf16=p_bf16)))
     if args.key_tile == 128 and args.slabs == 1 and args.wgs in (None, 2):
         # The long-sequence kernel dispatch.py picks for unmasked D = 128
-        # from S = 4096 on: 176-key steps, FlashAttention-3's, 1-3.5 %
+        # from S = 4096 on: 176-key steps, FlashAttention-3's, 1.1-3.6 %
         # faster there on the H200 and slower at S = 1024 (attention run
         # 33). One Q stage and register stores: the 176-key K and V
         # stages leave no room for a second Q stage or an output stage.
