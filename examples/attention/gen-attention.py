@@ -93,6 +93,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from cake.targets import BASELINE_REGISTERS  # noqa: E402
 
+TARGET = "sm_90a"  # the kernels' target, and whose limits size them
+
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
@@ -129,7 +131,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     w(f"// heads share each of the [B·Hkv, S, D] key and value heads.")
     w(f"cake.kernel @{name}(%Q: {g}, %K: {g}, %V: {g},")
     w(f"    %O: {g}, %G: index)")
-    w(f"    attributes {{target = #cake.target<\"sm_90a\">,")
+    w(f"    attributes {{target = #cake.target<\"{TARGET}\">,")
     # retire-late (cake-set-retire-late): each wgmma group retires where its
     # result is read, which is what lets the pipelined loop's softmax run
     # beside the previous step's P V. flush-denormals (nvcc's --ftz, as
@@ -252,7 +254,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     elif load_regs == "spill-free":
         load_regs = 24 if causal and d == 128 else {2: 40, 3: 32, 4: 24}[wgs]
     threads = 128 * (wgs + 1)
-    pool = threads * BASELINE_REGISTERS["sm_90a"][threads]
+    pool = threads * BASELINE_REGISTERS[TARGET][threads]
     regs = (pool - 128 * load_regs) // (128 * wgs) // 8 * 8
     w(f"  cake.role \"load\" warpgroups(1) regs({load_regs}) {{")
     common(4)

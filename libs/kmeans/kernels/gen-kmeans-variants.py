@@ -16,6 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from cake.targets import BASELINE_REGISTERS  # noqa: E402
 
+TARGET = "sm_90a"  # the kernels' target, and whose limits size them
+
 
 def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
            any_d=False, wgs=2, packed=False, early_norms=False,
@@ -54,7 +56,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
     # without a regs()); with three consumer warpgroups a copy warpgroup of
     # 32 leaves them 160 instead of 152, where ptxas spills nothing.
     threads = 128 * (wgs + 1)
-    baseline = BASELINE_REGISTERS["sm_90a"][threads]
+    baseline = BASELINE_REGISTERS[TARGET][threads]
     regs = min(232, (threads * baseline - 128 * copy_regs) // (128 * wgs)
                // 8 * 8)
     x = f"!cake.ring<{xs} x {rows}x64x{dtype}, swizzle = 128>"
@@ -74,7 +76,7 @@ def kernel(dtype, d, batched=False, stages=4, bn=128, name=None, xbuf=1,
         + (", batched." if batched else "."),
         f"cake.kernel @{name}(%X: {g}, %Cent: {g},",
         f"    %Cn: {gcn}, %Out: {gout})",
-        f"    attributes {{target = #cake.target<\"sm_90a\">,",
+        f"    attributes {{target = #cake.target<\"{TARGET}\">,",
         f"                schedule = #cake.persistent<tile = {tile}, group_m = 1>}} {{",
         f"  %x = cake.ring : {x}",
         f"  %c = cake.ring : {c}",
