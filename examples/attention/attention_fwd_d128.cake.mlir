@@ -9,27 +9,33 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
                 cake.flush_denormals = true,
                 cake.wg_order = true,
                 cake.uniform_warp = true} {
-  %q0 = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
-  %q1 = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %q0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %q1 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %k0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %k1 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %v0 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %v1 = cake.ring : !cake.ring<2 x 128x64xbf16, swizzle = 128>
-  %pq = cake.pipe %q0, %q1 : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %pq = cake.pipe %q0, %q1 : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %pk = cake.pipe %k0, %k1 : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
   %pv = cake.pipe %v0, %v1 : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>
+  %os0 = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %os1 = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
+  %po = cake.pipe %os0, %os1 : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<1 x 128x64xbf16, swizzle = 128>
   cake.role "load" warpgroups(1) regs(24) {
     %BH = cake.dim %Q, 0 : !cake.global<?x?x128xbf16>
     %S = cake.dim %Q, 1 : !cake.global<?x?x128xbf16>
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
-    cake.tiles (%bh, %m) in (%BH, %S) {
+    %true = arith.constant true
+    %false = arith.constant false
+    %lt:3 = cake.tiles (%bh, %m) in (%BH, %S) iter_args(%first = %true, %pbh = %c0, %pm = %c0)
+        -> (i1, index, index) {
       %kvh = arith.divui %bh, %G : index
-      %sq = cake.pipe.acquire %pq : !cake.pipe<1>
-      cake.tma.load %Q[%bh, %m, %c0] -> %q0[%sq] : !cake.global<?x?x128xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
-      cake.tma.load %Q[%bh, %m, %c64] -> %q1[%sq] : !cake.global<?x?x128xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
-      cake.pipe.commit %pq, %sq : !cake.pipe<1>
+      %sq = cake.pipe.acquire %pq : !cake.pipe<2>
+      cake.tma.load %Q[%bh, %m, %c0] -> %q0[%sq] : !cake.global<?x?x128xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+      cake.tma.load %Q[%bh, %m, %c64] -> %q1[%sq] : !cake.global<?x?x128xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
+      cake.pipe.commit %pq, %sq : !cake.pipe<2>
       %ub = arith.addi %S, %c0 : index
       %c1 = arith.constant 1 : index
       %ub1 = arith.subi %ub, %c1 : index
@@ -64,6 +70,21 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         cake.tma.load %V[%kvh, %n, %c64] -> %v1[%sv] : !cake.global<?x?x128xbf16> -> !cake.ring<2 x 128x64xbf16, swizzle = 128>
         cake.pipe.commit %pv, %sv : !cake.pipe<2>
       }
+      %more = arith.xori %first, %true : i1
+      scf.if %more {
+        %so = cake.pipe.wait %po : !cake.pipe<1>
+        cake.tma.store %os0[%so] -> %O[%pbh, %pm, %c0] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+        cake.tma.store %os1[%so] -> %O[%pbh, %pm, %c64] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+        cake.pipe.release %po, %so : !cake.pipe<1>
+      }
+      cake.tiles.yield %false, %bh, %m : i1, index, index
+    }
+    %ran = arith.xori %lt#0, %true : i1
+    scf.if %ran {
+      %so = cake.pipe.wait %po : !cake.pipe<1>
+      cake.tma.store %os0[%so] -> %O[%lt#1, %lt#2, %c0] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+      cake.tma.store %os1[%so] -> %O[%lt#1, %lt#2, %c64] : !cake.ring<1 x 128x64xbf16, swizzle = 128> -> !cake.global<?x?x128xbf16>
+      cake.pipe.release %po, %so : !cake.pipe<1>
     }
   }
   cake.role "attn" warpgroups(2) regs(240) {
@@ -76,7 +97,7 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
     %zero = arith.constant 0.0 : f32
     %scale = arith.constant 1.275174308e-01 : f32
     cake.tiles (%bh, %m) in (%BH, %S) {
-      %sq = cake.pipe.wait %pq : !cake.pipe<1>
+      %sq = cake.pipe.wait %pq : !cake.pipe<2>
       %o0_0 = cake.frag.zero : !cake.frag<128x64xf32>
       %o1_0 = cake.frag.zero : !cake.frag<128x64xf32>
       %m_0 = cake.frag.splat %ninf : !cake.frag<128x1xf32>
@@ -91,9 +112,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
       %z_f = cake.frag.zero : !cake.frag<128x128xf32>
       %sk_f = cake.pipe.wait %pk : !cake.pipe<2>
       %s0_f = cake.mma wgmma %q0[%sq], %k0[%sk_f], %z_f
-        : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+        : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
       %s1_f = cake.mma wgmma %q1[%sq], %k1[%sk_f], %s0_f
-        : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+        : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
       cake.pipe.release %pk, %sk_f : !cake.pipe<2>
       %cols_f = cake.frag.iota base %c0 : !cake.frag<1x128xi32>
       %sm_f = cake.frag.map %s1_f, %cols_f, %rows
@@ -136,9 +157,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         %z = cake.frag.zero : !cake.frag<128x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+          : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
         %s1 = cake.mma wgmma %q1[%sq], %k1[%sk], %s0
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+          : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
         %or0 = cake.frag.map %o0, %ra : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
         ^bb0(%x: f32, %a: f32):
           %r = arith.mulf %x, %a : f32
@@ -188,9 +209,9 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         %z = cake.frag.zero : !cake.frag<128x128xf32>
         %sk = cake.pipe.wait %pk : !cake.pipe<2>
         %s0 = cake.mma wgmma %q0[%sq], %k0[%sk], %z
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+          : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
         %s1 = cake.mma wgmma %q1[%sq], %k1[%sk], %s0
-          : !cake.ring<1 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
+          : !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.ring<2 x 128x64xbf16, swizzle = 128>, !cake.frag<128x128xf32>
         %or0 = cake.frag.map %o0, %ra : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
         ^bb0(%x: f32, %a: f32):
           %r = arith.mulf %x, %a : f32
@@ -245,7 +266,7 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         cake.pipe.release %pv, %sv : !cake.pipe<2>
         scf.yield %on0, %on1, %mn#0, %ln, %pb_n, %mn#1 : !cake.frag<128x64xf32>, !cake.frag<128x64xf32>, !cake.frag<128x1xf32>, !cake.frag<128x1xf32>, !cake.frag<128x128xbf16>, !cake.frag<128x1xf32>
       }
-      cake.pipe.release %pq, %sq : !cake.pipe<1>
+      cake.pipe.release %pq, %sq : !cake.pipe<2>
       %or0_l = cake.frag.map %res#0, %res#5 : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %a: f32):
         %r = arith.mulf %x, %a : f32
@@ -274,14 +295,17 @@ cake.kernel @attention_fwd_d128(%Q: !cake.global<?x?x128xbf16>, %K: !cake.global
         cake.frag.yield %r : f32
       }
       %ob0 = cake.frag.convert %of0 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>
-      cake.store %ob0 -> %O[%bh, %m, %c0] : !cake.frag<128x64xbf16> -> !cake.global<?x?x128xbf16>
       %of1 = cake.frag.map %on1_l, %linv : (!cake.frag<128x64xf32>, !cake.frag<128x1xf32>) -> !cake.frag<128x64xf32> {
       ^bb0(%x: f32, %l: f32):
         %r = arith.mulf %x, %l : f32
         cake.frag.yield %r : f32
       }
       %ob1 = cake.frag.convert %of1 : !cake.frag<128x64xf32> -> !cake.frag<128x64xbf16>
-      cake.store %ob1 -> %O[%bh, %m, %c64] : !cake.frag<128x64xbf16> -> !cake.global<?x?x128xbf16>
+      %st = cake.pipe.acquire %po : !cake.pipe<1>
+      cake.smem.write %ob0 -> %os0[%st] : !cake.frag<128x64xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+      cake.smem.write %ob1 -> %os1[%st] : !cake.frag<128x64xbf16> -> !cake.ring<1 x 128x64xbf16, swizzle = 128>
+      cake.fence.proxy_async
+      cake.pipe.commit %po, %st : !cake.pipe<1>
     }
   }
 }

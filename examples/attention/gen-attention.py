@@ -8,9 +8,10 @@ softmax(Q Kᵀ / sqrt(D)) V for bf16 Q, K, V of shape [B·H, S, D] (K and V
 GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
 
 - a persistent schedule over (head, 128-row query tile);
-- a copy warpgroup (regs 24) that loads the query tile once per tile and
-  streams K and V tiles of 128 keys through their own two-stage rings, so
-  that S = Q Kᵀ can start before V has landed;
+- a copy warpgroup (regs 24) that loads the query tile once per tile,
+  into a ring of two stages so that the next tile's Q lands during this
+  one's key loop, and streams K and V tiles of 128 keys through their own
+  two-stage rings, so that S = Q Kᵀ can start before V has landed;
 - two consumer warpgroups (regs 240, 64 query rows each; three at regs
   160 for D = 64 without the mask, 192-row query tiles as
   FlashAttention-3's) that keep O, the
@@ -37,8 +38,10 @@ GQA), fp32 softmax state, bf16 O. The decisions, in the order they appear:
   previous P V), so one's softmax runs beside the other's products, and
   the warp index is broadcast so descriptors stay in uniform registers;
 - the epilogue O · (1 / l), one reciprocal per row (--rcp 1; a
-  division per element cost S = 1024 about 7 %, attention run 20), stored
-  bf16 with row masks;
+  division per element cost S = 1024 about 7 %, attention run 20),
+  written bf16 into a shared-memory stage that the copy warpgroup stores
+  by TMA one tile behind, after its next copies (--staged-epilogue 1,
+  cuDNN's epilogue; TMA clips the rows past S);
 - with causal, the same kernel also rasterized over groups of 2 and 4
   heads (`_g2`, `_g4`: the schedule's group_m): a persistent CTA takes
   every P-th tile, and under the causal mask a tile's work grows with its
@@ -55,10 +58,12 @@ usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
                         [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
                         [--p-bf16 0|1] [--load-regs N|spill-free]
                         [--key-tile 64|128] [--kv-stages 2|3|4]
-                        [--slabs 1|2]
-       (default: this folder, the first three on, one Q stage, in order;
-       two Q stages and the reversed walk measured no faster on the H200,
-       attention runs 10-11)
+                        [--slabs 1|2] [--staged-epilogue 0|1]
+       (default: this folder, the first three on, two Q stages, the
+       staged epilogue, in order. Two Q stages alone measured no faster on
+       the H200 (attention runs 10-11); with the staged epilogue the pair
+       gained 6 % over the 14 rows and 15-30 % at S = 1024 on an H100
+       (attention run 34). The reversed walk measured no faster.)
 
 --key-tile 64 halves the key step (S and P take half the registers), which
 is what lets three consumer warpgroups (--wgs 3, 192-row query tiles)
@@ -79,9 +84,8 @@ D = 64: the kernels keep 128 keys, and the generator also writes
 attention_fwd_d128_k176, which dispatch.py launches for unmasked D = 128
 from S = 4096 on.
 
---staged-epilogue 1 writes the output through shared memory: the
-consumers write O into a stage and the copy warpgroup stores it by TMA
-one tile behind (cuDNN's epilogue, run 33); not yet run on a GPU.
+--staged-epilogue 0 stores O from registers (row-masked st.global), the
+form before attention run 34.
 """
 import argparse
 import math
@@ -91,15 +95,15 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The compiler's table of hardware limits (generated from it).
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-from cake.targets import BASELINE_REGISTERS  # noqa: E402
+from cake.targets import BASELINE_REGISTERS, LIMITS  # noqa: E402
 
 TARGET = "sm_90a"  # the kernels' target, and whose limits size them
 
 
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
-           q_stages=1, reverse=False, group_m=1, wgs=2, p_bf16=False,
+           q_stages=None, reverse=False, group_m=1, wgs=2, p_bf16=False,
            rcp=True, rotate=False, fence_waits=False, load_regs=None,
-           key_tile=128, slabs=1, staged=False, suffix=""):
+           key_tile=128, slabs=1, staged=None, suffix=""):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per slab: 64 per consumer warpgroup
     # slabs = 2: the tile is two slabs of rows_q rows (each warpgroup 64
@@ -113,6 +117,22 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         sys.exit("gen-attention.py: --staged-epilogue needs --rotate 0 "
                  "and --slabs 1")
     bn = key_tile  # keys per step
+    # Unless asked, the output stage and with it a second Q stage, where
+    # shared memory holds them beside the K and V stages: measured together
+    # (attention run 34: the stage gained most; two Q stages alone gained
+    # nothing on the H200, runs 10-11). 1 KiB is left for the barriers and
+    # the derived scratch.
+    budget = (LIMITS[TARGET]["smem_per_block"]
+              - LIMITS[TARGET]["smem_reserved_per_block"] - 1024)
+
+    def smem(q_st, st):
+        return 2 * d * (q_st * rows_t + 2 * kv_stages * bn
+                        + (rows_q if st else 0))
+
+    if staged is None:
+        staged = not rotate and slabs == 1 and smem(1, True) <= budget
+    if q_stages is None:
+        q_stages = 2 if staged and smem(2, staged) <= budget else 1
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
             + (f"_g{group_m}" if group_m > 1 else "") + suffix)
@@ -632,9 +652,10 @@ def main():
                     "0: one step at a time")
     ap.add_argument("--ftz", type=int, default=1,
                     help="1: flush f32 denormals to zero (default)")
-    ap.add_argument("--q-stages", type=int, default=1,
+    ap.add_argument("--q-stages", type=int, choices=(1, 2),
                     help="stages of the query ring (2: the next tile's Q "
-                    "loads during this one's key loop)")
+                    "loads during this one's key loop; the default beside "
+                    "the staged epilogue where shared memory holds it)")
     ap.add_argument("--reverse", type=int, default=0,
                     help="1: walk each head's query tiles last first")
     ap.add_argument("--pingpong", type=int, default=1,
@@ -673,9 +694,11 @@ def main():
                     "rows of each (two fragments, as the GEMM ping-pong's "
                     "top and bottom), so each K and V tile serves twice "
                     "the rows (needs --key-tile 64 to fit the registers)")
-    ap.add_argument("--staged-epilogue", type=int, default=0, choices=(0, 1),
+    ap.add_argument("--staged-epilogue", type=int, choices=(0, 1),
                     help="1: the output through shared memory, stored by "
-                    "the copy warpgroup with TMA one tile behind")
+                    "the copy warpgroup with TMA one tile behind (the "
+                    "default where shared memory holds it, with --rotate 0 "
+                    "and --slabs 1); 0: stored from registers")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -688,7 +711,9 @@ def main():
                    rotate=bool(args.rotate),
                    fence_waits=bool(args.fence_waits),
                    key_tile=args.key_tile, kv_stages=args.kv_stages,
-                   slabs=args.slabs, staged=bool(args.staged_epilogue),
+                   slabs=args.slabs,
+                   staged=(None if args.staged_epilogue is None
+                           else bool(args.staged_epilogue)),
                    load_regs=(args.load_regs
                               if args.load_regs in (None, "spill-free")
                               else int(args.load_regs)))
@@ -713,8 +738,7 @@ def main():
         # 33). One Q stage and register stores: the 176-key K and V
         # stages leave no room for a second Q stage or an output stage.
         kernels.append((128, False, dict(options, key_tile=176, wgs=2,
-                                         p_bf16=True, q_stages=1,
-                                         staged=False, suffix="_k176")))
+                                         p_bf16=True, suffix="_k176")))
     for d, causal, opts in kernels:
         name, text = kernel(d, causal, **opts)
         path = os.path.join(out, name + ".cake.mlir")

@@ -95,9 +95,12 @@
 // forward stores each 64-column half of O as [bh, m, 0] and [bh, m, 64] of
 // a [1, 128] tile. Each becomes its own stage (swizzled: 128-byte rows),
 // sent by the copy warpgroup one tile behind at the previous tile's corner
-// and the same column; the kernel verifies and lowers.
-// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" %cake_src/examples/attention/attention_fwd_d128.cake.mlir | FileCheck %s --check-prefix=CHECK-BAND
-// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" --cake-verify --cake-lower %cake_src/examples/attention/attention_fwd_d128.cake.mlir -o /dev/null
+// and the same column; the kernel verifies and lowers. (The shipped
+// example is written staged; gen-attention.py --staged-epilogue 0 writes
+// the register-store form, one Q stage beside it.)
+// RUN: rm -rf %t && mkdir -p %t && python3 %cake_src/examples/attention/gen-attention.py %t --staged-epilogue 0 > /dev/null
+// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" %t/attention_fwd_d128.cake.mlir | FileCheck %s --check-prefix=CHECK-BAND
+// RUN: cake-opt --cake-stage-epilogue="into=load swizzle=128" --cake-verify --cake-lower %t/attention_fwd_d128.cake.mlir -o /dev/null
 // CHECK-BAND:      cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
 // CHECK-BAND-NEXT: cake.pipe %{{.*}}, %{{.*}} : !cake.ring<2 x 128x64xbf16, swizzle = 128>
 // CHECK-BAND-NEXT: %[[R0:.*]] = cake.ring : !cake.ring<1 x 128x64xbf16, swizzle = 128>
@@ -115,7 +118,7 @@
 // CHECK-BAND:      cake.smem.write %{{.*}} -> %[[R1]]
 // Near miss: a column that is not a constant is no band of the tile; that
 // store stays, the other half is staged.
-// RUN: sed 's/-> %O\[%bh, %m, %c64\]/-> %O[%bh, %m, %m]/' %cake_src/examples/attention/attention_fwd_d128.cake.mlir | cake-opt --cake-stage-epilogue="into=load swizzle=128" | FileCheck %s --check-prefix=CHECK-BAND-MISS
+// RUN: sed 's/-> %O\[%bh, %m, %c64\]/-> %O[%bh, %m, %m]/' %t/attention_fwd_d128.cake.mlir | cake-opt --cake-stage-epilogue="into=load swizzle=128" | FileCheck %s --check-prefix=CHECK-BAND-MISS
 // CHECK-BAND-MISS-COUNT-2: cake.tma.store
 // CHECK-BAND-MISS-NOT:     cake.tma.store
 // CHECK-BAND-MISS:         cake.smem.write
