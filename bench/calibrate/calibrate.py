@@ -16,6 +16,10 @@ usage: calibrate.py --runtime libcake_runtime.so --bundles DIR --out F.json
            form, beside the two-warpgroup rates timed in the same run;
            writes nothing: on the H100 the two forms ran alike, so the model
            keys its rate on N alone, docs/benchmarks/cost-model.md)
+       calibrate.py --runtime ... --bundles DIR --only rs
+           (print the RS form's rates, A from registers, at N = 64 and 128
+           and with B MN-major, beside the shared-memory form's timed in
+           the same run; writes nothing)
 """
 import argparse
 import ctypes
@@ -35,7 +39,7 @@ def main():
     p.add_argument("--runtime", required=True)
     p.add_argument("--bundles", required=True)
     p.add_argument("--commit", default="")
-    p.add_argument("--only", choices=["mufu", "wgmma4"], default="")
+    p.add_argument("--only", choices=["mufu", "wgmma4", "rs"], default="")
     p.add_argument("--update", default="",
                    help="with --only mufu: the calibration file to merge into")
     p.add_argument("--out", dest="out", default="")
@@ -112,6 +116,31 @@ def main():
                 rates[dname][str(n)] = round(
                     flops / (t - launch_ns) / sms / 1e3, 4)
         return rates
+
+    def rs_rates(launch_ns):
+        """TFLOP/s per SM, bf16, two warpgroups chaining R wgmma: the
+        shared-memory form (wgmma_bf16_n<N>) and the RS form
+        (wgmma_rs_bf16_n<N>[_t]) in one run, on the same operands."""
+        rates = {}
+        R, per_sm, rows = 1024, 4, 128
+        for name, n in (("wgmma_bf16_n64", 64), ("wgmma_bf16_n128", 128),
+                        ("wgmma_rs_bf16_n64", 64),
+                        ("wgmma_rs_bf16_n128", 128),
+                        ("wgmma_rs_bf16_n64_t", 64)):
+            A = torch.randn(rows, 64, **bf)
+            B = torch.randn(max(n, 64), 64, **bf)
+            C = torch.empty(rows * sms, n * per_sm, **bf)
+            t = timed(name, [A, B, torch.empty(R, **i32), C])
+            flops = sms * per_sm * 2.0 * rows * n * 64 * R
+            rates[name] = round(flops / (t - launch_ns) / sms / 1e3, 4)
+        return rates
+
+    if args.only == "rs":
+        launch_ns = timed("latency", [torch.randn(64, 64, **bf),
+                                      torch.empty(1, **i32)], iters=200)
+        print(json.dumps(dict(gpu=prop.name, tflops_per_sm=rs_rates(
+            launch_ns)), indent=2))
+        return
 
     if args.only == "wgmma4":
         launch_ns = timed("latency", [torch.randn(64, 64, **bf),
