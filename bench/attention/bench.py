@@ -94,10 +94,12 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
 
     def bundle(vdir, d, causal, bh, s):
-        # The bundle dispatch.py picks (the causal raster, the 176-key
-        # kernel for long unmasked D = 128), where the build has it.
-        path = os.path.join(vdir, dispatch.bundle_name(d, causal, bh, s, sms)
-                            + ".json")
+        # The bundle dispatch.py picks (the causal raster or work list, the
+        # 176-key kernel for long unmasked D = 128), where the build has it.
+        wl = os.path.exists(os.path.join(
+            vdir, f"attention_fwd_d{d}_causal_wl.json"))
+        path = os.path.join(vdir, dispatch.bundle_name(d, causal, bh, s, sms,
+                                                       wl) + ".json")
         if not os.path.exists(path):
             path = os.path.join(vdir, f"attention_fwd_d{d}"
                                 + ("_causal" if causal else "") + ".json")
@@ -126,22 +128,30 @@ def main():
                 tensor_arg(k.view(B * HKV, S, D)),
                 tensor_arg(v.view(B * HKV, S, D)),
                 tensor_arg(o.view(B * H, S, D)), scalar_arg(G))
+            # A `_wl` kernel's sixth argument: dispatch.py's work list.
+            wl_rows = torch.tensor(
+                dispatch.work_list_plan(B * H, S, sms)[1] if causal
+                else [[0, 0]], dtype=torch.int32, device="cuda")
+            cargs_wl = (CakeRtArg * 6)(*cargs, tensor_arg(wl_rows))
             # Every query row of a few heads: the first, the last, one more.
             heads = sorted({(0, 0), (B - 1, H - 1), (B // 2, H // 3)})
             refs = {(b, hh): reference_rows(q[b, hh], k[b, hh // G],
                                             v[b, hh // G], causal)
                     for b, hh in heads}
 
-            def launcher(h):
+            def launcher(h, with_list):
+                a, n = (cargs_wl, 6) if with_list else (cargs, 5)
+
                 def run():
-                    if rt.cakeRtLaunch(h, cargs, 5,
+                    if rt.cakeRtLaunch(h, a, n,
                                        ctypes.c_void_p(stream)) != 0:
                         raise RuntimeError(rt.cakeRtLastError().decode())
                 return run
 
             cakes, err, unwritten = {}, {}, {}
             for vname, vdir in variants:
-                run = launcher(bundle(vdir, D, causal, B * H, S))
+                h = bundle(vdir, D, causal, B * H, S)
+                run = launcher(h, used[vdir].endswith("_wl"))
                 o.fill_(float("nan"))
                 run()
                 if rt.cakeRtSynchronize(ctypes.c_void_p(stream), 20000) != 0:

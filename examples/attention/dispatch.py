@@ -20,10 +20,22 @@ run 33) 1.1-3.6 % faster than the 128-key kernel at S = 4096, 8192 and
 16384 and 2.4 % slower at S = 1024; S = 2048 was not measured, so it
 keeps the 128-key kernel.
 
-  python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA and
-                                     the bundle of each D and mask
+Causal kernels written with `gen-attention.py --work-list 1` (`_wl`) walk
+a host-built list instead of a raster: work_list deals the tiles as a
+dynamic scheduler would (each to the CTA that frees first), longest
+first within groups of heads that run together (K and V stay shared in
+L2), and lays CTA c's k-th tile at row k·P + c, which is what the
+persistent schedule hands CTA c; rows of head BH pad the CTAs that got
+fewer tiles (out of the tensors: their loads read zeros and their TMA
+store is clipped; each costs about a short tile). It is used where its
+busiest CTA beats the best raster's by more than a percent.
+
+  python3 dispatch.py BH S [SMS]     prints each raster's busiest CTA, the
+                                     work list's, and the bundle of each D
+                                     and mask
 """
 import functools
+import heapq
 import sys
 
 TILE = 128          # query rows and keys per tile
@@ -57,11 +69,63 @@ def causal_group_m(bh, s, sms):
     return min(GROUPS, key=lambda g: (busiest_cta(bh, s, sms, g), g))
 
 
-def bundle_name(d, causal, bh, s, sms):
-    """The bundle (without .json) to launch for a [bh, s, d] problem."""
+PAD_STEPS = 2       # a padding row's cost: one key step and the fixed part
+
+
+def tile_steps(s, tq):
+    """Key steps (plus the fixed cost) of query tile tq under the mask."""
+    return -(-min(s, (tq + 1) * TILE) // TILE) + FIXED_STEPS
+
+
+@functools.lru_cache(maxsize=64)
+def work_list_plan(bh, s, sms):
+    """(busiest CTA in steps, rows) of the best work list for a causal
+    [bh, s] problem: the tiles in groups of 1, 2 or 4 heads, longest first
+    within a group, each dealt to the CTA that frees first; rows are
+    (head, first row), CTA c's k-th at k·P + c, padded with (bh, 0)."""
+    tiles_n = -(-s // TILE)
+    ctas = min(bh * tiles_n, sms)
+    best = None
+    for g in GROUPS:
+        order = [(first + r, tq) for first in range(0, bh, g)
+                 for tq in reversed(range(tiles_n))
+                 for r in range(min(g, bh - first))]
+        free = [(0, c) for c in range(ctas)]  # (busy until, CTA)
+        dealt = [[] for _ in range(ctas)]
+        for head, tq in order:
+            t, c = heapq.heappop(free)
+            dealt[c].append((head, tq * TILE))
+            heapq.heappush(free, (t + tile_steps(s, tq), c))
+        k = max(len(x) for x in dealt)
+        busy = dict((c, t) for t, c in free)
+        busiest = max(busy[c] + (k - len(dealt[c])) * PAD_STEPS
+                      for c in range(ctas))
+        if best is None or busiest < best[0]:
+            rows = [None] * (k * ctas)
+            for c, x in enumerate(dealt):
+                x = x + [(bh, 0)] * (k - len(x))
+                for i, row in enumerate(x):
+                    rows[i * ctas + c] = row
+            best = (busiest, rows)
+    return best
+
+
+def use_work_list(bh, s, sms):
+    """Whether the work list's busiest CTA beats the best raster's by more
+    than a percent."""
+    raster = busiest_cta(bh, s, sms, causal_group_m(bh, s, sms))
+    return work_list_plan(bh, s, sms)[0] < 0.99 * raster
+
+
+def bundle_name(d, causal, bh, s, sms, work_lists=False):
+    """The bundle (without .json) to launch for a [bh, s, d] problem;
+    with work_lists, the build has the `_wl` causal kernels (launched with
+    work_list_plan's rows as their last argument where use_work_list)."""
     name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
     if d == 128 and not causal and s >= LONG_S:
         return name + "_k176"
+    if causal and work_lists and use_work_list(bh, s, sms):
+        return name + "_wl"
     if causal:
         g = causal_group_m(bh, s, sms)
         if g > 1:
@@ -82,7 +146,11 @@ if __name__ == "__main__":
     for g in GROUPS:
         print(f"group_m {g}: busiest CTA {busiest_cta(bh, s, sms, g)} steps")
     print("pick: group_m", causal_group_m(bh, s, sms))
+    print(f"work list: busiest CTA {work_list_plan(bh, s, sms)[0]} steps"
+          + (", used" if use_work_list(bh, s, sms) else ", not used"))
     for d in (64, 128):
         for causal in (False, True):
             print(f"D = {d}{', causal' if causal else ''}:",
-                  bundle_name(d, causal, bh, s, sms))
+                  bundle_name(d, causal, bh, s, sms),
+                  "(with work lists: "
+                  + bundle_name(d, causal, bh, s, sms, True) + ")")

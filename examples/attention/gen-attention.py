@@ -86,6 +86,14 @@ from S = 4096 on.
 
 --staged-epilogue 0 stores O from registers (row-masked st.global), the
 form before attention run 34.
+
+--work-list 1 also writes each causal kernel over a work list
+(`_causal_wl`, a sixth argument [rows, 2] of i32 (head, first row)): the
+persistent CTAs walk its rows instead of the (head, query tile) grid, so
+the host deals the unequal causal tiles (dispatch.work_list_plan: each to
+the CTA that frees first, longest first within groups of heads). Rows of
+head BH pad the list; they need the staged epilogue, whose TMA store
+clips them.
 """
 import argparse
 import math
@@ -103,7 +111,7 @@ TARGET = "sm_90a"  # the kernels' target, and whose limits size them
 def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
            q_stages=None, reverse=False, group_m=1, wgs=2, p_bf16=False,
            rcp=True, rotate=False, fence_waits=False, load_regs=None,
-           key_tile=128, slabs=1, staged=None, suffix=""):
+           key_tile=128, slabs=1, staged=None, work_list=False, suffix=""):
     halves = d // 64
     rows_q = 64 * wgs  # query rows per slab: 64 per consumer warpgroup
     # slabs = 2: the tile is two slabs of rows_q rows (each warpgroup 64
@@ -116,6 +124,10 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     if staged and (rotate or slabs > 1):
         sys.exit("gen-attention.py: --staged-epilogue needs --rotate 0 "
                  "and --slabs 1")
+    if work_list and (rotate or reverse or staged is False):
+        sys.exit("gen-attention.py: --work-list needs --rotate 0, "
+                 "--reverse 0 (the list orders the tiles) and the staged "
+                 "epilogue (whose TMA store clips a padding row's output)")
     bn = key_tile  # keys per step
     # Unless asked, the output stage and with it a second Q stage, where
     # shared memory holds them beside the K and V stages: measured together
@@ -131,11 +143,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
 
     if staged is None:
         staged = not rotate and slabs == 1 and smem(1, True) <= budget
+    if work_list and not staged:
+        sys.exit("gen-attention.py: --work-list needs the staged epilogue, "
+                 "which does not fit these stages")
     if q_stages is None:
         q_stages = 2 if staged and smem(2, staged) <= budget else 1
     kn = f"%c{bn}"  # the key loop's step
     name = (f"attention_fwd_d{d}" + ("_causal" if causal else "")
-            + (f"_g{group_m}" if group_m > 1 else "") + suffix)
+            + (f"_g{group_m}" if group_m > 1 else "")
+            + ("_wl" if work_list else "") + suffix)
     g = f"!cake.global<?x?x{d}xbf16>"
     ring = "!cake.ring<{s} x %dx64xbf16, swizzle = 128>" % bn
     q_ring = f"!cake.ring<{q_stages} x {rows_q}x64xbf16, swizzle = 128>"
@@ -150,7 +166,8 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
       + ". softmax(Q Kᵀ / sqrt(D)) V over [B·H, S, D] tensors; G query")
     w(f"// heads share each of the [B·Hkv, S, D] key and value heads.")
     w(f"cake.kernel @{name}(%Q: {g}, %K: {g}, %V: {g},")
-    w(f"    %O: {g}, %G: index)")
+    wl = "!cake.global<?x2xi32>"  # the work list's (head, first row) rows
+    w(f"    %O: {g}, %G: index" + (f", %WL: {wl})" if work_list else ")"))
     w(f"    attributes {{target = #cake.target<\"{TARGET}\">,")
     # retire-late (cake-set-retire-late): each wgmma group retires where its
     # result is read, which is what lets the pipelined loop's softmax run
@@ -163,7 +180,11 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # keeps the descriptors in uniform registers. fence-waits
     # (cake-set-fence-waits): a fence before each late wait, without which
     # ptxas hoists the wait for P V above the softmax it should overlap.
-    w(f"                schedule = #cake.persistent<tile = [1, {rows_t}], group_m = {group_m}>"
+    # work_list: the persistent CTAs walk the rows of %WL (one tile a row,
+    # the host's order: dispatch.work_list) instead of the (head, query
+    # tile) grid.
+    sched_tile = "[1, 2]" if work_list else f"[1, {rows_t}]"
+    w(f"                schedule = #cake.persistent<tile = {sched_tile}, group_m = {group_m}>"
       + (",\n                cake.retire_late = true" if overlap else "")
       + (",\n                cake.fence_waits = true"
          if overlap and fence_waits else "")
@@ -206,6 +227,10 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
             w(f"{p}{kn} = arith.constant {bn} : index")
         if rows_t != 128:
             w(f"{p}%cq = arith.constant {rows_t} : index")
+        if work_list:
+            w(f"{p}%NW = cake.dim %WL, 0 : {wl}")
+            w(f"{p}%W2 = cake.dim %WL, 1 : {wl}")
+            w(f"{p}%cw1 = arith.constant 1 : index")
 
     def tiles_head(indent, results="", carry=""):
         # With reverse, each head's query tiles are walked last first: under
@@ -213,6 +238,15 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
         # leaves the short ones for the persistent CTAs' last round.
         # `results` and `carry`: a rotated tile loop's results and iter_args.
         p = " " * indent
+        if work_list:
+            # A row of head BH pads a CTA's share of the list: its loads
+            # are past the tensors (TMA fills zeros) and so is its TMA
+            # store (clipped), so it runs as a one-step tile that writes
+            # nothing, and no role branches on it.
+            w(f"{p}{results}cake.tiles (%wi, %wz) in (%NW, %W2){carry} {{")
+            w(f"{p}  %bh = cake.scalar.load %WL[%wi, %c0] : {wl}")
+            w(f"{p}  %m = cake.scalar.load %WL[%wi, %cw1] : {wl}")
+            return
         if not reverse:
             w(f"{p}{results}cake.tiles (%bh, %m) in (%BH, %S){carry} {{")
             return
@@ -699,6 +733,11 @@ def main():
                     "the copy warpgroup with TMA one tile behind (the "
                     "default where shared memory holds it, with --rotate 0 "
                     "and --slabs 1); 0: stored from registers")
+    ap.add_argument("--work-list", type=int, default=0, choices=(0, 1),
+                    help="1: also write each causal kernel over a work list "
+                    "(`_causal_wl`: the persistent CTAs walk the rows of a "
+                    "host-built [tiles, 2] list of (head, first row), "
+                    "dispatch.work_list's longest-first dealing)")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
@@ -731,6 +770,10 @@ def main():
             for group_m in (1, 2, 4) if causal else (1,):
                 kernels.append((d, causal, dict(options, group_m=group_m,
                                                 wgs=wgs, p_bf16=p_bf16)))
+            if causal and args.work_list:
+                kernels.append((d, causal, dict(options, wgs=wgs,
+                                                p_bf16=p_bf16,
+                                                work_list=True)))
     if args.key_tile == 128 and args.slabs == 1 and args.wgs in (None, 2):
         # The long-sequence kernel dispatch.py picks for unmasked D = 128
         # from S = 4096 on: 176-key steps, FlashAttention-3's, 1.1-3.6 %
