@@ -58,7 +58,7 @@ usage: gen-attention.py [OUT_DIR] [--overlap 0|1] [--ftz 0|1] [--pingpong 0|1]
                         [--q-stages 1|2] [--reverse 0|1] [--wgs 2|3]
                         [--p-bf16 0|1] [--load-regs N|spill-free]
                         [--key-tile 64|128] [--kv-stages 2|3|4]
-                        [--slabs 1|2] [--staged-epilogue 0|1]
+                        [--slabs 1|2] [--staged-epilogue 0|1] [--work-list 0|1]
        (default: this folder, the first three on, two Q stages, the
        staged epilogue, in order. Two Q stages alone measured no faster on
        the H200 (attention runs 10-11); with the staged epilogue the pair
@@ -181,7 +181,7 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     # (cake-set-fence-waits): a fence before each late wait, without which
     # ptxas hoists the wait for P V above the softmax it should overlap.
     # work_list: the persistent CTAs walk the rows of %WL (one tile a row,
-    # the host's order: dispatch.work_list) instead of the (head, query
+    # the host's order: dispatch.work_list_plan) instead of the (head, query
     # tile) grid.
     sched_tile = "[1, 2]" if work_list else f"[1, {rows_t}]"
     w(f"                schedule = #cake.persistent<tile = {sched_tile}, group_m = {group_m}>"
@@ -737,7 +737,7 @@ def main():
                     help="1: also write each causal kernel over a work list "
                     "(`_causal_wl`: the persistent CTAs walk the rows of a "
                     "host-built [tiles, 2] list of (head, first row), "
-                    "dispatch.work_list's longest-first dealing)")
+                    "dispatch.work_list_plan's longest-first dealing)")
     ap.add_argument("--fence-waits", type=int, default=0, choices=(0, 1),
                     help="1: a fence before each late wgmma wait, so that "
                     "ptxas keeps the softmax beside the previous P V")
