@@ -11,9 +11,11 @@ two lowerings) side by side in the same run, each checked; the first is
 
 For every shape (default: the issue's), causal and not: fresh random bf16
 Q, K, V (standard normal), the Cake kernel of that head dimension and mask
-(DIR/attention_fwd_d{D}[_causal][_gN|_k176].json, examples/attention/;
-the causal raster and the long-sequence kernel as
-examples/attention/dispatch.py picks them, where DIR has them), checked
+(DIR/attention_fwd_d{D}[_causal][_gN|_wl|_k176].json,
+examples/attention/; the causal raster or work list and the long-sequence
+kernel as examples/attention/dispatch.py picks them, where DIR has them;
+a `_wl` kernel gets dispatch.work_list_plan's rows as a sixth argument),
+checked
 against an fp32 reference on sampled heads (every query row of each: the
 exact softmax(Q Kᵀ / sqrt(D)) V in fp32 from the same bf16 inputs; max abs
 error within bf16's tolerance, 2e-2 on these O of magnitude ~ 1/sqrt(S)
