@@ -21,7 +21,7 @@ run 33) 1.1-3.6 % faster than the 128-key kernel at S = 4096, 8192 and
 keeps the 128-key kernel.
 
 Causal kernels written with `gen-attention.py --work-list 1` (`_wl`) walk
-a host-built list instead of a raster: work_list deals the tiles as a
+a host-built list instead of a raster: work_list_plan deals the tiles as a
 dynamic scheduler would (each to the CTA that frees first), longest
 first within groups of heads that run together (K and V stay shared in
 L2), and lays CTA c's k-th tile at row k·P + c, which is what the
