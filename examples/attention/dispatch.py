@@ -14,11 +14,14 @@ least work: exact for the static schedule, with a tile's fixed cost (its Q
 load, the last P V, the epilogue) counted as one key step. It assumes the
 generator's causal kernels, 128-row query tiles (not `--wgs 3`'s 192).
 
-Unmasked D = 128 problems from S = LONG_S keys on launch the 176-key
-kernel (`_k176`, FlashAttention-3's step): measured on the H200 (attention
-run 33) 1.1-3.6 % faster than the 128-key kernel at S = 4096, 8192 and
-16384 and 2.4 % slower at S = 1024; S = 2048 was not measured, so it
-keeps the 128-key kernel.
+The 176-key kernel (`_k176`, FlashAttention-3's step) measured 1.1-3.6 %
+faster than run 33's 128-key kernel on unmasked D = 128 from S = 4096 on
+(H200, attention run 33). The 128-key kernels that replaced those (the
+staged epilogue and two Q stages, run 34) gained 2.2-6.3 % over them on
+the same rows (H100), and the 176-key kernel cannot take the staged
+epilogue (its stages fill shared memory); until the two are timed side by
+side, LONG_S is None and dispatch launches the 128-key kernel everywhere
+(set LONG_S to 4096 for run 33's choice).
 
 Causal kernels written with `gen-attention.py --work-list 1` (`_wl`) walk
 a host-built list instead of a raster: work_list_plan deals the tiles as a
@@ -41,7 +44,7 @@ import sys
 TILE = 128          # query rows and keys per tile
 GROUPS = (1, 2, 4)  # the rasters gen-attention.py writes
 FIXED_STEPS = 1     # a tile's cost beyond its key steps, in key steps
-LONG_S = 4096       # from here on, unmasked D = 128 takes 176-key steps
+LONG_S = None       # from here on, unmasked D = 128 takes 176-key steps
 
 
 def busiest_cta(bh, s, sms, group_m):
@@ -122,7 +125,7 @@ def bundle_name(d, causal, bh, s, sms, work_lists=False):
     with work_lists, the build has the `_wl` causal kernels (launched with
     work_list_plan's rows as their last argument where use_work_list)."""
     name = f"attention_fwd_d{d}" + ("_causal" if causal else "")
-    if d == 128 and not causal and s >= LONG_S:
+    if d == 128 and not causal and LONG_S is not None and s >= LONG_S:
         return name + "_k176"
     if causal and work_lists and use_work_list(bh, s, sms):
         return name + "_wl"

@@ -81,8 +81,10 @@ steps longer, the last one masked where S is no multiple of the step.
 On the H200 (attention run 33) they gain 1.1-3.6 % at D = 128 without the
 mask from S = 4096 on and lose at S = 1024, under the mask (192) and at
 D = 64: the kernels keep 128 keys, and the generator also writes
-attention_fwd_d128_k176, which dispatch.py launches for unmasked D = 128
-from S = 4096 on.
+attention_fwd_d128_k176, which dispatch.py launched for unmasked D = 128
+from S = 4096 on until run 34's kernels (the staged epilogue, which the
+176-key stages leave no room for) replaced the 128-key ones beside it
+(dispatch.LONG_S).
 
 --staged-epilogue 0 stores O from registers (row-masked st.global), the
 form before attention run 34.
@@ -775,11 +777,12 @@ def main():
                                                 p_bf16=p_bf16,
                                                 work_list=True)))
     if args.key_tile == 128 and args.slabs == 1 and args.wgs in (None, 2):
-        # The long-sequence kernel dispatch.py picks for unmasked D = 128
-        # from S = 4096 on: 176-key steps, FlashAttention-3's, 1.1-3.6 %
-        # faster there on the H200 and slower at S = 1024 (attention run
-        # 33). One Q stage and register stores: the 176-key K and V
-        # stages leave no room for a second Q stage or an output stage.
+        # The long-sequence kernel (dispatch.LONG_S): 176-key steps,
+        # FlashAttention-3's, 1.1-3.6 % faster than run 33's 128-key
+        # kernel on unmasked D = 128 from S = 4096 on (H200) and slower at
+        # S = 1024 (attention run 33). One Q stage and register stores:
+        # the 176-key K and V stages leave no room for a second Q stage or
+        # an output stage.
         kernels.append((128, False, dict(options, key_tile=176, wgs=2,
                                          p_bf16=True, suffix="_k176")))
     for d, causal, opts in kernels:
