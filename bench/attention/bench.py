@@ -130,11 +130,13 @@ def main():
                 tensor_arg(k.view(B * HKV, S, D)),
                 tensor_arg(v.view(B * HKV, S, D)),
                 tensor_arg(o.view(B * H, S, D)), scalar_arg(G))
-            # A `_wl` kernel's sixth argument: dispatch.py's work list.
-            wl_rows = torch.tensor(
-                dispatch.work_list_plan(B * H, S, sms)[1] if causal
-                else [[0, 0]], dtype=torch.int32, device="cuda")
-            cargs_wl = (CakeRtArg * 6)(*cargs, tensor_arg(wl_rows))
+            # A causal `_wl` kernel's sixth argument: dispatch.py's list.
+            cargs_wl = None
+            if causal:
+                wl_rows = torch.tensor(
+                    dispatch.work_list_plan(B * H, S, sms)[1],
+                    dtype=torch.int32, device="cuda")
+                cargs_wl = (CakeRtArg * 6)(*cargs, tensor_arg(wl_rows))
             # Every query row of a few heads: the first, the last, one more.
             heads = sorted({(0, 0), (B - 1, H - 1), (B // 2, H // 3)})
             refs = {(b, hh): reference_rows(q[b, hh], k[b, hh // G],

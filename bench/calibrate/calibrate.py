@@ -97,43 +97,39 @@ def main():
                 "exp2_ieee_extra_alu_ops": 3}, dict(
                     mufu_ftz_ns=round(t_ftz, 1), mufu_ieee_ns=round(t_ieee, 1))
 
+    def wgmma_rate(launch_ns, name, n, rows, dt=torch.bfloat16):
+        """TFLOP/s per SM of one gen_kernels.py wgmma kernel: its
+        warpgroups each chaining R dependent wgmma on 64 rows, 4 tiles per
+        SM (B is N x 64, or 64 x N MN-major: the same elements at N = 64)."""
+        R, per_sm = 1024, 4
+        A = torch.randn(rows, 64, device="cuda", dtype=dt)
+        B = torch.randn(n, 64, device="cuda", dtype=dt)
+        C = torch.empty(rows * sms, n * per_sm, device="cuda", dtype=dt)
+        t = timed(name, [A, B, torch.empty(R, **i32), C])
+        flops = sms * per_sm * 2.0 * rows * n * 64 * R
+        return round(flops / (t - launch_ns) / sms / 1e3, 4)
+
     def wgmma_rates(launch_ns, wgs):
-        """TFLOP/s per SM of wgmma_<dt>_n<N>[_w4]: `wgs` warpgroups each
-        chaining R dependent wgmma on its 64 rows, 4 tiles per SM."""
+        """TFLOP/s per SM of wgmma_<dt>_n<N>[_w4]: `wgs` warpgroups."""
         rates = {}
-        rows = 64 * wgs
         for dt, dname in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
             rates[dname] = {}
             for n in ((64, 128, 256) if wgs == 2 else (64, 128)):
-                R, per_sm = 1024, 4
-                A = torch.randn(rows, 64, device="cuda", dtype=dt)
-                B = torch.randn(n, 64, device="cuda", dtype=dt)
-                C = torch.empty(rows * sms, n * per_sm, device="cuda",
-                                dtype=dt)
                 name = f"wgmma_{dname}_n{n}" + ("" if wgs == 2 else "_w4")
-                t = timed(name, [A, B, torch.empty(R, **i32), C])
-                flops = sms * per_sm * 2.0 * rows * n * 64 * R
-                rates[dname][str(n)] = round(
-                    flops / (t - launch_ns) / sms / 1e3, 4)
+                rates[dname][str(n)] = wgmma_rate(launch_ns, name, n,
+                                                  64 * wgs, dt)
         return rates
 
     def rs_rates(launch_ns):
-        """TFLOP/s per SM, bf16, two warpgroups chaining R wgmma: the
-        shared-memory form (wgmma_bf16_n<N>) and the RS form
-        (wgmma_rs_bf16_n<N>[_t]) in one run, on the same operands."""
-        rates = {}
-        R, per_sm, rows = 1024, 4, 128
-        for name, n in (("wgmma_bf16_n64", 64), ("wgmma_bf16_n128", 128),
-                        ("wgmma_rs_bf16_n64", 64),
-                        ("wgmma_rs_bf16_n128", 128),
-                        ("wgmma_rs_bf16_n64_t", 64)):
-            A = torch.randn(rows, 64, **bf)
-            B = torch.randn(max(n, 64), 64, **bf)
-            C = torch.empty(rows * sms, n * per_sm, **bf)
-            t = timed(name, [A, B, torch.empty(R, **i32), C])
-            flops = sms * per_sm * 2.0 * rows * n * 64 * R
-            rates[name] = round(flops / (t - launch_ns) / sms / 1e3, 4)
-        return rates
+        """TFLOP/s per SM, bf16, two warpgroups: the shared-memory form
+        (wgmma_bf16_n<N>) and the RS form (wgmma_rs_bf16_n<N>[_t]) in one
+        run."""
+        return {name: wgmma_rate(launch_ns, name, n, 128)
+                for name, n in (("wgmma_bf16_n64", 64),
+                                ("wgmma_bf16_n128", 128),
+                                ("wgmma_rs_bf16_n64", 64),
+                                ("wgmma_rs_bf16_n128", 128),
+                                ("wgmma_rs_bf16_n64_t", 64))}
 
     if args.only == "rs":
         launch_ns = timed("latency", [torch.randn(64, 64, **bf),

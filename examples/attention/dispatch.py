@@ -47,6 +47,11 @@ FIXED_STEPS = 1     # a tile's cost beyond its key steps, in key steps
 LONG_S = None       # from here on, unmasked D = 128 takes 176-key steps
 
 
+def tile_steps(s, tq):
+    """Key steps (plus the fixed cost) of query tile tq under the mask."""
+    return -(-min(s, (tq + 1) * TILE) // TILE) + FIXED_STEPS
+
+
 def busiest_cta(bh, s, sms, group_m):
     """Key steps (plus each tile's fixed cost) of the busiest CTA."""
     tiles_n = -(-s // TILE)
@@ -60,8 +65,7 @@ def busiest_cta(bh, s, sms, group_m):
         rows = min(bh - first, group_m)
         in_group = t % group_size
         tn = in_group // rows  # the query tile within its head
-        keys = min(s, (tn + 1) * TILE)
-        load[t % ctas] += -(-keys // TILE) + FIXED_STEPS
+        load[t % ctas] += tile_steps(s, tn)
     return max(load)
 
 
@@ -73,11 +77,6 @@ def causal_group_m(bh, s, sms):
 
 
 PAD_STEPS = 2       # a padding row's cost: one key step and the fixed part
-
-
-def tile_steps(s, tq):
-    """Key steps (plus the fixed cost) of query tile tq under the mask."""
-    return -(-min(s, (tq + 1) * TILE) // TILE) + FIXED_STEPS
 
 
 @functools.lru_cache(maxsize=64)

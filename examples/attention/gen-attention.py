@@ -126,10 +126,6 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
     if staged and (rotate or slabs > 1):
         sys.exit("gen-attention.py: --staged-epilogue needs --rotate 0 "
                  "and --slabs 1")
-    if work_list and (rotate or reverse or staged is False):
-        sys.exit("gen-attention.py: --work-list needs --rotate 0, "
-                 "--reverse 0 (the list orders the tiles) and the staged "
-                 "epilogue (whose TMA store clips a padding row's output)")
     bn = key_tile  # keys per step
     # Unless asked, the output stage and with it a second Q stage, where
     # shared memory holds them beside the K and V stages: measured together
@@ -145,9 +141,10 @@ def kernel(d, causal, kv_stages=2, overlap=False, ftz=False, pingpong=False,
 
     if staged is None:
         staged = not rotate and slabs == 1 and smem(1, True) <= budget
-    if work_list and not staged:
-        sys.exit("gen-attention.py: --work-list needs the staged epilogue, "
-                 "which does not fit these stages")
+    if work_list and (rotate or reverse or not staged):
+        sys.exit("gen-attention.py: --work-list needs --rotate 0, "
+                 "--reverse 0 (the list orders the tiles) and the staged "
+                 "epilogue (whose TMA store clips a padding row's output)")
     if q_stages is None:
         q_stages = 2 if staged and smem(2, staged) <= budget else 1
     kn = f"%c{bn}"  # the key loop's step
